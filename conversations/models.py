@@ -1,0 +1,51 @@
+"""Conversations and messages; a message keeps the memories it cited with their scores."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Conversation(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
+    title = models.CharField(max_length=200, blank=True, default="")
+    temporary = models.BooleanField(default=False)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["user", "temporary", "updated_at"], name="conversation_user_recent")]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"
+
+
+class Role(models.TextChoices):
+    USER = "user", _("User")
+    ASSISTANT = "assistant", _("Assistant")
+    SYSTEM = "system", _("System")
+
+
+class Message(models.Model):
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    content = models.TextField()
+    token_count = models.PositiveIntegerField(default=0)
+    cited_memories = models.ManyToManyField("memoryapp.Memory", through="Citation", related_name="cited_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class Citation(models.Model):
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="citations")
+    memory = models.ForeignKey("memoryapp.Memory", on_delete=models.CASCADE, related_name="citations")
+    score = models.FloatField()
+    rank = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [models.UniqueConstraint(fields=["message", "memory"], name="citation_once_per_message")]

@@ -1,0 +1,28 @@
+#!/usr/bin/env python
+"""Django's command-line utility; configuration errors print one line instead of a traceback."""
+import os
+import sys
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
+    from django.core.exceptions import ImproperlyConfigured
+    from django.core.management import execute_from_command_line
+    from django.db import OperationalError
+
+    from memoryapp.stack import StackError
+
+    try:
+        from django.conf import settings
+
+        settings.INSTALLED_APPS  # load settings now, so their errors are caught here
+        execute_from_command_line(sys.argv)
+    except (StackError, ImproperlyConfigured) as exc:
+        sys.exit(f"memoryapp: {exc}")
+    except OperationalError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        sys.exit(f"memoryapp: cannot reach the database given by DATABASE_URL: {first}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""`manage.py up`: migrate, create the demo user on first run, and run web + worker + beat."""
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from memoryapp.envconf import envstr
+from memoryapp.stack import stop_postgres, stop_redis
+from memoryapp.stack.processes import Child, Supervisor, child_env, port_is_free, python_module, wait_for_port
+
+
+class Command(BaseCommand):
+    help = "Run memoryapp: Daphne (HTTP + websockets), a Celery worker and beat, on the configured stores."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default=envstr("HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(envstr("PORT", "8000")))
+        parser.add_argument("--concurrency", type=int, default=int(envstr("CELERY_CONCURRENCY", "1")))
+
+    def handle(self, *args, host: str, port: int, concurrency: int, **options):
+        if not port_is_free(host, port):
+            raise CommandError(f"port {port} on {host} is taken; stop what uses it, or pass --port / set PORT")
+        call_command("migrate", interactive=False, verbosity=0)
+        self.stdout.write("database ready")
+        login = self._ensure_demo_user()
+
+        embedded_db = not envstr("DATABASE_URL")
+        embedded_redis = not envstr("REDIS_URL")
+        env = child_env(
+            {
+                "DATABASE_URL": settings.DATABASE_URL,
+                "REDIS_URL": settings.REDIS_URL,
+                "MEMORYAPP_VAR_DIR": str(settings.VAR_DIR),
+            }
+        )
+        supervisor = Supervisor(
+            [
+                Child("web", python_module("daphne", "-b", host, "-p", str(port), "memoryapp.asgi:application")),
+                Child("worker", python_module("celery", "-A", "memoryapp", "worker", "-l", "INFO",
+                                              "--concurrency", str(concurrency), "-n", f"worker-{port}@%h")),
+                Child("beat", python_module("celery", "-A", "memoryapp", "beat", "-l", "INFO",
+                                            "-s", settings.CELERY_BEAT_SCHEDULE_FILENAME)),
+            ],
+            env,
+        )
+        supervisor.start()
+        web = supervisor.children[0].process
+        try:
+            if not wait_for_port(host, port, 60, alive=lambda: web.poll() is None):
+                supervisor.stop()
+                raise CommandError("the web server did not start; see the messages above")
+            shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+            self.stdout.write(self.style.SUCCESS(f"memoryapp is running at http://{shown_host}:{port}/  (Ctrl-C to stop)"))
+            if login:
+                self.stdout.write(f"demo login: {login}")
+            code = supervisor.run_until_signal()
+        finally:
+            supervisor.stop()
+            if embedded_redis:
+                stop_redis(settings.VAR_DIR)
+            if embedded_db:
+                stop_postgres(settings.VAR_DIR)
+        self.stdout.write("stopped")
+        if code:
+            raise CommandError("a process exited unexpectedly")
+
+    def _ensure_demo_user(self) -> str | None:
+        """On the first run (no users yet) create `demo`; its login is kept in var/demo-login.txt."""
+        path = settings.VAR_DIR / "demo-login.txt"
+        User = get_user_model()
+        if not User.objects.exists():
+            password = secrets.token_urlsafe(9)
+            User.objects.create_user("demo", password=password)
+            path.write_text(f"demo / {password}\n")
+            path.chmod(0o600)
+        if path.exists() and User.objects.filter(username="demo").exists():
+            return path.read_text().strip()
+        return None

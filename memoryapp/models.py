@@ -1,0 +1,176 @@
+"""The system of record for memory: Memory, MemoryEvent, MemorySettings.
+
+The graph is derived from these rows and can be rebuilt from them.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from pgvector.django import HnswIndex, VectorField
+
+MAX_CONTENT_LENGTH = 2000
+
+
+class MemoryKind(models.TextChoices):
+    PREFERENCE = "preference", _("Preference")
+    FACT = "fact", _("Fact")
+    LESSON = "lesson", _("Lesson")
+    GOAL = "goal", _("Goal")
+    CONTEXT = "context", _("Context")
+    EPISODE = "episode", _("Episode")
+
+
+class Lifecycle(models.TextChoices):
+    CORE = "core", _("Core")
+    WORKING = "working", _("Working")
+    TEMPORARY = "temporary", _("Temporary")
+
+
+class MemoryStatus(models.TextChoices):
+    ACTIVE = "active", _("Active")
+    FORGOTTEN = "forgotten", _("Forgotten")
+    DELETED = "deleted", _("Deleted")
+
+
+class MemorySource(models.TextChoices):
+    EXTRACTED = "extracted", _("Extracted")
+    MANUAL = "manual", _("Manual")
+    IMPORTED = "imported", _("Imported")
+
+
+class GraphSyncState(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    SYNCED = "synced", _("Synced")
+    FAILED = "failed", _("Failed")
+
+
+class Memory(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories")
+    content = models.TextField()
+    # Normalised content; with the partial unique constraint below it makes two concurrent writers of
+    # the same fact end with one row.
+    content_key = models.CharField(max_length=64)
+    kind = models.CharField(max_length=16, choices=MemoryKind.choices, default=MemoryKind.FACT)
+    lifecycle = models.CharField(max_length=16, choices=Lifecycle.choices, default=Lifecycle.WORKING)
+    importance = models.FloatField(default=0.5)
+    confidence = models.FloatField(default=0.8)
+    access_count = models.PositiveIntegerField(default=0)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE)
+    valid_from = models.DateTimeField(default=timezone.now)
+    valid_until = models.DateTimeField(null=True, blank=True)
+    supersedes = models.ManyToManyField("self", symmetrical=False, related_name="superseded_by", blank=True)
+    source = models.CharField(max_length=16, choices=MemorySource.choices, default=MemorySource.MANUAL)
+    source_conversation = models.ForeignKey(
+        "conversations.Conversation", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
+    )
+    source_message = models.ForeignKey(
+        "conversations.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
+    )
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    # jieba-segmented, lower-cased text; Postgres derives the 'simple' tsvector from it.
+    search_tokens = models.TextField(default="", blank=True)
+    search_vector = models.GeneratedField(
+        expression=SearchVector("search_tokens", config="simple"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    graph_episode_id = models.CharField(max_length=64, blank=True, default="")
+    graph_sync_state = models.CharField(max_length=16, choices=GraphSyncState.choices, default=GraphSyncState.PENDING)
+    graph_synced_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "status", "kind"], name="memory_user_status_kind"),
+            models.Index(fields=["user", "valid_from", "valid_until"], name="memory_user_validity"),
+            models.Index(fields=["graph_sync_state"], name="memory_graph_sync"),
+            HnswIndex(
+                name="memory_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            GinIndex(fields=["search_vector"], name="memory_search_vector"),
+            GinIndex(fields=["content"], name="memory_content_trgm", opclasses=["gin_trgm_ops"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "content_key"],
+                condition=Q(status="active", valid_until__isnull=True),
+                name="memory_one_current_copy",
+            ),
+            models.CheckConstraint(condition=Q(importance__gte=0, importance__lte=1), name="memory_importance_0_1"),
+            models.CheckConstraint(condition=Q(confidence__gte=0, confidence__lte=1), name="memory_confidence_0_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.content[:60]}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.status == MemoryStatus.ACTIVE and self.valid_until is None
+
+
+class EventAction(models.TextChoices):
+    CREATED = "created", _("Created")
+    UPDATED = "updated", _("Updated")
+    SUPERSEDED = "superseded", _("Superseded")
+    MERGED = "merged", _("Merged")
+    BOOSTED = "boosted", _("Boosted")
+    ACCESSED = "accessed", _("Accessed")
+    DEMOTED = "demoted", _("Importance lowered")
+    PROMOTED = "promoted", _("Promoted to core")
+    FORGOTTEN = "forgotten", _("Forgotten")
+    RESTORED = "restored", _("Restored")
+    DELETED = "deleted", _("Deleted")
+    PURGED = "purged", _("Deleted permanently")
+    EXPORTED = "exported", _("Exported")
+    IMPORTED = "imported", _("Imported")
+
+
+class Actor(models.TextChoices):
+    USER = "user", _("You")
+    EXTRACTOR = "extractor", _("Extraction")
+    FORGETTING = "forgetting", _("Forgetting")
+    API = "api", _("API")
+    SYSTEM = "system", _("System")
+
+
+class MemoryEvent(models.Model):
+    """The audit trail: one row per change. Survives a permanent delete (memory set to NULL)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_events")
+    memory = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    memory_ref = models.BigIntegerField(help_text="The memory's id, kept after a permanent delete.")
+    action = models.CharField(max_length=16, choices=EventAction.choices)
+    actor = models.CharField(max_length=16, choices=Actor.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "memory_ref", "created_at"], name="event_user_memory")]
+
+
+class MemorySettings(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_settings")
+    memory_enabled = models.BooleanField(default=True)
+    auto_extract = models.BooleanField(default=True)
+    show_citations = models.BooleanField(default=True)
+    extract_every_n_turns = models.PositiveSmallIntegerField(default=5)
+    language = models.CharField(max_length=16, blank=True, default="")
+
+    class Meta:
+        verbose_name_plural = "memory settings"
+
+    @classmethod
+    def for_user(cls, user) -> MemorySettings:
+        return cls.objects.get_or_create(user=user)[0]

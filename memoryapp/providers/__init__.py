@@ -1,0 +1,1 @@
+"""Pluggable backends: language models (llm/) and embeddings (embeddings/)."""

@@ -1,0 +1,219 @@
+"""Any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp, DeepSeek, Qwen).
+
+JSON tasks ask for `response_format={"type": "json_object"}`, validate the answer with the
+pydantic schema, and on failure send the error back as a follow-up user message, at most
+`max_json_retries` times, before raising `ProviderOutputError`. SDK errors become
+`ProviderError` with a sentence a person can act on and a `retryable` flag.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+import httpx
+import openai
+from pydantic import BaseModel, ValidationError
+
+from . import prompts
+from .errors import ProviderError, ProviderOutputError
+from .schemas import (
+    CandidateWithNeighbours,
+    Decision,
+    DecisionAction,
+    DecisionResult,
+    ExtractionResult,
+    format_first_error,
+    normalise_content,
+)
+from .sensitive import contains_sensitive
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORECASE)
+
+
+class OpenAICompatibleLLM:
+    offline = False
+
+    def __init__(
+        self,
+        base_url: str | None,
+        api_key: str | None,
+        model: str,
+        timeout: float = 30,
+        max_json_retries: int = 2,
+        max_retries: int = 1,
+    ) -> None:
+        # max_retries is the SDK's own retry of timeouts, 429 and 5xx (with backoff).
+        self.client = openai.OpenAI(base_url=base_url, api_key=api_key or "none", timeout=timeout, max_retries=max_retries)
+        self.base_url = str(self.client.base_url).rstrip("/")
+        self.model = model
+        self.timeout = timeout
+        self.max_json_retries = max_json_retries
+        self.name = f"openai-compatible:{model}"
+        self.calls = 0  # completions requested (SDK-internal retries not counted); read by bench/
+        self._json_mode = True  # turned off if the server rejects response_format
+
+    # -- chat ---------------------------------------------------------------
+
+    def chat(self, messages: list[dict]) -> str:
+        return self._complete(messages)
+
+    def stream_chat(self, messages: list[dict]) -> Iterator[str]:
+        self.calls += 1
+        with self._errors_mapped():
+            stream = self.client.chat.completions.create(model=self.model, messages=messages, stream=True)
+        try:
+            with self._errors_mapped():
+                for chunk in stream:
+                    if chunk.choices and chunk.choices[0].delta.content:
+                        yield chunk.choices[0].delta.content
+        finally:
+            stream.close()  # also when the consumer stops early (client went away)
+
+    def summarise(self, messages: list[dict]) -> str:
+        if not _has_user_turn(messages):
+            return ""
+        raw = self._complete(prompts.build_summary_messages(messages))
+        text = " ".join(raw.split())
+        if not text:
+            raise ProviderOutputError("The language model returned an empty summary.", raw=raw, task="summarise")
+        return text[:1000]
+
+    # -- JSON tasks ---------------------------------------------------------
+
+    def extract(self, messages: list[dict]) -> ExtractionResult:
+        if not _has_user_turn(messages):
+            return ExtractionResult()  # nothing the user said: no call
+        result = self._json_task("extract", prompts.build_extraction_messages(messages), ExtractionResult)
+        # Defence in depth; the pipeline checks again before writing.
+        kept = [c for c in result.candidates if not contains_sensitive(c.content)]
+        return ExtractionResult(candidates=kept)
+
+    def decide(self, items: list[CandidateWithNeighbours]) -> DecisionResult:
+        if not any(item.neighbours for item in items):
+            return _decide_without_neighbours(items)  # nothing to compare against: no call
+        return self._json_task(
+            "decide", prompts.build_decision_messages(items), DecisionResult, check=lambda r: r.check_against(items)
+        )
+
+    def _json_task(self, task: str, messages: list[dict], schema: type[T], check: Callable[[T], T] | None = None) -> T:
+        conversation = list(messages)
+        raw = ""
+        problem = ""
+        for _attempt in range(self.max_json_retries + 1):
+            raw = self._complete(conversation, json_mode=True)
+            try:
+                result = schema.model_validate_json(_strip_fence(raw))
+                return check(result) if check else result
+            except (ValidationError, ValueError) as exc:
+                problem = format_first_error(exc)
+                log.warning("LLM %s answer failed validation: %s", task, problem)
+            conversation = [
+                *conversation,
+                {"role": "assistant", "content": raw},
+                {
+                    "role": "user",
+                    "content": f"That answer is not valid: {problem}. Reply again with only the corrected JSON object.",
+                },
+            ]
+        raise ProviderOutputError(
+            f"The language model's {task} answer was still invalid after "
+            f"{self.max_json_retries + 1} tries: {problem}",
+            raw=raw,
+            task=task,
+        )
+
+    # -- plumbing -----------------------------------------------------------
+
+    def _complete(self, messages: list[dict], json_mode: bool = False) -> str:
+        self.calls += 1
+        kwargs: dict = {}
+        if json_mode and self._json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        try:
+            with self._errors_mapped():
+                response = self.client.chat.completions.create(model=self.model, messages=messages, **kwargs)
+        except ProviderError as exc:
+            # Some local servers reject response_format; the prompt already demands JSON.
+            if kwargs and not exc.retryable and "response_format" in exc.message:
+                self._json_mode = False
+                return self._complete(messages, json_mode=False)
+            raise
+        if not response.choices:
+            return ""
+        return response.choices[0].message.content or ""
+
+    def _errors_mapped(self) -> _ErrorMap:
+        return _ErrorMap(self.base_url, self.timeout)
+
+
+class _ErrorMap:
+    """Context manager turning SDK and transport errors into ProviderError."""
+
+    def __init__(self, base_url: str, timeout: float) -> None:
+        self.base_url = base_url
+        self.timeout = timeout
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: type | None, exc: BaseException | None, tb: object) -> bool:
+        if exc is None or isinstance(exc, (ProviderError, GeneratorExit)):
+            return False
+        where = f"The language model at {self.base_url}"
+        # httpx errors can surface raw while a stream is being read.
+        if isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException)):
+            raise ProviderError(f"{where} did not answer within {self.timeout:g} s.", retryable=True) from exc
+        if isinstance(exc, (openai.APIConnectionError, httpx.TransportError)):
+            raise ProviderError(f"{where} could not be reached ({_cause(exc)}).", retryable=True) from exc
+        if isinstance(exc, openai.APIStatusError):
+            status = exc.status_code
+            retryable = status in (408, 409, 429) or status >= 500
+            raise ProviderError(f"{where} answered HTTP {status}: {_detail(exc)}", retryable=retryable) from exc
+        if isinstance(exc, openai.APIError):
+            raise ProviderError(f"{where} returned an error: {exc.message}", retryable=False) from exc
+        return False
+
+
+def _cause(exc: BaseException) -> str:
+    inner = exc.__cause__ or exc.__context__
+    return str(inner or exc) or type(exc).__name__
+
+
+def _detail(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        body = body.get("error", body)
+        if isinstance(body, dict):
+            body = body.get("message", body)
+    text = " ".join(str(body or exc.message).split())
+    return text[:300]
+
+
+def _strip_fence(raw: str) -> str:
+    match = _FENCE.match(raw)
+    return match.group(1) if match else raw.strip()
+
+
+def _has_user_turn(messages: list[dict]) -> bool:
+    return any(m.get("role") == "user" and str(m.get("content") or "").strip() for m in messages)
+
+
+def _decide_without_neighbours(items: list[CandidateWithNeighbours]) -> DecisionResult:
+    """ADD each candidate, SKIP repeats within the batch."""
+    seen: set[str] = set()
+    decisions = []
+    for i, item in enumerate(items):
+        key = normalise_content(item.candidate.content)
+        if key in seen:
+            decisions.append(Decision(candidate_index=i, action=DecisionAction.SKIP, reason="repeated in this batch"))
+        else:
+            seen.add(key)
+            decisions.append(Decision(candidate_index=i, action=DecisionAction.ADD, reason="no similar memory"))
+    return DecisionResult(decisions=decisions)

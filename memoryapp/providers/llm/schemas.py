@@ -1,0 +1,167 @@
+"""What the language model must return, validated once at the boundary and trusted after.
+
+Numbers are strict (no "0.7" strings, no NaN/inf), bounds are enforced, unknown keys are
+ignored (models like to add "explanation" fields; dropping them costs nothing, while a
+retry costs a call). Enum values are matched case-insensitively for the same reason.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from enum import Enum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+__all__ = [
+    "Candidate",
+    "CandidateWithNeighbours",
+    "Decision",
+    "DecisionAction",
+    "DecisionResult",
+    "ExtractionResult",
+    "MemoryKind",
+    "Neighbour",
+    "format_first_error",
+    "normalise_content",
+]
+
+MAX_CANDIDATES = 20
+
+
+class MemoryKind(str, Enum):
+    PREFERENCE = "preference"
+    FACT = "fact"
+    LESSON = "lesson"
+    GOAL = "goal"
+    CONTEXT = "context"
+    EPISODE = "episode"
+
+
+class DecisionAction(str, Enum):
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    BOOST = "BOOST"
+    DELETE = "DELETE"
+    SKIP = "SKIP"
+
+
+Content = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000, strict=True)]
+Unit = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, strict=True)]
+
+
+class _Schema(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+def _casefold_enum(value: Any, upper: bool) -> Any:
+    if isinstance(value, str):
+        value = value.strip()
+        return value.upper() if upper else value.lower()
+    return value
+
+
+class Candidate(_Schema):
+    content: Content
+    kind: MemoryKind
+    importance: Unit
+    confidence: Unit
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _kind_case(cls, value: Any) -> Any:
+        return _casefold_enum(value, upper=False)
+
+
+class ExtractionResult(_Schema):
+    candidates: list[Candidate] = Field(default_factory=list, max_length=MAX_CANDIDATES)
+
+    @model_validator(mode="after")
+    def _no_episodes(self) -> ExtractionResult:
+        # Episodes are written by consolidation, never proposed by extraction.
+        for i, candidate in enumerate(self.candidates):
+            if candidate.kind is MemoryKind.EPISODE:
+                raise ValueError(f"candidates.{i}.kind: 'episode' is not allowed in extraction")
+        return self
+
+
+class Neighbour(_Schema):
+    id: Annotated[int, Field(strict=True)]
+    content: str
+    kind: MemoryKind
+
+
+class CandidateWithNeighbours(_Schema):
+    candidate: Candidate
+    neighbours: list[Neighbour] = Field(default_factory=list)
+
+
+class Decision(_Schema):
+    candidate_index: Annotated[int, Field(ge=0, strict=True)]
+    action: DecisionAction
+    target_id: Annotated[int, Field(strict=True)] | None = None
+    reason: str = ""
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _action_case(cls, value: Any) -> Any:
+        return _casefold_enum(value, upper=True)
+
+    @model_validator(mode="after")
+    def _target_when_needed(self) -> Decision:
+        needs_target = self.action in (DecisionAction.UPDATE, DecisionAction.BOOST, DecisionAction.DELETE)
+        if needs_target and self.target_id is None:
+            raise ValueError(f"target_id is required for {self.action.value}")
+        return self
+
+
+class DecisionResult(_Schema):
+    """One decision per candidate, ordered by candidate_index (see `check_against`)."""
+
+    decisions: list[Decision] = Field(default_factory=list)
+
+    def check_against(self, items: list[CandidateWithNeighbours]) -> DecisionResult:
+        """Reject answers that skip a candidate, repeat one, or target a memory not shown for it.
+
+        The target check matters: a hallucinated id must never reach the write path.
+        Returns a copy sorted by candidate_index.
+        """
+        seen: set[int] = set()
+        for decision in self.decisions:
+            i = decision.candidate_index
+            if i >= len(items):
+                raise ValueError(f"candidate_index {i} is out of range (there are {len(items)} candidates)")
+            if i in seen:
+                raise ValueError(f"candidate_index {i} has more than one decision")
+            seen.add(i)
+            allowed = {n.id for n in items[i].neighbours}
+            if decision.target_id is not None and decision.target_id not in allowed:
+                raise ValueError(
+                    f"candidate {i}: target_id {decision.target_id} is not one of its neighbours {sorted(allowed)}"
+                )
+        missing = sorted(set(range(len(items))) - seen)
+        if missing:
+            raise ValueError(f"no decision for candidate_index {missing}")
+        return DecisionResult(decisions=sorted(self.decisions, key=lambda d: d.candidate_index))
+
+
+_SPACE = re.compile(r"\s+")
+_EDGE_PUNCT = " \t\r\n.,;:!?。，；：！？、\"'“”‘’()（）"
+
+
+def normalise_content(text: str) -> str:
+    """Comparison key for "is this the same memory": NFKC, casefolded, spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACE.sub(" ", text).strip(_EDGE_PUNCT)
+
+
+def format_first_error(exc: Exception) -> str:
+    """One readable sentence for the first validation problem (quoted back to the model)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        first = errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        message = str(first.get("msg", exc))
+        return f"{where}: {message}" if where else message
+    return str(exc)

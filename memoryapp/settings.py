@@ -1,0 +1,172 @@
+"""Django settings for memoryapp, every value from the environment (see README's table).
+
+With no DATABASE_URL / REDIS_URL, the embedded servers under var/ are started (or reused):
+see memoryapp/stack/.
+"""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from memoryapp.envconf import envbool, envfloat, envint, envsecret, envstr
+from memoryapp import stack
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(envstr("MEMORYAPP_VAR_DIR", str(BASE_DIR / "var"))).resolve()
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, else generated once into var/ and kept."""
+    key = envsecret("SECRET_KEY")
+    if key:
+        return key
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = envbool("DEBUG", False)
+ALLOWED_HOSTS = envstr("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
+CSRF_TRUSTED_ORIGINS = [o for o in (envstr("CSRF_TRUSTED_ORIGINS", "") or "").split(",") if o]
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "channels",
+    "memoryapp",
+    "conversations",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "memoryapp.urls"
+ASGI_APPLICATION = "memoryapp.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "memoryapp.context_processors.llm_status",
+            ],
+        },
+    },
+]
+
+# --- Stores -----------------------------------------------------------------------------------
+
+EMBEDDED_REDIS_PORT = envint("EMBEDDED_REDIS_PORT", stack.redis.DEFAULT_PORT)
+DATABASE_URL = envstr("DATABASE_URL") or stack.postgres_url(VAR_DIR)
+REDIS_URL = envstr("REDIS_URL") or stack.redis_url(VAR_DIR, EMBEDDED_REDIS_PORT)
+FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
+
+try:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 0))}
+except ValueError as exc:
+    raise ImproperlyConfigured(f"DATABASE_URL is not a database URL Django understands: {exc}") from None
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL 15+ with pgvector (postgres://...)")
+DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", 5)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": envstr("CHANNELS_PREFIX", "memoryapp")},
+    }
+}
+
+# --- Celery (the `CELERY_` namespace is read by memoryapp/celery.py) ----------------------------
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+# --- Models -----------------------------------------------------------------------------------
+
+OPENAI_BASE_URL = envstr("OPENAI_BASE_URL")
+OPENAI_API_KEY = envsecret("OPENAI_API_KEY")
+LLM_MODEL = envstr("LLM_MODEL", "gpt-4o-mini")
+LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 30.0)
+EMBEDDING_PROVIDER = envstr("EMBEDDING_PROVIDER", "local")
+if EMBEDDING_PROVIDER not in ("local", "openai"):
+    raise ImproperlyConfigured(f"EMBEDDING_PROVIDER must be 'local' or 'openai', not {EMBEDDING_PROVIDER!r}")
+EMBEDDING_MODEL = envstr("EMBEDDING_MODEL", "all-MiniLM-L6-v2")
+EMBEDDING_DIM = envint("EMBEDDING_DIM", 384)
+EMBEDDING_BASE_URL = envstr("EMBEDDING_BASE_URL") or OPENAI_BASE_URL
+
+ZEP_API_URL = envstr("ZEP_API_URL")
+ZEP_API_KEY = envsecret("ZEP_API_KEY")
+
+# --- Auth, i18n, static -----------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = envstr("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+WHITENOISE_USE_FINDERS = True  # serve from the app folders without a collectstatic step
+
+SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

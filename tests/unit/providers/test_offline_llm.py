@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+import pytest
+
+from memoryapp.providers.llm import OfflineLLM, get_llm, reset_llm
+from memoryapp.providers.llm.prompts import format_memories_block
+from memoryapp.providers.llm.schemas import (
+    Candidate,
+    CandidateWithNeighbours,
+    DecisionAction,
+    MemoryKind,
+    Neighbour,
+)
+from memoryapp.providers.llm.sensitive import contains_sensitive
+from tests.support.fixtures import configure_llm
+
+
+def user(text: str) -> dict:
+    return {"role": "user", "content": text}
+
+
+def extracted(*texts: str) -> dict[str, MemoryKind]:
+    result = OfflineLLM().extract([user(t) for t in texts])
+    return {c.content: c.kind for c in result.candidates}
+
+
+def item(content: str, kind: MemoryKind, *neighbours: tuple[int, str, MemoryKind]) -> CandidateWithNeighbours:
+    candidate = Candidate(content=content, kind=kind, importance=0.6, confidence=0.6)
+    return CandidateWithNeighbours(
+        candidate=candidate, neighbours=[Neighbour(id=i, content=c, kind=k) for i, c, k in neighbours]
+    )
+
+
+def test_it_extracts_english_preferences_facts_goals_and_lessons() -> None:
+    found = extracted(
+        "Hi there! I prefer functional style. My name is Ann. I live in Berlin.\n"
+        "I'm learning Rust. I learned that tests catch bugs early. Never deploy on Fridays."
+    )
+    assert found == {
+        "I prefer functional style": MemoryKind.PREFERENCE,
+        "My name is Ann": MemoryKind.FACT,
+        "I live in Berlin": MemoryKind.FACT,
+        "I'm learning Rust": MemoryKind.GOAL,
+        "I learned that tests catch bugs early": MemoryKind.LESSON,
+        "Never deploy on Fridays": MemoryKind.LESSON,
+    }
+
+
+def test_it_extracts_chinese_in_chinese() -> None:
+    found = extracted("我叫小明。我喜欢 Vue 3！我住在上海；我打算明年学日语。教训：上线前要先备份数据库")
+    assert found == {
+        "我叫小明": MemoryKind.FACT,
+        "我喜欢 Vue 3！": MemoryKind.PREFERENCE,
+        "我住在上海": MemoryKind.FACT,
+        "我打算明年学日语": MemoryKind.GOAL,
+        "教训：上线前要先备份数据库": MemoryKind.LESSON,
+    }
+
+
+def test_it_sets_importance_and_confidence_by_kind() -> None:
+    result = OfflineLLM().extract([user("I like tea. I work at Acme.")])
+    assert [(c.importance, c.confidence) for c in result.candidates] == [(0.6, 0.6), (0.7, 0.6)]
+
+
+def test_it_reads_only_user_turns() -> None:
+    messages = [user("Hello."), {"role": "assistant", "content": "I like helping people. My name is Bot."}]
+    assert OfflineLLM().extract(messages).candidates == []
+
+
+def test_it_skips_questions() -> None:
+    assert extracted(
+        "Do you like Vue?", "What is my name", "I like cats?", "我是不是喜欢猫", "我喜欢猫吗", "你知道我住在哪里？"
+    ) == {}
+
+
+def test_it_never_extracts_secrets() -> None:
+    found = extracted(
+        "My password is hunter2. My API key is sk-abcdefghijklmnopqrstuvwx. "
+        "My card number is 4111 1111 1111 1111. I use sk-proj-abcdefghijklmnop1234 daily.\n"
+        "我的密码是123456。我的身份证号是11010119900307123X。我喜欢喝茶。"
+    )
+    assert found == {"我喜欢喝茶": MemoryKind.PREFERENCE}
+
+
+def test_it_flags_sensitive_text() -> None:
+    assert contains_sensitive("号是110101199003071234")
+    assert contains_sensitive("card 4111-1111-1111-1111")
+    assert not contains_sensitive("I pin my dependencies and have 2 cats")
+
+
+def test_it_deduplicates_repeated_sentences() -> None:
+    assert list(extracted("I like tea.", "I like tea")) == ["I like tea"]
+
+
+def test_it_skips_a_candidate_already_known() -> None:
+    result = OfflineLLM().decide([item("I like tea", MemoryKind.PREFERENCE, (7, "i like tea.", MemoryKind.PREFERENCE))])
+    assert result.decisions[0].action is DecisionAction.SKIP
+
+
+def test_it_updates_a_same_kind_neighbour_on_a_stated_change() -> None:
+    result = OfflineLLM().decide([
+        item("I switched to Svelte from Vue", MemoryKind.PREFERENCE,
+             (3, "My name is Ann", MemoryKind.FACT), (4, "I use Vue", MemoryKind.PREFERENCE)),
+        item("I now live in Munich", MemoryKind.FACT, (5, "I live in Berlin", MemoryKind.FACT)),
+        item("我现在住在北京", MemoryKind.FACT, (6, "我叫小明", MemoryKind.FACT), (8, "我住在上海", MemoryKind.FACT)),
+    ])
+    assert [(d.action, d.target_id) for d in result.decisions] == [
+        (DecisionAction.UPDATE, 4), (DecisionAction.UPDATE, 5), (DecisionAction.UPDATE, 8)
+    ]
+
+
+def test_it_adds_when_the_change_is_about_something_else() -> None:
+    result = OfflineLLM().decide([
+        item("I now live in Munich", MemoryKind.FACT, (3, "My name is Ann", MemoryKind.FACT)),
+        item("I like tea", MemoryKind.PREFERENCE, (4, "I like coffee", MemoryKind.PREFERENCE)),
+        item("I like tea", MemoryKind.PREFERENCE),
+    ])
+    assert [(d.action, d.target_id) for d in result.decisions] == [
+        (DecisionAction.ADD, None), (DecisionAction.ADD, None), (DecisionAction.SKIP, None)
+    ]
+
+
+def test_it_summarises_in_the_users_language() -> None:
+    llm = OfflineLLM()
+    assert llm.summarise([user("I have an interview tomorrow. Also a game tonight.")]) == (
+        "Talked about: I have an interview tomorrow; Also a game tonight"
+    )
+    assert llm.summarise([user("明天有面试。晚上打游戏")]) == "聊了：明天有面试；晚上打游戏"
+
+
+def test_it_says_no_model_is_configured_and_echoes_memories() -> None:
+    messages = [
+        {"role": "system", "content": "You are helpful.\n" + format_memories_block(["I like Vue 3", "My name is Ann"])},
+        user("What framework should I use?"),
+    ]
+    reply = OfflineLLM().chat(messages)
+    assert "No language model is configured" in reply
+    assert reply.endswith("From memory:\n- I like Vue 3\n- My name is Ann")
+
+
+def test_it_replies_in_chinese_to_chinese() -> None:
+    messages = [{"role": "system", "content": format_memories_block(["我喜欢 Vue 3"])}, user("我该用什么 web 框架？")]
+    reply = OfflineLLM().chat(messages)
+    assert reply.startswith("尚未配置语言模型")
+    assert reply.endswith("记忆中：\n- 我喜欢 Vue 3")
+
+
+def test_it_streams_the_reply_in_small_chunks() -> None:
+    llm = OfflineLLM()
+    messages = [user("Hello there")]
+    chunks = list(llm.stream_chat(messages))
+    assert len(chunks) > 5
+    assert "".join(chunks) == llm.chat(messages)
+
+
+def test_it_picks_offline_when_nothing_is_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
+    reset_llm()
+    try:
+        assert get_llm().offline
+        assert get_llm() is get_llm()
+    finally:
+        reset_llm()
