@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 
 
 class MemoryappConfig(AppConfig):
@@ -7,3 +8,6 @@ class MemoryappConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks  # noqa: F401  (registers system checks)
+        from .dbsession import configure_session
+
+        connection_created.connect(configure_session, dispatch_uid="memoryapp.configure_session")

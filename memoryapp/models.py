@@ -73,10 +73,10 @@ class Memory(models.Model):
         "conversations.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
     )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
-    # jieba-segmented, lower-cased text; Postgres derives the 'simple' tsvector from it.
+    # jieba-segmented, lower-cased text; Postgres derives the tsvector from it (config in migration 0001).
     search_tokens = models.TextField(default="", blank=True)
     search_vector = models.GeneratedField(
-        expression=SearchVector("search_tokens", config="simple"),
+        expression=SearchVector("search_tokens", config="memoryapp_mixed"),
         output_field=SearchVectorField(),
         db_persist=True,
     )

@@ -24,6 +24,14 @@ class Migration(migrations.Migration):
     operations = [
         VectorExtension(),
         TrigramExtension(),
+        # English words stemmed (and English stopwords dropped); everything else, jieba-segmented
+        # Chinese included, kept as is.
+        migrations.RunSQL(
+            "CREATE TEXT SEARCH CONFIGURATION memoryapp_mixed (COPY = simple);"
+            "ALTER TEXT SEARCH CONFIGURATION memoryapp_mixed"
+            " ALTER MAPPING FOR asciiword, asciihword, hword_asciipart WITH english_stem;",
+            reverse_sql="DROP TEXT SEARCH CONFIGURATION memoryapp_mixed;",
+        ),
         migrations.CreateModel(
             name='Memory',
             fields=[
@@ -42,7 +50,7 @@ class Migration(migrations.Migration):
                 ('source', models.CharField(choices=[('extracted', 'Extracted'), ('manual', 'Manual'), ('imported', 'Imported')], default='manual', max_length=16)),
                 ('embedding', pgvector.django.vector.VectorField(blank=True, dimensions=settings.EMBEDDING_DIM, null=True)),
                 ('search_tokens', models.TextField(blank=True, default='')),
-                ('search_vector', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.SearchVector('search_tokens', config='simple'), output_field=django.contrib.postgres.search.SearchVectorField())),
+                ('search_vector', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.SearchVector('search_tokens', config='memoryapp_mixed'), output_field=django.contrib.postgres.search.SearchVectorField())),
                 ('graph_episode_id', models.CharField(blank=True, default='', max_length=64)),
                 ('graph_sync_state', models.CharField(choices=[('pending', 'Pending'), ('synced', 'Synced'), ('failed', 'Failed')], default='pending', max_length=16)),
                 ('graph_synced_at', models.DateTimeField(blank=True, null=True)),

@@ -1,0 +1,68 @@
+"""The bulk write path, for imports and benchmarks: validated rows in, embedded in batches, one
+transaction per batch. Exact duplicates (by content_key, within the batch or against current memories)
+are skipped and reported. No per-memory signal: graph sync picks the new rows up as pending.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
+
+from .snapshots import snapshot
+from .text import content_key, search_tokens
+from .validation import MemoryInput
+from .write import _lock_user
+
+
+def bulk_add(
+    user_id: int,
+    items: Sequence[MemoryInput],
+    *,
+    source: str = MemorySource.IMPORTED,
+    actor: str = Actor.SYSTEM,
+    batch_size: int = 256,
+    embeddings: Sequence[list[float]] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Memory | None]:
+    """Write `items`; returns, per item, the new Memory or None where it duplicated one."""
+    from memoryapp.providers.embeddings import get_embedder
+
+    results: list[Memory | None] = []
+    seen: set[str] = set()
+    action = EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED
+    for start in range(0, len(items), batch_size):
+        batch = items[start:start + batch_size]
+        vectors = (embeddings[start:start + batch_size] if embeddings is not None
+                   else get_embedder().embed([item.content for item in batch]))
+        keys = [content_key(item.content) for item in batch]
+        with transaction.atomic():
+            _lock_user(user_id)
+            existing = set(
+                Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True,
+                                      content_key__in=keys).values_list("content_key", flat=True)
+            )
+            rows, positions = [], []
+            for position, (item, key, vector) in enumerate(zip(batch, keys, vectors)):
+                if key in existing or key in seen:
+                    continue
+                seen.add(key)
+                positions.append(position)
+                rows.append(Memory(
+                    user_id=user_id, content=item.content, content_key=key, kind=item.kind,
+                    lifecycle=item.lifecycle, importance=item.importance, confidence=item.confidence,
+                    valid_from=item.valid_from or timezone.now(), source=source,
+                    embedding=vector, search_tokens=search_tokens(item.content),
+                ))
+            created = Memory.objects.bulk_create(rows)
+            MemoryEvent.objects.bulk_create([
+                MemoryEvent(user_id=user_id, memory=m, memory_ref=m.pk, action=action, actor=actor,
+                            after=snapshot(m)) for m in created
+            ])
+        by_position = dict(zip(positions, created))
+        results.extend(by_position.get(i) for i in range(len(batch)))
+        if progress:
+            progress(min(start + batch_size, len(items)), len(items))
+    return results

@@ -1,0 +1,149 @@
+"""Hybrid recall: Postgres retrievers in one round trip and the graph in parallel within its time
+budget, fused by reciprocal rank, scored (similarity, importance, recency), thresholded, cut to limit.
+
+Configs are in config.py and named presets in recipes.py; `recall()` reads nothing else.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils import timezone
+
+from memoryapp.models import Memory
+
+from . import access, fusion, retrievers, scoring
+from .config import RecallConfig, Source
+from .recipes import RECALL_CHAT
+from .retrievers import Candidate, RecallQuery
+
+logger = logging.getLogger(__name__)
+_graph_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graph-recall")
+
+
+@dataclass(frozen=True)
+class RecalledMemory:
+    memory: Memory
+    score: float
+    similarity: float
+    cosine: float
+    importance: float
+    recency: float
+    ranks: dict[str, int]
+
+
+@dataclass
+class RecallResults:
+    items: list[RecalledMemory] = field(default_factory=list)
+    degraded: bool = False  # the graph was enabled but did not answer in time
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def memories(self) -> list[Memory]:
+        return [item.memory for item in self.items]
+
+
+def _start_graph(query: RecallQuery, config: RecallConfig):
+    if not config.graph.enabled:
+        return None
+    try:
+        from memoryapp.graph import graph_enabled
+    except ImportError:
+        return None
+    if not graph_enabled():
+        return None
+    return _graph_pool.submit(retrievers.graph_search, query, config)
+
+
+def _collect_graph(future, query: RecallQuery, config: RecallConfig) -> tuple[list[tuple[int, float]], bool]:
+    if future is None:
+        return [], False
+    try:
+        return future.result(timeout=config.graph.time_budget_ms / 1000), False
+    except FutureTimeout:
+        logger.warning("graph recall exceeded %d ms; answering from Postgres alone", config.graph.time_budget_ms)
+    except Exception as exc:  # the graph must never fail a recall
+        logger.warning("graph recall unavailable (%s); answering from Postgres alone", exc)
+    return [], True
+
+
+def recall(
+    user,
+    query: str,
+    *,
+    config: RecallConfig = RECALL_CHAT,
+    k: int | None = None,
+    at: datetime | None = None,
+    kinds: list[str] | tuple[str, ...] | None = None,
+    include_history: bool = False,
+    query_vector: list[float] | None = None,
+    record_access: bool = True,
+) -> RecallResults:
+    """The user's memories most relevant to `query`, valid at `at` (default now). See recipes.py."""
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    if query_vector is None:
+        from memoryapp.providers.embeddings import get_embedder
+
+        query_vector = get_embedder().embed_one(query)
+        timings["embed"] = (time.perf_counter() - started) * 1000
+    now = timezone.now()
+    request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,
+                          include_history=include_history, kinds=tuple(kinds) if kinds else None)
+    limit = k or config.limit
+
+    search_started = time.perf_counter()
+    graph_future = _start_graph(request, config)
+    candidates = retrievers.postgres_search(request, config)
+    timings["postgres"] = (time.perf_counter() - search_started) * 1000
+    graph_hits, degraded = _collect_graph(graph_future, request, config)
+    sources = [s.value for s in retrievers.enabled_sources(request, config)]
+    if graph_hits:
+        _merge_graph_hits(candidates, graph_hits, request)
+        sources.append(Source.GRAPH.value)
+
+    items = _score(candidates, sources, config, request.at)
+    items = [item for item in items if item[0] >= config.threshold][:limit]
+    memories = Memory.objects.in_bulk([c.id for _, c, *_ in items])
+    results = RecallResults(degraded=degraded, timings_ms=timings)
+    for score, candidate, similarity, recency in items:
+        if candidate.id in memories:
+            results.items.append(RecalledMemory(
+                memory=memories[candidate.id], score=score, similarity=similarity, cosine=candidate.cosine,
+                importance=candidate.importance, recency=recency, ranks=dict(candidate.ranks),
+            ))
+    timings["search"] = (time.perf_counter() - search_started) * 1000
+    timings["total"] = (time.perf_counter() - started) * 1000
+    if record_access:
+        access.note_access([item.memory.pk for item in results.items])
+    return results
+
+
+def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery) -> None:
+    missing = [memory_id for memory_id, _ in hits if memory_id not in candidates]
+    candidates.update(retrievers.hydrate(query, missing))  # also re-applies scoping to graph results
+    for rank, (memory_id, score) in enumerate(hits, start=1):
+        if memory_id in candidates:
+            candidates[memory_id].ranks.setdefault(Source.GRAPH.value, rank)
+            candidates[memory_id].raw.setdefault(Source.GRAPH.value, score)
+
+
+def _score(candidates: dict[int, Candidate], sources: list[str], config: RecallConfig, now: datetime):
+    weights = {
+        Source.VECTOR.value: config.vector.weight, Source.FULL_TEXT.value: config.full_text.weight,
+        Source.TRIGRAM.value: config.trigram.weight, Source.GRAPH.value: config.graph.weight,
+    }
+    ceiling = fusion.rrf_ceiling(sources, weights, config.fusion.rrf_k)
+    scored = []
+    for candidate in candidates.values():
+        rrf = fusion.rrf_score(candidate.ranks, weights, config.fusion.rrf_k) / ceiling
+        similarity = fusion.blended_similarity(rrf, candidate.cosine, config.fusion.rank_share)
+        recency = scoring.recency(candidate.valid_from, now, config.scoring.half_life_days)
+        score = scoring.final_score(similarity, candidate.importance, recency, config.scoring)
+        scored.append((score, candidate, similarity, recency))
+    scored.sort(key=lambda item: (-item[0], item[1].id))
+    return scored

@@ -1,0 +1,137 @@
+"""The retrievers: Postgres (vector, full text, trigram) in one round trip, and the graph.
+
+Every retriever sees only the caller's active memories that are valid at the asked time (or, with
+history, every version); results are (memory id, raw score) lists, best first.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import connection
+
+from .config import RecallConfig, Source
+from .text import query_terms
+
+logger = logging.getLogger(__name__)
+
+Hits = list[tuple[int, float]]
+_LEXEME = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    user_id: int
+    text: str
+    vector: list[float]
+    at: datetime
+    include_history: bool = False
+    kinds: tuple[str, ...] | None = None
+
+
+@dataclass
+class Candidate:
+    """One memory's evidence: its rank per source, cosine to the query, and what scoring needs."""
+
+    id: int
+    ranks: dict[str, int] = field(default_factory=dict)
+    raw: dict[str, float] = field(default_factory=dict)
+    cosine: float = 0.0
+    importance: float = 0.0
+    valid_from: datetime | None = None
+
+
+def _filters(query: RecallQuery) -> tuple[str, dict]:
+    clauses = ["m.user_id = %(user)s", "m.status = 'active'"]
+    params: dict = {"user": query.user_id, "at": query.at}
+    if not query.include_history:
+        clauses.append("m.valid_from <= %(at)s AND (m.valid_until IS NULL OR m.valid_until > %(at)s)")
+    if query.kinds:
+        clauses.append("m.kind = ANY(%(kinds)s)")
+        params["kinds"] = list(query.kinds)
+    return " AND ".join(clauses), params
+
+
+def tsquery_text(text: str) -> str:
+    """An OR of the query's content words; each term is \\w+ only, so the tsquery cannot be malformed."""
+    terms = [t for t in query_terms(text) if _LEXEME.fullmatch(t)]
+    return " | ".join(terms)
+
+
+def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
+    """Run the enabled Postgres retrievers as one statement; return candidates with per-source ranks."""
+    where, params = _filters(query)
+    params.update(qv=str(query.vector), vlimit=config.vector.limit, flimit=config.full_text.limit,
+                  tlimit=config.trigram.limit)
+    parts, ctes = [], []
+    if config.vector.enabled:
+        ctes.append(f"""vec AS MATERIALIZED (
+            SELECT m.id, m.embedding <=> %(qv)s::vector AS d FROM memoryapp_memory m
+            WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)""")
+        parts.append("SELECT 'vector', id, 1 - d, row_number() OVER (ORDER BY d) FROM vec")
+    ts = tsquery_text(query.text) if config.full_text.enabled else ""
+    if ts:
+        params["tsq"] = ts
+        ctes.append(f"""ft AS MATERIALIZED (
+            SELECT m.id, ts_rank_cd(m.search_vector, q.tsq) AS s
+            FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
+            WHERE {where} AND m.search_vector @@ q.tsq ORDER BY s DESC, m.id LIMIT %(flimit)s)""")
+        parts.append("SELECT 'full_text', id, s, row_number() OVER (ORDER BY s DESC, id) FROM ft")
+    text = query.text.strip()
+    if config.trigram.enabled and 0 < len(text) <= config.trigram.max_query_chars:
+        params.update(qt=text, tmin=config.trigram.min_similarity)
+        ctes.append(f"""tri AS MATERIALIZED (
+            SELECT m.id, word_similarity(%(qt)s, m.content) AS s FROM memoryapp_memory m
+            WHERE {where} AND %(qt)s <%% m.content ORDER BY s DESC, m.id LIMIT %(tlimit)s)""")
+        parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s")
+    if not parts:
+        return {}
+    sql = f"""WITH {', '.join(ctes)}, hits(src, id, score, rk) AS ({' UNION ALL '.join(parts)})
+        SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
+        FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
+    candidates: dict[int, Candidate] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for src, memory_id, score, rank, cosine, importance, valid_from in cursor.fetchall():
+            found = candidates.setdefault(memory_id, Candidate(memory_id))
+            found.ranks[src], found.raw[src] = int(rank), float(score)
+            found.cosine, found.importance, found.valid_from = float(cosine or 0), importance, valid_from
+    return candidates
+
+
+def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
+    """Scoring inputs for ids found elsewhere (the graph), filtered exactly like the retrievers."""
+    if not ids:
+        return {}
+    where, params = _filters(query)
+    params.update(qv=str(query.vector), ids=ids)
+    sql = f"""SELECT m.id, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
+        FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3])
+                for row in cursor.fetchall()}
+
+
+def graph_search(query: RecallQuery, config: RecallConfig) -> Hits:
+    """Memory ids the temporal graph finds; raises GraphUnavailable when it is off, down or slow."""
+    from memoryapp.graph import search_memory_ids
+
+    return search_memory_ids(
+        query.user_id, query.text, at=None if query.include_history else query.at, limit=config.graph.limit,
+        include_history=query.include_history, timeout_s=config.graph.time_budget_ms / 1000,
+    )
+
+
+def enabled_sources(query: RecallQuery, config: RecallConfig) -> list[Source]:
+    """The sources that take part for this query (normalises fusion scores)."""
+    sources = []
+    if config.vector.enabled:
+        sources.append(Source.VECTOR)
+    if config.full_text.enabled and tsquery_text(query.text):
+        sources.append(Source.FULL_TEXT)
+    if config.trigram.enabled and 0 < len(query.text.strip()) <= config.trigram.max_query_chars:
+        sources.append(Source.TRIGRAM)
+    return sources

@@ -1,0 +1,71 @@
+"""Text handling shared by the write path and recall: CJK segmentation, normalisation, token counts.
+
+Chinese has no spaces, so Postgres' parser cannot split it: jieba segments it first and the
+segmented text is what the tsvector is built from. English words are stemmed by Postgres itself
+(the `memoryapp_mixed` text search configuration; see the migration).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import unicodedata
+
+import jieba
+
+jieba.setLogLevel(logging.WARNING)
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
+_WORD = re.compile(r"\w", re.UNICODE)
+# Function words that would match nearly every memory; English ones are also dropped by the stemmer.
+ZH_STOPWORDS = frozenset("我 你 他 她 它 的 了 是 在 和 也 就 都 而 及 与 着 或 一个 没有 我们 你们 什么 吗 呢 吧 啊 么 这 那 有 会 要 对 把 被 让 给 从 到 为 以 上 下 中 里 之 其 很 还".split())
+EN_STOPWORDS = frozenset(
+    "a an the i me my we our you your he she it its they them is am are was were be been do does did "
+    "what which who whom when where why how and or but if of to in on at by for with about as from "
+    "that this these those there here have has had not no so than then too very can will just".split()
+)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def normalise(text: str) -> str:
+    """Unicode-normalised, case-folded, whitespace-collapsed, without trailing punctuation."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = re.sub(r"\s+", " ", text).strip()
+    return text.rstrip(".!?。！？;；,，")
+
+
+def content_key(text: str) -> str:
+    """The identity of a memory's wording: equal keys mean the same memory for one user."""
+    return hashlib.sha256(normalise(text).encode()).hexdigest()[:64]
+
+
+def segment(text: str) -> list[str]:
+    """Words of `text`: jieba's search-mode cut (which also emits sub-words of compounds), no punctuation."""
+    text = unicodedata.normalize("NFKC", text)
+    if not has_cjk(text):
+        return re.findall(r"\w+", text.casefold())
+    return [w.casefold() for w in jieba.cut_for_search(text) if _WORD.search(w) and not w.isspace()]
+
+
+def search_tokens(text: str) -> str:
+    """What the tsvector is built from: the segmented words separated by spaces."""
+    return " ".join(segment(text))
+
+
+def query_terms(text: str, limit: int = 32) -> list[str]:
+    """Distinct content words of a query, in order, for an OR full-text query."""
+    seen: dict[str, None] = {}
+    for word in segment(text):
+        if word in ZH_STOPWORDS or word in EN_STOPWORDS or len(word) > 40:
+            continue
+        seen.setdefault(word, None)
+    return list(seen)[:limit]
+
+
+def count_tokens(text: str) -> int:
+    """Approximate model tokens: ~1 per CJK character, ~1 per 4 other characters (BPE-like)."""
+    cjk = len(_CJK.findall(text))
+    return cjk + (len(text) - cjk + 3) // 4

@@ -1,0 +1,304 @@
+"""The write path: every change to a memory is one transaction with one MemoryEvent per memory touched.
+
+Writes for one user are serialised by a transaction-level advisory lock, so the near-duplicate check
+cannot race; the partial unique index on (user, content_key) backs it up. After commit,
+`memory_changed` is sent (graph sync listens) and a `memory.*` event goes to the user's pages.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from pgvector.django import CosineDistance
+
+from memoryapp import events
+from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
+
+from .errors import MemoryConflict, MemoryValidationError
+from .signals import memory_changed
+from .snapshots import snapshot
+from .text import content_key, search_tokens
+from .validation import MemoryInput, MemoryPatch, parse
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+logger = logging.getLogger(__name__)
+
+MERGE_SIMILARITY = 0.9  # cosine at or above which a new memory is the same as an existing one
+_LOCK_NAMESPACE = 7301  # first key of pg_advisory_xact_lock(int, int); the second is the user id
+
+REALTIME_EVENT = {
+    EventAction.CREATED: "memory.created",
+    EventAction.IMPORTED: "memory.created",
+    EventAction.UPDATED: "memory.updated",
+    EventAction.SUPERSEDED: "memory.updated",
+    EventAction.MERGED: "memory.updated",
+    EventAction.BOOSTED: "memory.updated",
+    EventAction.DEMOTED: "memory.updated",
+    EventAction.PROMOTED: "memory.updated",
+    EventAction.DELETED: "memory.deleted",
+    EventAction.PURGED: "memory.deleted",
+    EventAction.FORGOTTEN: "memory.forgotten",
+    EventAction.RESTORED: "memory.restored",
+}
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    memory: Memory
+    action: str  # the EventAction applied to `memory`: created, merged, superseded, updated...
+
+
+def _embed(text: str) -> list[float]:
+    from memoryapp.providers.embeddings import get_embedder
+
+    return get_embedder().embed_one(text)
+
+
+def _lock_user(user_id: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, user_id])
+
+
+def record(memory: Memory, action: str, actor: str, *, before: dict | None = None, note: str = "",
+           extra: dict | None = None) -> MemoryEvent:
+    """Write the audit row and, after commit, tell listeners. Call inside the change's transaction."""
+    after = None if action == EventAction.PURGED else snapshot(memory)
+    event = MemoryEvent.objects.create(
+        user_id=memory.user_id, memory=None if action == EventAction.PURGED else memory,
+        memory_ref=memory.pk, action=action, actor=actor, before=before, after=after, note=note[:200],
+    )
+    payload = after or before or {"id": memory.pk}
+    memory_id, user_id = memory.pk, memory.user_id
+
+    def notify() -> None:
+        for receiver, result in memory_changed.send_robust(
+            sender=Memory, memory_id=memory_id, user_id=user_id, action=action, **(extra or {})
+        ):
+            if isinstance(result, Exception):
+                logger.warning("memory_changed receiver %s failed: %s", receiver, result)
+
+    transaction.on_commit(notify)
+    if action in REALTIME_EVENT:
+        events.publish(user_id, REALTIME_EVENT[action], {**payload, "action": action, "note": note})
+    return event
+
+
+def _current(user_id: int):
+    return Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
+
+
+def _near_duplicate(user_id: int, key: str, embedding: list[float]) -> Memory | None:
+    same = _current(user_id).filter(content_key=key).first()
+    if same is not None:
+        return same
+    nearest = (
+        _current(user_id).exclude(embedding__isnull=True)
+        .annotate(distance=CosineDistance("embedding", embedding)).order_by("distance").first()
+    )
+    if nearest is not None and 1 - nearest.distance >= MERGE_SIMILARITY:
+        return nearest
+    return None
+
+
+def _merge_into(existing: Memory, data: MemoryInput, actor: str) -> WriteResult:
+    before = snapshot(existing)
+    existing.importance = max(existing.importance, data.importance)
+    existing.confidence = max(existing.confidence, data.confidence)
+    existing.save(update_fields=["importance", "confidence", "updated_at"])
+    record(existing, EventAction.MERGED, actor, before=before, note=f"merged a duplicate: {data.content}")
+    return WriteResult(existing, EventAction.MERGED)
+
+
+def add_memory(
+    user: AbstractBaseUser | int,
+    content: str,
+    *,
+    kind: str = "fact",
+    importance: float = 0.5,
+    confidence: float = 0.8,
+    lifecycle: str = "working",
+    valid_from: datetime | None = None,
+    source: str = MemorySource.MANUAL,
+    source_conversation_id: int | None = None,
+    source_message_id: int | None = None,
+    actor: str = Actor.USER,
+    embedding: list[float] | None = None,
+) -> WriteResult:
+    """Add a memory, or merge it into the user's current memory it duplicates (cosine >= 0.9)."""
+    user_id = getattr(user, "pk", user)
+    data = parse(MemoryInput, {"content": content, "kind": kind, "importance": importance,
+                               "confidence": confidence, "lifecycle": lifecycle, "valid_from": valid_from})
+    vector = embedding if embedding is not None else _embed(data.content)  # slow: outside the transaction
+    key = content_key(data.content)
+    with transaction.atomic():
+        _lock_user(user_id)
+        duplicate = _near_duplicate(user_id, key, vector)
+        if duplicate is not None:
+            return _merge_into(duplicate, data, actor)
+        memory = Memory.objects.create(
+            user_id=user_id, content=data.content, content_key=key, kind=data.kind, lifecycle=data.lifecycle,
+            importance=data.importance, confidence=data.confidence, valid_from=data.valid_from or timezone.now(),
+            source=source, source_conversation_id=source_conversation_id, source_message_id=source_message_id,
+            embedding=vector, search_tokens=search_tokens(data.content),
+        )
+        record(memory, EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED, actor)
+        return WriteResult(memory, EventAction.CREATED)
+
+
+def supersede_memory(
+    old: Memory,
+    content: str,
+    *,
+    actor: str = Actor.USER,
+    kind: str | None = None,
+    importance: float | None = None,
+    confidence: float | None = None,
+    valid_from: datetime | None = None,
+    source: str | None = None,
+    source_conversation_id: int | None = None,
+    source_message_id: int | None = None,
+    embedding: list[float] | None = None,
+) -> WriteResult:
+    """Replace `old` with a new memory: old.valid_until = new.valid_from; both kept, linked both ways."""
+    data = parse(MemoryInput, {
+        "content": content, "kind": kind or old.kind,
+        "importance": old.importance if importance is None else importance,
+        "confidence": old.confidence if confidence is None else confidence,
+        "lifecycle": old.lifecycle, "valid_from": valid_from,
+    })
+    vector = embedding if embedding is not None else _embed(data.content)
+    key = content_key(data.content)
+    with transaction.atomic():
+        _lock_user(old.user_id)
+        old = Memory.objects.select_for_update().get(pk=old.pk)
+        if not old.is_current:
+            raise MemoryConflict(f"memory {old.pk} is no longer current, so it cannot be replaced")
+        start = data.valid_from or timezone.now()
+        if start <= old.valid_from:
+            raise MemoryValidationError("the new memory must start after the one it replaces", "valid_from")
+        if key == old.content_key:  # same words: not a new fact, just new attributes
+            return edit_memory(old, {"kind": data.kind, "importance": data.importance}, actor=actor)
+        before = snapshot(old)
+        old.valid_until = start
+        old.save(update_fields=["valid_until", "updated_at"])
+        try:
+            with transaction.atomic():
+                new = Memory.objects.create(
+                    user_id=old.user_id, content=data.content, content_key=key, kind=data.kind,
+                    lifecycle=data.lifecycle, importance=data.importance, confidence=data.confidence,
+                    valid_from=start, source=source or old.source,
+                    source_conversation_id=source_conversation_id or old.source_conversation_id,
+                    source_message_id=source_message_id, embedding=vector, search_tokens=search_tokens(data.content),
+                )
+        except IntegrityError:
+            raise MemoryConflict("an identical memory is already current") from None
+        new.supersedes.add(old)
+        record(old, EventAction.SUPERSEDED, actor, before=before, note=f"replaced by #{new.pk}")
+        record(new, EventAction.CREATED, actor, note=f"replaces #{old.pk}")
+        return WriteResult(new, EventAction.SUPERSEDED)
+
+
+def edit_memory(memory: Memory, changes: dict, *, actor: str = Actor.USER) -> WriteResult:
+    """Change attributes in place; a change of content is a supersede (the old wording stays in history)."""
+    patch = parse(MemoryPatch, changes)
+    if patch.content is not None and content_key(patch.content) != memory.content_key:
+        return supersede_memory(memory, patch.content, actor=actor, kind=patch.kind, importance=patch.importance)
+    updates = {k: v for k, v in patch.model_dump(exclude_none=True).items() if k != "content"}
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        changed = [k for k, v in updates.items() if getattr(memory, k) != v]
+        if not changed:
+            return WriteResult(memory, "unchanged")
+        before = snapshot(memory)
+        for field in changed:
+            setattr(memory, field, updates[field])
+        memory.save(update_fields=[*changed, "updated_at"])
+        record(memory, EventAction.UPDATED, actor, before=before)
+        return WriteResult(memory, EventAction.UPDATED)
+
+
+def boost_memory(memory: Memory, *, by: float = 0.1, actor: str = Actor.EXTRACTOR) -> WriteResult:
+    """Seen again: raise importance (capped at 1)."""
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        before = snapshot(memory)
+        memory.importance = min(1.0, memory.importance + by)
+        memory.save(update_fields=["importance", "updated_at"])
+        record(memory, EventAction.BOOSTED, actor, before=before)
+        return WriteResult(memory, EventAction.BOOSTED)
+
+
+def set_importance(memory: Memory, importance: float, *, action: str, actor: str, note: str = "") -> WriteResult:
+    """Lower or raise importance as the forgetting job decides (DEMOTED / PROMOTED)."""
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        before = snapshot(memory)
+        memory.importance = max(0.0, min(1.0, importance))
+        fields = ["importance", "updated_at"]
+        if action == EventAction.PROMOTED:
+            memory.lifecycle = "core"
+            fields.append("lifecycle")
+        memory.save(update_fields=fields)
+        record(memory, action, actor, before=before, note=note)
+        return WriteResult(memory, action)
+
+
+def _set_status(memory: Memory, status: str, action: str, actor: str, note: str = "") -> WriteResult:
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        if memory.status == status:
+            return WriteResult(memory, "unchanged")
+        before = snapshot(memory)
+        memory.status = status
+        try:
+            with transaction.atomic():
+                memory.save(update_fields=["status", "updated_at"])
+        except IntegrityError:
+            raise MemoryConflict("an identical memory is already active; delete that one first") from None
+        record(memory, action, actor, before=before, note=note)
+        return WriteResult(memory, action)
+
+
+def delete_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
+    """Soft delete: hidden from recall, restorable, history kept."""
+    return _set_status(memory, MemoryStatus.DELETED, EventAction.DELETED, actor)
+
+
+def forget_memory(memory: Memory, *, actor: str = Actor.FORGETTING, note: str = "") -> WriteResult:
+    return _set_status(memory, MemoryStatus.FORGOTTEN, EventAction.FORGOTTEN, actor, note)
+
+
+def restore_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
+    return _set_status(memory, MemoryStatus.ACTIVE, EventAction.RESTORED, actor)
+
+
+def revert_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
+    """Undo a learnt memory: soft-delete it and make current again what it had replaced."""
+    with transaction.atomic():
+        result = delete_memory(memory, actor=actor)
+        for old in memory.supersedes.select_for_update().filter(valid_until__isnull=False):
+            before = snapshot(old)
+            old.valid_until = None
+            try:
+                with transaction.atomic():
+                    old.save(update_fields=["valid_until", "updated_at"])
+            except IntegrityError:
+                continue  # an identical memory became current meanwhile: keep that one
+            record(old, EventAction.RESTORED, actor, before=before, note=f"#{memory.pk} was undone")
+        return result
+
+
+def purge_memory(memory: Memory, *, actor: str = Actor.USER) -> None:
+    """Delete permanently: the row goes (its events stay, pointing at its id) and so does its graph episode."""
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        before = snapshot(memory)
+        record(memory, EventAction.PURGED, actor, before=before,
+               extra={"episode_id": memory.graph_episode_id})
+        memory.delete()
