@@ -4,9 +4,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from memoryapp import views
+from memoryapp.api import api
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("conversations.urls")),
+    path("settings/", include("memoryapp.page_urls")),
+    path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.support.fixtures import llm_server, scripted_llm  # noqa: F401  (re-exported fixtures)
+from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401  (re-exported)
+from tests.support.servers import app_server, celery_worker, session_llm_server  # noqa: F401
 
 PASSWORD = "correct horse battery staple"
 

@@ -1,0 +1,30 @@
+"""The temporal graph beside Postgres: a port (port.py) and its adapters (graphiti.py, zep.py).
+
+Public surface, light to import (graphiti loads only when a graph is used):
+
+    search_memory_ids(user_id, query, *, at, limit, include_history, timeout_s) -> [(memory_id, score)]
+    get_graph() -> GraphPort            the configured adapter (GRAPH_BACKEND)
+    GraphError, GraphUnavailable        the only exceptions callers see
+
+Importing this package connects the `memory_changed` receiver that keeps the graph in sync.
+"""
+from __future__ import annotations
+
+from .backend import get_graph, reset_graph
+from .errors import GraphError, GraphOffline, GraphOutputError, GraphUnavailable
+from .port import GraphFact, GraphHealth, GraphPort
+from .recall import search_memory_ids
+from . import receivers  # noqa: F401  (connects the memory_changed receiver)
+
+__all__ = [
+    "GraphError",
+    "GraphFact",
+    "GraphHealth",
+    "GraphOffline",
+    "GraphOutputError",
+    "GraphPort",
+    "GraphUnavailable",
+    "get_graph",
+    "reset_graph",
+    "search_memory_ids",
+]

@@ -1,0 +1,67 @@
+"""The graph's settings as one typed object, re-read when Django settings change (override_settings works).
+
+    GRAPH_BACKEND            graphiti (default) | zep | off
+    FALKORDB_URL             graphiti's store (the embedded Redis+FalkorDB by default)
+    GRAPH_NAMESPACE          prefix of each user's graph name (several deployments on one FalkorDB)
+    ZEP_API_URL, ZEP_API_KEY the Zep server, for GRAPH_BACKEND=zep
+    GRAPH_SYNC_TIMEOUT_SECONDS   one memory's sync (several model calls), default 300
+    GRAPH_TIMEOUT_SECONDS        any other graph operation, default 30
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
+
+BACKENDS = ("graphiti", "zep", "off")
+
+
+@dataclass(frozen=True)
+class GraphConfig:
+    backend: str
+    falkordb_url: str
+    namespace: str
+    zep_api_url: str
+    zep_api_key: str
+    sync_timeout_s: float
+    op_timeout_s: float
+
+    def graph_name(self, user_id: int) -> str:
+        # graphiti accepts [A-Za-z0-9_-] as a group id, which on FalkorDB is also the graph's name.
+        return f"{self.namespace}_user_{int(user_id)}"
+
+
+@functools.lru_cache(maxsize=1)
+def graph_config() -> GraphConfig:
+    backend = str(getattr(settings, "GRAPH_BACKEND", "") or "graphiti").lower()
+    if backend not in BACKENDS:
+        raise ImproperlyConfigured(f"GRAPH_BACKEND must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    namespace = str(getattr(settings, "GRAPH_NAMESPACE", "") or "memoryapp")
+    if not namespace.replace("_", "").replace("-", "").isalnum() or not namespace.isascii():
+        raise ImproperlyConfigured(f"GRAPH_NAMESPACE may hold only ASCII letters, digits, - and _, not {namespace!r}")
+    return GraphConfig(
+        backend=backend,
+        falkordb_url=str(getattr(settings, "FALKORDB_URL", "") or ""),
+        namespace=namespace,
+        zep_api_url=str(getattr(settings, "ZEP_API_URL", "") or "").rstrip("/"),
+        zep_api_key=str(getattr(settings, "ZEP_API_KEY", "") or ""),
+        sync_timeout_s=float(getattr(settings, "GRAPH_SYNC_TIMEOUT_SECONDS", 300)),
+        op_timeout_s=float(getattr(settings, "GRAPH_TIMEOUT_SECONDS", 30)),
+    )
+
+
+_WATCHED = {"FALKORDB_URL", "ZEP_API_URL", "ZEP_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "LLM_MODEL"}
+
+
+def _on_setting_changed(setting: str, **kwargs: object) -> None:
+    if setting.startswith("GRAPH_") or setting in _WATCHED or setting.startswith("EMBEDDING_"):
+        graph_config.cache_clear()
+        from . import backend
+
+        backend.reset_graph()
+
+
+setting_changed.connect(_on_setting_changed)

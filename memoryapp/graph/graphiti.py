@@ -1,0 +1,312 @@
+"""The default graph: graphiti-core in-process on FalkorDB, one graph (group id) per user.
+
+Each memory row is one episode (reference time = the memory's valid_from), so every fact (edge)
+lists the episodes, hence the memories, that support it. Validity we know for certain (a
+superseded memory's valid_until) is written onto the edges only its episode supports; status
+(forgotten, deleted) is never written here: recall filters on the rows in Postgres.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.utils import timezone
+
+from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
+from .errors import GraphError, GraphOutputError, GraphUnavailable
+from .port import GraphFact, GraphHealth
+from .runner import loop_state, run
+
+if TYPE_CHECKING:
+    from graphiti_core import Graphiti
+
+    from memoryapp.models import Memory
+
+    from .conf import GraphConfig
+
+# Hybrid edge search: BM25 + cosine, then BFS out from the nodes those found, fused by RRF.
+# Built lazily from graphiti's EDGE_HYBRID_SEARCH_RRF with model_copy: recipes are never mutated.
+_RECIPE: Any = None
+
+
+def edge_hybrid_search_bfs_rrf() -> Any:
+    global _RECIPE
+    if _RECIPE is None:
+        from graphiti_core.search.search_config import EdgeSearchMethod
+        from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
+
+        edge = EDGE_HYBRID_SEARCH_RRF.edge_config.model_copy(update={"search_methods": [
+            EdgeSearchMethod.bm25, EdgeSearchMethod.cosine_similarity, EdgeSearchMethod.bfs,
+        ]})
+        _RECIPE = EDGE_HYBRID_SEARCH_RRF.model_copy(update={"edge_config": edge})
+    return _RECIPE
+
+
+@dataclass(frozen=True)
+class MemorySnapshot:
+    """What the loop thread may read: plain values, no lazy ORM access off the caller's thread."""
+
+    id: int
+    user_id: int
+    content: str
+    kind: str
+    valid_from: datetime
+    valid_until: datetime | None
+    episode_id: str
+
+    @classmethod
+    def of(cls, memory: Memory) -> MemorySnapshot:
+        return cls(memory.pk, memory.user_id, memory.content, memory.kind, memory.valid_from,
+                   memory.valid_until, memory.graph_episode_id or "")
+
+    @property
+    def body(self) -> str:
+        # A speaker line: graphiti extracts the speaker ("User") as an entity, so all of one
+        # user's facts hang off one node and BFS can walk between them.
+        return f"User: {self.content}"
+
+
+class GraphitiGraph:
+    name = "graphiti"
+
+    def __init__(self, config: GraphConfig) -> None:
+        if not config.falkordb_url:
+            raise GraphUnavailable("FALKORDB_URL is not set")
+        self.config = config
+
+    # -- the port (sync facade over the loop thread) ------------------------------------------
+
+    def sync_memory(self, memory: Memory) -> str:
+        return self._run(self._sync(MemorySnapshot.of(memory)), self.config.sync_timeout_s)
+
+    def mark_state(self, memory: Memory) -> None:
+        snap = MemorySnapshot.of(memory)
+        if snap.episode_id:
+            self._run(self._with_graph(snap.user_id, lambda g: self._apply_validity(g, snap.episode_id, snap)))
+
+    def purge(self, episode_id: str, user_id: int) -> None:
+        if episode_id:
+            self._run(self._with_graph(user_id, lambda g: self._purge(g, episode_id)))
+
+    def search(self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
+               timeout_s: float | None = None) -> list[GraphFact]:
+        coro = self._search(user_id, query, at, limit, include_history)
+        return self._run(coro, timeout_s if timeout_s is not None else self.config.op_timeout_s)
+
+    def drop_user(self, user_id: int) -> None:
+        self._run(self._with_graph(user_id, lambda g: g.driver.execute_query("MATCH (n) DETACH DELETE n")))
+
+    def rebuild_user(self, user_id: int) -> dict[int, str]:
+        from .sync import rebuild_from_rows
+
+        return rebuild_from_rows(self, user_id)
+
+    def facts_of_user(self, user_id: int) -> list[GraphFact]:
+        """Every edge in the user's graph (tests, `graph_sync --show`)."""
+        return self._run(self._with_graph(user_id, self._all_facts))
+
+    def health(self) -> GraphHealth:
+        started = timezone.now()
+        try:
+            self._run(self._ping(), min(self.config.op_timeout_s, 5))
+        except GraphError as exc:
+            return GraphHealth(False, self.name, exc.message)
+        ms = (timezone.now() - started).total_seconds() * 1000
+        return GraphHealth(True, self.name, "FalkorDB answered", latency_ms=ms)
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    def _run(self, coro: Any, timeout: float | None = None) -> Any:
+        return run(_guard(coro), timeout or self.config.op_timeout_s, what=f"FalkorDB at {self._where()}")
+
+    def _where(self) -> str:
+        url = self.config.falkordb_url
+        return url.rsplit("@", 1)[-1]  # never log a password
+
+    async def _client(self) -> Any:
+        from falkordb.asyncio import FalkorDB
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        state = loop_state()
+        key = ("falkordb", self.config.falkordb_url)
+        if key not in state:
+            # Fail fast when the server is down: one quick reconnect, not redis-py's backoff.
+            state[key] = FalkorDB.from_url(
+                self.config.falkordb_url, socket_connect_timeout=3, retry=Retry(NoBackoff(), 1),
+            )
+        return state[key]
+
+    async def _graph(self, user_id: int) -> Graphiti:
+        from graphiti_core import Graphiti
+        from graphiti_core.driver.falkordb_driver import FalkorDriver
+
+        from memoryapp.providers.embeddings import get_embedder
+        from memoryapp.providers.llm import get_llm
+
+        llm, embedder = get_llm(), get_embedder()
+        name = self.config.graph_name(user_id)
+        key = ("graphiti", self.config.falkordb_url, name, getattr(llm, "name", ""),
+               str(getattr(getattr(llm, "client", None), "base_url", "")), embedder.name)
+        state = loop_state()
+        if key not in state:
+            llm_client = clients.build_llm_client()  # GraphOffline without a model
+            driver = FalkorDriver(falkor_db=await self._client(), database=name)
+            init = getattr(driver, "_init_task", None)  # indexes for this user's graph
+            if init is not None:
+                await init
+            state[key] = Graphiti(
+                graph_driver=driver, llm_client=llm_client, embedder=clients.ProviderEmbedder(embedder),
+                cross_encoder=clients.RankOrderCrossEncoder(),
+            )
+        return state[key]
+
+    async def _with_graph(self, user_id: int, fn: Any) -> Any:
+        return await fn(await self._graph(user_id))
+
+    async def _ping(self) -> None:
+        client = await self._client()
+        await client.connection.ping()
+
+    async def _sync(self, snap: MemorySnapshot) -> str:
+        from graphiti_core.nodes import EpisodeType
+
+        g = await self._graph(snap.user_id)
+        if snap.episode_id:
+            episode = await _episode(g, snap.episode_id)
+            if episode is not None and episode.content == snap.body and _same_time(episode.valid_at, snap.valid_from):
+                await self._apply_validity(g, snap.episode_id, snap)  # unchanged: no model calls
+                return snap.episode_id
+        result = await g.add_episode(
+            name=f"memory-{snap.id}", episode_body=snap.body, source_description=f"memoryapp {snap.kind} memory",
+            reference_time=snap.valid_from, source=EpisodeType.message, group_id=self.config.graph_name(snap.user_id),
+        )
+        new_id = result.episode.uuid
+        # The model may leave a fact's start open; the memory's own start is the honest default.
+        await g.driver.execute_query(
+            "MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep AND r.valid_at IS NULL "
+            "SET r.valid_at = $at", ep=new_id, at=snap.valid_from,
+        )
+        await self._apply_validity(g, new_id, snap)
+        if snap.episode_id and snap.episode_id != new_id:
+            await self._purge(g, snap.episode_id)  # the memory's content changed: drop its old facts
+        return new_id
+
+    async def _apply_validity(self, g: Graphiti, episode_id: str, snap: MemorySnapshot) -> None:
+        sole = "size(r.episodes) = 1 AND r.episodes[0] = $ep"
+        if snap.valid_until is not None:
+            # Deterministic, not left to the model: the facts end when the memory was superseded.
+            await g.driver.execute_query(
+                f"MATCH ()-[r:RELATES_TO]->() WHERE {sole} SET r.invalid_at = $until, r.memoryapp_invalidated = true",
+                ep=episode_id, until=snap.valid_until,
+            )
+        else:
+            await g.driver.execute_query(
+                f"MATCH ()-[r:RELATES_TO]->() WHERE {sole} AND r.memoryapp_invalidated = true "
+                "SET r.invalid_at = NULL, r.memoryapp_invalidated = false", ep=episode_id,
+            )
+
+    async def _purge(self, g: Graphiti, episode_id: str) -> None:
+        q = g.driver.execute_query
+        # Facts only this episode supported go; shared facts just lose it from their sources.
+        await q("MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep DELETE r", ep=episode_id)
+        await q("MATCH ()-[r:RELATES_TO]->() WHERE $ep IN r.episodes "
+                "SET r.episodes = [x IN r.episodes WHERE x <> $ep]", ep=episode_id)
+        # Entities no other episode mentions and no fact still uses.
+        await q(
+            "MATCH (ep:Episodic {uuid: $ep})-[:MENTIONS]->(n:Entity) "
+            "OPTIONAL MATCH (o:Episodic)-[:MENTIONS]->(n) WHERE o.uuid <> $ep "
+            "WITH n, count(o) AS others WHERE others = 0 "
+            "OPTIONAL MATCH (n)-[r:RELATES_TO]-() WITH n, count(r) AS facts WHERE facts = 0 "
+            "DETACH DELETE n", ep=episode_id,
+        )
+        await q("MATCH (ep:Episodic {uuid: $ep}) DETACH DELETE ep", ep=episode_id)
+
+    async def _search(self, user_id: int, query: str, at: datetime | None, limit: int,
+                      include_history: bool) -> list[GraphFact]:
+        g = await self._graph(user_id)
+        config = edge_hybrid_search_bfs_rrf().model_copy(update={"limit": max(limit, 1) * 3})
+        results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
+                                  search_filter=_filters(at, include_history))
+        facts = []
+        scores = results.edge_reranker_scores or [0.0] * len(results.edges)
+        now = timezone.now()
+        for edge, score in zip(results.edges, scores):
+            if not _valid(edge.valid_at, edge.invalid_at, edge.expired_at, at, include_history, now):
+                continue  # again in Python: FalkorDB compares the stored ISO strings
+            facts.append(GraphFact(edge.fact, tuple(edge.episodes), float(score), edge.valid_at, edge.invalid_at,
+                                   edge.uuid))
+        return facts
+
+    async def _all_facts(self, g: Graphiti) -> list[GraphFact]:
+        from graphiti_core.edges import EntityEdge
+
+        records, _, _ = await g.driver.execute_query("MATCH ()-[r:RELATES_TO]->() RETURN r.uuid AS uuid")
+        edges = await EntityEdge.get_by_uuids(g.driver, [r["uuid"] for r in records]) if records else []
+        return [GraphFact(e.fact, tuple(e.episodes), 0.0, e.valid_at, e.invalid_at, e.uuid) for e in edges]
+
+
+def _filters(at: datetime | None, include_history: bool) -> Any:
+    from graphiti_core.search.search_filters import ComparisonOperator as Op
+    from graphiti_core.search.search_filters import DateFilter, SearchFilters
+
+    if at is not None:  # as of `at`: started by then, not ended by then
+        return SearchFilters(
+            valid_at=[[DateFilter(date=at, comparison_operator=Op.less_than_equal)],
+                      [DateFilter(comparison_operator=Op.is_null)]],
+            invalid_at=[[DateFilter(comparison_operator=Op.is_null)],
+                        [DateFilter(date=at, comparison_operator=Op.greater_than)]],
+        )
+    if include_history:
+        return SearchFilters()
+    return SearchFilters(
+        invalid_at=[[DateFilter(comparison_operator=Op.is_null)],
+                    [DateFilter(date=timezone.now(), comparison_operator=Op.greater_than)]],
+        expired_at=[[DateFilter(comparison_operator=Op.is_null)]],
+    )
+
+
+def _valid(valid_at: datetime | None, invalid_at: datetime | None, expired_at: datetime | None,
+           at: datetime | None, include_history: bool, now: datetime) -> bool:
+    if at is not None:
+        return (valid_at is None or valid_at <= at) and (invalid_at is None or invalid_at > at)
+    if include_history:
+        return True
+    return expired_at is None and (invalid_at is None or invalid_at > now)
+
+
+def _same_time(a: datetime | None, b: datetime) -> bool:
+    return a is not None and abs((a - b).total_seconds()) < 0.001
+
+
+async def _episode(g: Graphiti, episode_id: str) -> Any:
+    from graphiti_core.errors import NodeNotFoundError
+    from graphiti_core.nodes import EpisodicNode
+
+    try:
+        return await EpisodicNode.get_by_uuid(g.driver, episode_id)
+    except NodeNotFoundError:
+        return None
+
+
+async def _guard(coro: Any) -> Any:
+    """Map whatever the stores and the model raise onto GraphUnavailable (retry) or GraphOutputError."""
+    import openai
+    from redis import exceptions as redis_errors
+
+    try:
+        return await coro
+    except GraphError:
+        raise
+    except (redis_errors.ConnectionError, redis_errors.TimeoutError, ConnectionError, TimeoutError, OSError) as exc:
+        raise GraphUnavailable(f"FalkorDB could not be reached ({exc})") from exc
+    except (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
+            openai.InternalServerError) as exc:
+        raise GraphUnavailable(f"the language model could not be reached ({type(exc).__name__})") from exc
+    except Exception as exc:
+        from graphiti_core.llm_client.errors import RateLimitError
+
+        if isinstance(exc, RateLimitError):
+            raise GraphUnavailable("the language model is rate-limiting us") from exc
+        raise GraphOutputError(f"{type(exc).__name__}: {exc}") from exc

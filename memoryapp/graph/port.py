@@ -1,0 +1,78 @@
+"""The port every temporal-graph backend implements (graphiti on FalkorDB, Zep over zep-python).
+
+The memory row is the source of truth; a backend only stores derived facts and must be able to
+rebuild a user's graph from Postgres. Every method raises `GraphError` subclasses and nothing else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from memoryapp.models import Memory
+
+
+@dataclass(frozen=True)
+class GraphFact:
+    """One fact (edge) from the graph, with the episodes that support it and its validity window."""
+
+    fact: str
+    episode_ids: tuple[str, ...]
+    score: float
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
+    uuid: str = ""
+
+
+@dataclass(frozen=True)
+class GraphHealth:
+    ok: bool
+    backend: str
+    detail: str = ""
+    latency_ms: float | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@runtime_checkable
+class GraphPort(Protocol):
+    name: str
+
+    def sync_memory(self, memory: Memory) -> str:
+        """Make the graph hold `memory` as one episode; return its episode id.
+
+        Idempotent: if `memory.graph_episode_id` already holds this content and time, nothing
+        is re-extracted; a changed memory gets a new episode and the old one is purged.
+        """
+        ...
+
+    def mark_state(self, memory: Memory) -> None:
+        """Reflect the memory's validity (superseded, restored) on the facts only its episode supports."""
+        ...
+
+    def purge(self, episode_id: str, user_id: int) -> None:
+        """Remove the episode and the facts and entities only it supported (quiet if already gone)."""
+        ...
+
+    def search(
+        self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
+        timeout_s: float | None = None,
+    ) -> list[GraphFact]:
+        """Facts best first. Without history: current facts only (or those true at `at`).
+
+        Raises GraphUnavailable when no answer came within `timeout_s` (default: GRAPH_TIMEOUT_SECONDS).
+        """
+        ...
+
+    def drop_user(self, user_id: int) -> None:
+        """Delete everything the graph holds for the user."""
+        ...
+
+    def rebuild_user(self, user_id: int) -> dict[int, str]:
+        """Drop the user's graph and re-add every memory row, oldest first; return memory id -> episode id.
+
+        Adapters delegate to `memoryapp.graph.sync.rebuild_from_rows`, which also updates the rows.
+        """
+        ...
+
+    def health(self) -> GraphHealth: ...

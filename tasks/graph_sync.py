@@ -1,0 +1,62 @@
+"""Graph sync jobs: one memory's episode, a purged memory's episode, and the periodic drain.
+
+Tasks take ids and re-fetch; they are idempotent (a synced row is skipped; the claim in
+memoryapp/graph/sync.py admits one worker), so acks_late is safe. GraphUnavailable (graph down,
+slow, model unreachable) is retried with exponential backoff; once retries run out the row just
+stays pending and `drain_pending` (beat) or `manage.py graph_sync` picks it up again.
+"""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from memoryapp.graph import sync
+from memoryapp.graph.errors import GraphUnavailable
+
+log = logging.getLogger(__name__)
+
+RETRY = dict(
+    autoretry_for=(GraphUnavailable, ConnectionError, TimeoutError),
+    retry_backoff=5,  # 5 s, 10 s, 20 s ... capped below
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=8,
+    acks_late=True,
+)
+
+
+@shared_task(name="tasks.graph_sync.sync_memory", **RETRY)
+def sync_memory(memory_id: int) -> str:
+    return sync.sync_memory(memory_id).value
+
+
+@shared_task(name="tasks.graph_sync.purge_episode", **RETRY)
+def purge_episode(episode_id: str, user_id: int) -> str:
+    sync.purge_episode(episode_id, user_id)
+    return "purged"
+
+
+@shared_task(name="tasks.graph_sync.drain_pending", acks_late=True)
+def drain_pending(limit: int = 500) -> int:
+    """Queue a sync for rows left pending (graph was down, broker was down, model was offline)."""
+    from memoryapp.graph import get_graph
+    from memoryapp.graph.conf import graph_config
+
+    if graph_config().backend == "off":
+        return 0
+    try:
+        graph = get_graph()
+        if not sync.graph_can_write(graph):
+            return 0  # offline: nothing can be built; `graph_sync` backfills once a model is set
+        health = graph.health()
+    except GraphUnavailable as exc:
+        log.info("graph drain skipped: %s", exc.message)
+        return 0
+    if not health.ok:
+        log.info("graph drain skipped: %s", health.detail)
+        return 0
+    ids = sync.pending_ids()[:limit]
+    for memory_id in ids:
+        sync_memory.delay(memory_id)
+    return len(ids)

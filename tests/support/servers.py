@@ -1,0 +1,125 @@
+"""Real app processes for browser and pipeline tests: Daphne (HTTP + websockets) and a Celery worker,
+run as subprocesses against the pytest-django test database and the suite's embedded Redis.
+
+Tests that use them need committed data: mark them `django_db(transaction=True)`.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings
+
+from .llm_server import ScriptedLLMServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_database_url() -> str:
+    """settings.DATABASE_URL with the database name pytest-django created."""
+    parts = urlsplit(settings.DATABASE_URL)
+    return urlunsplit(parts._replace(path="/" + settings.DATABASES["default"]["NAME"]))
+
+
+def app_env(llm_url: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_"))}
+    env.update(DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL,
+               MEMORYAPP_VAR_DIR=str(settings.VAR_DIR), PYTHONUNBUFFERED="1", LLM_TIMEOUT_SECONDS="5")
+    if llm_url:
+        env.update(OPENAI_BASE_URL=llm_url, OPENAI_API_KEY="test-key", LLM_MODEL="scripted-model")
+    return env
+
+
+def _wait(check, process: subprocess.Popen, log: Path, what: str, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited: {log.read_text()[-3000:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start in {timeout} s: {log.read_text()[-3000:]}")
+        time.sleep(0.2)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@dataclass
+class AppServer:
+    url: str
+    llm: ScriptedLLMServer
+    log: Path
+
+
+@pytest.fixture(scope="session")
+def session_llm_server() -> Iterator[ScriptedLLMServer]:
+    with ScriptedLLMServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def app_server(django_db_setup, django_db_blocker, session_llm_server, tmp_path_factory) -> Iterator[AppServer]:
+    """Daphne serving the app on a free port, its model answered by the scripted server."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "memoryapp.asgi:application"],
+            cwd=ROOT, env=app_env(session_llm_server.url), stdout=out, stderr=subprocess.STDOUT,
+        )
+
+    def listening() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    try:
+        _wait(listening, process, log, "daphne")
+        yield AppServer(f"http://127.0.0.1:{port}", session_llm_server, log)
+    finally:
+        _stop(process)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, session_llm_server, tmp_path_factory) -> Iterator[subprocess.Popen]:
+    """A real Celery worker (not eager mode) on the suite's Redis and test database."""
+    from memoryapp.celery import app
+
+    app.control.purge()  # tasks queued by earlier tests for rows that no longer exist
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO",
+             "-n", f"test-{os.getpid()}@%h"],
+            cwd=ROOT, env=app_env(session_llm_server.url), stdout=out, stderr=subprocess.STDOUT,
+        )
+
+    def answers() -> bool:
+        return bool(app.control.ping(timeout=0.5))
+
+    try:
+        _wait(answers, process, log, "celery worker")
+        yield process
+    finally:
+        _stop(process)
