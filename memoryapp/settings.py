@@ -9,6 +9,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from memoryapp.envconf import envbool, envfloat, envint, envsecret, envstr
@@ -48,6 +49,7 @@ INSTALLED_APPS = [
     "channels",
     "memoryapp",
     "conversations",
+    "tasks",
 ]
 
 MIDDLEWARE = [
@@ -117,6 +119,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+FORGET_HOUR = envint("FORGET_HOUR", 3)  # nightly forgetting, in CELERY_TIMEZONE
+# The beat schedule (docs/pipeline.md); task names are strings so settings import no tasks.
+CELERY_BEAT_SCHEDULE = {
+    "flush-access": {"task": "tasks.access.flush_access", "schedule": 60.0},
+    "graph-drain-pending": {"task": "tasks.graph_sync.drain_pending", "schedule": 300.0},
+    "consolidate-due": {"task": "tasks.consolidation.consolidate_due", "schedule": 300.0},
+    "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
+    "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
+}
 
 # --- Models -----------------------------------------------------------------------------------
 
@@ -164,8 +175,24 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
 WHITENOISE_USE_FINDERS = True  # serve from the app folders without a collectstatic step
 
+# --- Security (production turns these on through the environment; see compose.yaml) ---------
+
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if envbool("TRUST_X_FORWARDED_PROTO", False):  # only behind a proxy that sets it
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The healthcheck must answer over plain HTTP inside the compose network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 LOGGING = {
     "version": 1,
