@@ -1,6 +1,154 @@
-"""REST routes for conversations and chat, mounted at /api/conversations by memoryapp/api.py."""
+"""REST routes for conversations and chat, mounted at /api/conversations by memoryapp/api.py.
+
+Authentication is the API's (session or Bearer token); `request.auth` is the caller, and every
+lookup is scoped to them: another user's conversation answers 404, like one that never existed.
+"""
 from __future__ import annotations
 
-from ninja import Router
+from datetime import datetime
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Field, Router, Schema, Status
+from ninja.errors import HttpError
+
+from memoryapp.engine import chat
+from memoryapp.providers.llm import ProviderError
+
+from . import services
+from .models import Conversation, Message
 
 router = Router(tags=["conversations"])
+
+
+class ConversationIn(Schema):
+    title: str = Field("", max_length=200)
+    temporary: bool = False
+
+
+class RenameIn(Schema):
+    title: str = Field(..., min_length=1, max_length=200)
+
+
+class ConversationOut(Schema):
+    id: int
+    title: str
+    temporary: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class CitationOut(Schema):
+    memory_id: int
+    content: str
+    kind: str
+    score: float
+    rank: int
+
+
+class MessageOut(Schema):
+    id: int
+    role: str
+    content: str
+    created_at: datetime
+    citations: list[CitationOut]
+
+
+class MessageIn(Schema):
+    content: str = Field(..., min_length=1, max_length=chat.MAX_MESSAGE_CHARS)
+
+
+class TurnOut(Schema):
+    message: MessageOut
+    reply: MessageOut | None
+    memory_used: bool
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+def _caller(request: HttpRequest):
+    return request.auth or request.user
+
+
+def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
+    return get_object_or_404(Conversation, pk=conversation_id, user=_caller(request))
+
+
+def _message_out(message: Message) -> dict:
+    return {
+        "id": message.pk, "role": message.role, "content": message.content, "created_at": message.created_at,
+        "citations": [
+            {"memory_id": c.memory_id, "content": c.memory.content, "kind": c.memory.kind, "score": c.score,
+             "rank": c.rank}
+            for c in message.citations.all()
+        ],
+    }
+
+
+@router.get("", response=list[ConversationOut])
+def list_conversations(request: HttpRequest, q: str = ""):
+    """Kept conversations with at least one message, most recent first; `q` filters by title."""
+    return services.listed_conversations(_caller(request), q)
+
+
+@router.post("", response={201: ConversationOut})
+def create_conversation(request: HttpRequest, payload: ConversationIn):
+    return Status(201, Conversation.objects.create(user=_caller(request), title=payload.title,
+                                                  temporary=payload.temporary))
+
+
+@router.get("/{conversation_id}", response=ConversationOut)
+def get_conversation(request: HttpRequest, conversation_id: int):
+    return _owned(request, conversation_id)
+
+
+@router.patch("/{conversation_id}", response=ConversationOut)
+def rename_conversation(request: HttpRequest, conversation_id: int, payload: RenameIn):
+    conversation = _owned(request, conversation_id)
+    conversation.title = payload.title.strip()
+    conversation.save(update_fields=["title", "updated_at"])
+    return conversation
+
+
+@router.delete("/{conversation_id}", response={204: None})
+def delete_conversation(request: HttpRequest, conversation_id: int):
+    _owned(request, conversation_id).delete()
+    return Status(204, None)
+
+
+@router.get("/{conversation_id}/messages", response=list[MessageOut])
+def list_messages(request: HttpRequest, conversation_id: int):
+    return [_message_out(m) for m in services.page_messages(_owned(request, conversation_id))]
+
+
+@router.post("/{conversation_id}/messages", response={201: TurnOut, 422: ErrorOut, 502: ErrorOut})
+def post_message(request: HttpRequest, conversation_id: int, payload: MessageIn):
+    """Send a message and wait for the whole reply. If the model fails (502) the message is kept;
+    post to `/retry` to answer it again."""
+    return _answer(_owned(request, conversation_id), payload.content)
+
+
+@router.post("/{conversation_id}/retry", response={201: TurnOut, 422: ErrorOut, 502: ErrorOut})
+def retry(request: HttpRequest, conversation_id: int):
+    """Answer the last user message again, when it has no reply."""
+    return _answer(_owned(request, conversation_id), None)
+
+
+def _answer(conversation: Conversation, text: str | None):
+    try:
+        turn = chat.start_turn(conversation, text)
+    except chat.ChatInputError as exc:
+        return Status(422, {"detail": exc.message})
+    try:
+        reply = chat.finish_turn(turn, chat.reply(turn))
+    except ProviderError as exc:
+        return Status(502, {"detail": exc.message})
+    if reply is None:
+        raise HttpError(502, "The language model returned an empty reply.")
+    return Status(201, {
+        "message": _message_out(services.message_for_page(turn.user_message.pk)),
+        "reply": _message_out(services.message_for_page(reply.pk)),
+        "memory_used": turn.memory_used,
+    })

@@ -1,10 +1,17 @@
-"""Chat pages (owned by the chat work; `home` is the chat page at /)."""
+"""Chat pages: `home` (/) is the chat page."""
 from __future__ import annotations
 
 from django.urls import path
 
-from memoryapp import views
+from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("c/", views.conversation_list, name="conversation_list"),
+    path("c/new/", views.new, name="conversation_new"),
+    path("c/<int:conversation_id>/", views.conversation, name="conversation"),
+    path("c/<int:conversation_id>/rename/", views.rename, name="conversation_rename"),
+    path("c/<int:conversation_id>/delete/", views.delete, name="conversation_delete"),
+    path("c/<int:conversation_id>/messages/<int:message_id>/remember/", views.remember, name="message_remember"),
+    path("c/<int:conversation_id>/memories/<int:memory_id>/undo/", views.undo_memory, name="memory_undo"),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
 
@@ -11,3 +12,10 @@ app = Celery("memoryapp")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Jobs live in the top-level `tasks` package, one module per job.
 app.autodiscover_tasks(["tasks"], related_name=None)
+
+
+@worker_process_init.connect
+def _warm_up(**kwargs) -> None:
+    from memoryapp.warmup import warm_embedder
+
+    warm_embedder()

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from django.urls import path
 
+from conversations.consumers import ChatConsumer
 from memoryapp.consumers import MemoryEventsConsumer
 
 websocket_urlpatterns = [
     path("ws/memories/", MemoryEventsConsumer.as_asgi()),
+    path("ws/chat/<int:conversation_id>/", ChatConsumer.as_asgi()),
 ]

@@ -1,0 +1,136 @@
+"""The chat websocket: one turn at a time, the reply streamed as htmx out-of-band fragments.
+
+The turn's logic lives in memoryapp.engine.chat; this edge authorises, runs the model's blocking
+stream in a worker thread, renders frames, and honours "stop".
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+from memoryapp.engine import chat
+from memoryapp.models import MemorySettings
+from memoryapp.providers.llm import ProviderError
+
+from . import services
+from .models import Conversation
+
+logger = logging.getLogger(__name__)
+_END = object()
+
+
+def _language(scope: dict) -> str:
+    query = scope.get("query_string", b"").decode()
+    for part in query.split("&"):
+        if part.startswith("lang="):
+            try:
+                return translation.get_supported_language_variant(part[5:])
+            except LookupError:
+                break
+    return translation.get_language() or "en"
+
+
+class ChatConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.conversation = await self._load(conversation_id, user)
+        if self.conversation is None:  # missing or someone else's: the same answer
+            await self.close(code=4404)
+            return
+        self.language = _language(self.scope)
+        self.task: asyncio.Task | None = None
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        task = getattr(self, "task", None)
+        if task is not None and not task.done():
+            task.cancel()
+        conversation = getattr(self, "conversation", None)
+        if conversation is not None and conversation.temporary:
+            await database_sync_to_async(Conversation.objects.filter(pk=conversation.pk).delete)()
+
+    @database_sync_to_async
+    def _load(self, conversation_id: int, user) -> Conversation | None:
+        return Conversation.objects.select_related("user").filter(pk=conversation_id, user=user).first()
+
+    async def receive_json(self, content: dict, **kwargs) -> None:
+        action = content.get("action") or "send"
+        if action == "stop":
+            if self.task is not None and not self.task.done():
+                self.task.cancel()
+            return
+        if self.task is not None and not self.task.done():
+            await self._status(_("Wait for the reply to finish, or stop it first."))
+            return
+        text = None if action == "retry" else str(content.get("text", ""))
+        self.task = asyncio.create_task(self._turn(text))
+
+    async def _turn(self, text: str | None) -> None:
+        with translation.override(self.language):
+            try:
+                turn = await database_sync_to_async(chat.start_turn)(self.conversation, text)
+            except chat.ChatInputError as exc:
+                await self._status(exc.message)
+                return
+            turn_id = turn.user_message.pk
+            prefs = await database_sync_to_async(MemorySettings.for_user)(self.conversation.user)
+            context = {"conversation": self.conversation, "show_citations": prefs.show_citations}
+            user_html = "" if text is None else render_to_string(
+                "conversations/_message.html", {**context, "m": turn.user_message})
+            await self.send(render_to_string("conversations/_pending.html", {
+                "turn_id": turn_id, "user_html": user_html, "retry": text is None}))
+            await self._stream(turn, turn_id, context)
+
+    async def _stream(self, turn: chat.Turn, turn_id: int, context: dict) -> None:
+        parts: list[str] = []
+        stopped = False
+        try:
+            deltas = await sync_to_async(chat.stream_reply, thread_sensitive=False)(turn)
+            while True:
+                # Each read blocks on the network: a plain worker thread, never the shared sync thread.
+                delta = await sync_to_async(next, thread_sensitive=False)(deltas, _END)
+                if delta is _END:
+                    break
+                parts.append(delta)
+                await self.send(f'<div id="pending-{turn_id}-body" hx-swap-oob="beforeend">{escape(delta)}</div>')
+        except asyncio.CancelledError:
+            stopped = True
+        except ProviderError as exc:
+            logger.warning("chat turn %s failed: %s", turn_id, exc.message)
+            await self._error(turn_id, exc)
+            return
+        try:
+            message = await database_sync_to_async(chat.finish_turn)(turn, "".join(parts))
+            if message is None:
+                await self.send(f'<div id="pending-{turn_id}" hx-swap-oob="delete"></div>')
+                return
+            message = await database_sync_to_async(services.message_for_page)(message.pk)
+            await self.send(render_to_string("conversations/_message.html", {
+                **context, "m": message, "swap_target": f"pending-{turn_id}", "stopped": stopped}))
+        except Exception:
+            logger.exception("could not save the reply to message %s", turn_id)
+            await self._status(_("The reply could not be saved."))
+
+    async def _error(self, turn_id: int, exc: ProviderError) -> None:
+        if exc.retryable:
+            headline = _("The model is down or too slow to answer right now.")
+        else:
+            headline = _("The model could not answer this message.")
+        await self.send(render_to_string("conversations/_error.html", {
+            "turn_id": turn_id, "headline": headline, "detail": exc.message}))
+
+    async def _status(self, text: str) -> None:
+        await self.send(f'<div id="turn-status" hx-swap-oob="innerHTML"><p class="turn-status" role="alert">'
+                        f'{escape(text)}</p></div>')

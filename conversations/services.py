@@ -1,0 +1,55 @@
+"""Conversation housekeeping shared by the pages, the API and the consumer."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from .models import Conversation, Message
+
+TEMPORARY_TTL = timedelta(hours=24)
+
+
+def listed_conversations(user, query: str = "") -> QuerySet[Conversation]:
+    """What the sidebar and the API list: kept (not temporary) chats with at least one message."""
+    has_messages = Exists(Message.objects.filter(conversation=OuterRef("pk")))
+    conversations = Conversation.objects.filter(user=user, temporary=False).filter(has_messages)
+    if query.strip():
+        conversations = conversations.filter(title__icontains=query.strip())
+    return conversations
+
+
+def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
+    """An empty chat to type into: reuse the user's empty one of that kind rather than pile them up."""
+    discard_temporary(user)
+    if not temporary:
+        empty = Conversation.objects.filter(user=user, temporary=False, messages__isnull=True).first()
+        if empty is not None:
+            return empty
+    return Conversation.objects.create(user=user, temporary=temporary)
+
+
+def discard_temporary(user, *, keep: int | None = None) -> int:
+    """A temporary chat is gone once the user leaves it or starts another one."""
+    doomed = Conversation.objects.filter(user=user, temporary=True)
+    if keep is not None:
+        doomed = doomed.exclude(pk=keep)
+    return doomed.delete()[1].get("conversations.Conversation", 0)
+
+
+def purge_temporary(now=None) -> int:
+    """Delete temporary chats older than 24 h (scheduled by the pipeline's beat); returns how many."""
+    cutoff = (now or timezone.now()) - TEMPORARY_TTL
+    return Conversation.objects.filter(temporary=True, created_at__lt=cutoff).delete()[1].get(
+        "conversations.Conversation", 0
+    )
+
+
+def page_messages(conversation: Conversation) -> QuerySet[Message]:
+    """Messages with their citations (and each cited memory's source chat) in one go."""
+    return conversation.messages.prefetch_related("citations__memory__source_conversation").order_by("created_at", "id")
+
+
+def message_for_page(message_id: int) -> Message:
+    return Message.objects.prefetch_related("citations__memory__source_conversation").get(pk=message_id)

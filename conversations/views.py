@@ -1,0 +1,122 @@
+"""The chat page and its small POST endpoints; the turn itself runs over the websocket (consumers.py)."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from memoryapp.engine import chat
+from memoryapp.engine.errors import MemoryConflict
+from memoryapp.engine.write import revert_memory
+from memoryapp.models import Memory, MemorySettings
+
+from . import services
+from .forms import NewChatForm, RenameForm
+from .models import Conversation, Message
+
+
+def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
+    # Another user's id is indistinguishable from a missing one: 404.
+    return get_object_or_404(Conversation, pk=conversation_id, user=request.user)
+
+
+def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 200) -> HttpResponse:
+    query = request.GET.get("q", "")
+    prefs = MemorySettings.for_user(request.user)
+    return render(request, "conversations/chat.html", {
+        "conversation": conversation,
+        "messages_list": services.page_messages(conversation),
+        "conversations": services.listed_conversations(request.user, query),
+        "q": query,
+        "show_citations": prefs.show_citations,
+        "memory_enabled": prefs.memory_enabled,
+        "unanswered": chat.unanswered_message(conversation),
+        "rename_form": RenameForm(initial={"title": conversation.title}),
+    }, status=status)
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """A fresh chat; going home also closes any temporary chat."""
+    return _chat_page(request, services.fresh_conversation(request.user))
+
+
+@login_required
+@require_GET
+def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    current = _owned(request, conversation_id)
+    services.discard_temporary(request.user, keep=current.pk)
+    return _chat_page(request, current)
+
+
+@login_required
+@require_GET
+def conversation_list(request: HttpRequest) -> HttpResponse:
+    """The sidebar list filtered by title (the search box swaps it in with htmx)."""
+    query = request.GET.get("q", "")
+    current = request.GET.get("current")
+    return render(request, "conversations/_list.html", {
+        "conversations": services.listed_conversations(request.user, query),
+        "conversation": Conversation(pk=int(current)) if current and current.isdigit() else None,
+    })
+
+
+@login_required
+@require_POST
+def new(request: HttpRequest) -> HttpResponse:
+    form = NewChatForm(request.POST)
+    temporary = form.is_valid() and form.cleaned_data["temporary"]
+    fresh = services.fresh_conversation(request.user, temporary=temporary)
+    return redirect("conversation", conversation_id=fresh.pk)
+
+
+@login_required
+@require_POST
+def rename(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    current = _owned(request, conversation_id)
+    form = RenameForm(request.POST)
+    if not form.is_valid():
+        return _chat_page(request, current, status=400)
+    current.title = form.cleaned_data["title"]
+    current.save(update_fields=["title", "updated_at"])
+    return redirect("conversation", conversation_id=current.pk)
+
+
+@login_required
+@require_POST
+def delete(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    _owned(request, conversation_id).delete()
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def remember(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
+    """"Remember this": queue extraction of one message now (a fragment for htmx)."""
+    current = _owned(request, conversation_id)
+    message = get_object_or_404(Message, pk=message_id, conversation=current)
+    if not chat.uses_memory(current):
+        text = _("Memory is off for this chat.")
+    elif chat.remember_message(message):
+        text = _("Queued: memory will update shortly.")
+    else:
+        text = _("Extraction is unavailable right now; nothing was queued.")
+    # Always 200: htmx swaps only 2xx by default, and the sentence is meant to be shown either way.
+    return HttpResponse(format_html('<span role="status">{}</span>', text))
+
+
+@login_required
+@require_POST
+def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> JsonResponse:
+    """Undo a memory learnt in this chat: soft delete, and what it superseded becomes current again."""
+    _owned(request, conversation_id)
+    memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
+    try:
+        result = revert_memory(memory)
+    except MemoryConflict as exc:
+        return JsonResponse({"error": exc.message}, status=409)
+    return JsonResponse({"id": memory.pk, "status": result.memory.status})

@@ -1,0 +1,172 @@
+"""The chat turn (DESIGN flow 1): save the user message, recall, build the prompt, save the reply.
+
+The consumer streams and the REST API answers in one piece; both go through `start_turn` and
+`finish_turn`, so memory, citations and the extraction cadence behave the same everywhere.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from conversations.models import Citation, Conversation, Message, Role
+from memoryapp.models import MemorySettings
+
+from .context import Budget, build_messages, fit_memories, recall_query
+from .recipes import RECALL_CHAT
+from .text import count_tokens
+
+if TYPE_CHECKING:
+    from .recall import RecalledMemory
+
+logger = logging.getLogger(__name__)
+
+TITLE_CHARS = 60
+MAX_MESSAGE_CHARS = 20_000
+WINDOW_TOKENS = 8192
+
+
+class ChatInputError(ValueError):
+    """The user's message cannot be sent as it is; `message` is one readable sentence."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class Turn:
+    conversation: Conversation
+    user_message: Message
+    prompt: list[dict]
+    recalled: list[RecalledMemory] = field(default_factory=list)
+    memory_used: bool = False  # False: memory off or temporary chat, nothing was recalled
+
+
+def uses_memory(conversation: Conversation) -> bool:
+    if conversation.temporary:
+        return False
+    return MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0].memory_enabled
+
+
+def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
+    """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt."""
+    if text is None:
+        user_message = unanswered_message(conversation)
+        if user_message is None:
+            raise ChatInputError(_("There is no unanswered message to retry."))
+    else:
+        text = text.strip()
+        if not text:
+            raise ChatInputError(_("Type a message first."))
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise ChatInputError(_("Messages are limited to %(count)d characters.") % {"count": MAX_MESSAGE_CHARS})
+        user_message = _save_user_message(conversation, text)
+
+    history = list(conversation.messages.filter(id__lte=user_message.pk).order_by("created_at", "id"))
+    previous = [m.content for m in history[:-1]]
+    recalled: list[RecalledMemory] = []
+    memory_used = uses_memory(conversation)
+    if memory_used:
+        from .recall import recall
+
+        query = recall_query(user_message.content, previous)
+        recalled = recall(conversation.user, query, config=RECALL_CHAT).items
+    prompt = build_messages(
+        [{"role": m.role, "content": m.content} for m in history if m.role in (Role.USER, Role.ASSISTANT)],
+        [item.memory.content for item in recalled], window_tokens=WINDOW_TOKENS,
+    )
+    cited = prompt_memories(prompt, recalled)
+    return Turn(conversation, user_message, prompt, cited, memory_used)
+
+
+def prompt_memories(prompt: list[dict], recalled: list[RecalledMemory]) -> list[RecalledMemory]:
+    """Only the memories that fit the budget and reached the prompt are cited (fitting keeps a prefix)."""
+    kept = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
+    return recalled[: len(kept)]
+
+
+def _save_user_message(conversation: Conversation, text: str) -> Message:
+    with transaction.atomic():
+        message = Message.objects.create(
+            conversation=conversation, role=Role.USER, content=text, token_count=count_tokens(text)
+        )
+        if not conversation.title:
+            conversation.title = " ".join(text.split())[:TITLE_CHARS]
+        conversation.save(update_fields=["title", "updated_at"])
+    if uses_memory(conversation):
+        transaction.on_commit(lambda: notify_extraction(conversation))
+    return message
+
+
+def unanswered_message(conversation: Conversation) -> Message | None:
+    last = conversation.messages.order_by("-created_at", "-id").first()
+    return last if last is not None and last.role == Role.USER else None
+
+
+def stream_reply(turn: Turn) -> Iterator[str]:
+    """Text deltas from the configured model; raises ProviderError on failure."""
+    from memoryapp.providers.llm import get_llm
+
+    return get_llm().stream_chat(turn.prompt)
+
+
+def reply(turn: Turn) -> str:
+    from memoryapp.providers.llm import get_llm
+
+    return get_llm().chat(turn.prompt)
+
+
+def finish_turn(turn: Turn, text: str) -> Message | None:
+    """Save the assistant's reply with the memories it was given; nothing is saved for an empty reply."""
+    if not text.strip():
+        return None
+    with transaction.atomic():
+        message = Message.objects.create(
+            conversation=turn.conversation, role=Role.ASSISTANT, content=text, token_count=count_tokens(text)
+        )
+        Citation.objects.bulk_create([
+            Citation(message=message, memory=item.memory, score=round(item.score, 4), rank=rank)
+            for rank, item in enumerate(turn.recalled, start=1)
+        ])
+        Conversation.objects.filter(pk=turn.conversation.pk).update(updated_at=timezone.now())
+    return message
+
+
+def chat_turn(conversation: Conversation, text: str | None) -> tuple[Turn, Message | None]:
+    """One whole turn without streaming (the REST API)."""
+    turn = start_turn(conversation, text)
+    return turn, finish_turn(turn, reply(turn))
+
+
+# -- the extraction pipeline (tasks/extraction.py, engine/extraction.py) is optional here --------
+
+def notify_extraction(conversation: Conversation) -> None:
+    """Tell the pipeline a user turn happened; it decides whether this turn queues extraction."""
+    try:
+        from memoryapp.engine.extraction import on_user_turn
+    except ImportError:
+        return  # the pipeline is not installed yet: chat works without it
+    try:
+        on_user_turn(conversation)
+    except Exception:  # extraction must never break a chat turn
+        logger.exception("on_user_turn failed for conversation %s", conversation.pk)
+
+
+def remember_message(message: Message) -> bool:
+    """Queue extraction of one message now. False when the pipeline is unavailable."""
+    try:
+        from tasks.extraction import extract_messages
+    except ImportError:
+        return False
+    try:
+        extract_messages.delay(message.conversation_id, [message.pk])
+    except Exception:  # broker down: say so rather than fail the page
+        logger.exception("could not queue extraction of message %s", message.pk)
+        return False
+    return True

@@ -1,0 +1,78 @@
+"""/api/conversations: the caller's conversations only; a chat turn without streaming."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conversations.models import Conversation, Message
+from memoryapp.engine.write import add_memory
+from tests.support.llm_server import Fail
+
+pytestmark = pytest.mark.django_db
+
+
+def _post(client, url, body):
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def test_it_creates_lists_renames_and_deletes_a_conversation(alice_client, alice, use_scripted_llm):
+    created = _post(alice_client, "/api/conversations", {"title": "Trip"})
+    assert created.status_code == 201
+    conversation_id = created.json()["id"]
+    assert alice_client.get("/api/conversations").json() == []  # nothing said yet: not listed
+    Message.objects.create(conversation_id=conversation_id, role="user", content="hi")
+    assert [c["title"] for c in alice_client.get("/api/conversations?q=tri").json()] == ["Trip"]
+
+    renamed = alice_client.patch(f"/api/conversations/{conversation_id}", json.dumps({"title": "Japan trip"}),
+                                 content_type="application/json")
+    assert renamed.status_code == 200 and renamed.json()["title"] == "Japan trip"
+    assert alice_client.delete(f"/api/conversations/{conversation_id}").status_code == 204
+    assert not Conversation.objects.filter(pk=conversation_id).exists()
+
+
+def test_it_answers_a_message_with_its_citations(alice_client, alice, llm_server, use_scripted_llm):
+    memory = add_memory(alice, "I am vegetarian", kind="fact").memory
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, "Try a vegetable curry.")
+
+    response = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
+                     {"content": "Suggest a dinner. I am vegetarian"})
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["reply"]["content"] == "Try a vegetable curry."
+    assert body["reply"]["citations"][0]["memory_id"] == memory.pk
+    messages = alice_client.get(f"/api/conversations/{conversation.pk}/messages").json()
+    assert [m["role"] for m in messages] == ["user", "assistant"]
+
+
+def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, alice, llm_server,
+                                                                  use_scripted_llm):
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, Fail(500), Fail(500))  # the SDK retries once
+
+    failed = _post(alice_client, f"/api/conversations/{conversation.pk}/messages", {"content": "are you there"})
+
+    assert failed.status_code == 502 and "HTTP 500" in failed.json()["detail"]
+    assert list(conversation.messages.values_list("content", flat=True)) == ["are you there"]
+    llm_server.script(None, "Yes, back now.")
+    retried = alice_client.post(f"/api/conversations/{conversation.pk}/retry")
+    assert retried.status_code == 201 and retried.json()["reply"]["content"] == "Yes, back now."
+
+
+def test_it_answers_404_for_another_users_conversation(alice_client, bob, use_scripted_llm):
+    theirs = Conversation.objects.create(user=bob, title="bob's")
+    base = f"/api/conversations/{theirs.pk}"
+    assert alice_client.get(base).status_code == 404
+    assert alice_client.get(f"{base}/messages").status_code == 404
+    assert _post(alice_client, f"{base}/messages", {"content": "hi"}).status_code == 404
+    assert alice_client.post(f"{base}/retry").status_code == 404
+    assert alice_client.patch(base, json.dumps({"title": "x"}), content_type="application/json").status_code == 404
+    assert alice_client.delete(base).status_code == 404
+    assert Conversation.objects.get(pk=theirs.pk).title == "bob's"
+    assert not theirs.messages.exists()
+
+
+def test_it_refuses_an_anonymous_caller(client):
+    assert client.get("/api/conversations").status_code == 401
