@@ -105,7 +105,10 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", 
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": envstr("CHANNELS_PREFIX", "memoryapp")},
+        # redis-py 8 defaults socket_timeout to 5 s, the same as channels-redis's BZPOPMIN wait, so an idle
+        # socket's receive loop died with "Timeout reading"; give the read room beyond the 5 s block.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                   "prefix": envstr("CHANNELS_PREFIX", "memoryapp")},
     }
 }
 
@@ -119,6 +122,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Graph syncs wait on the model several times per memory: their own queue keeps extraction prompt.
+CELERY_TASK_ROUTES = {"tasks.graph_sync.*": {"queue": "graph"}}
 FORGET_HOUR = envint("FORGET_HOUR", 3)  # nightly forgetting, in CELERY_TIMEZONE
 # The beat schedule (docs/pipeline.md); task names are strings so settings import no tasks.
 CELERY_BEAT_SCHEDULE = {
@@ -144,6 +149,13 @@ EMBEDDING_BASE_URL = envstr("EMBEDDING_BASE_URL") or OPENAI_BASE_URL
 
 ZEP_API_URL = envstr("ZEP_API_URL")
 ZEP_API_KEY = envsecret("ZEP_API_KEY")
+GRAPH_BACKEND = envstr("GRAPH_BACKEND", "zep" if ZEP_API_URL else "graphiti")
+if GRAPH_BACKEND not in ("graphiti", "zep", "off"):
+    raise ImproperlyConfigured(f"GRAPH_BACKEND must be 'graphiti', 'zep' or 'off', not {GRAPH_BACKEND!r}")
+GRAPH_NAMESPACE = envstr("GRAPH_NAMESPACE", "memoryapp")
+GRAPH_SYNC_TIMEOUT_SECONDS = envfloat("GRAPH_SYNC_TIMEOUT_SECONDS", 300.0)
+GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)
+GRAPH_LLM_STRUCTURED_OUTPUT = envstr("GRAPH_LLM_STRUCTURED_OUTPUT", "json_schema")
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 Public surface, light to import (graphiti loads only when a graph is used):
 
     search_memory_ids(user_id, query, *, at, limit, include_history, timeout_s) -> [(memory_id, score)]
+    graph_enabled() -> bool             whether recall should ask the graph (cheap, never raises)
     get_graph() -> GraphPort            the configured adapter (GRAPH_BACKEND)
     GraphError, GraphUnavailable        the only exceptions callers see
 
@@ -10,7 +11,7 @@ Importing this package connects the `memory_changed` receiver that keeps the gra
 """
 from __future__ import annotations
 
-from .backend import get_graph, reset_graph
+from .backend import get_graph, graph_enabled, reset_graph
 from .errors import GraphError, GraphOffline, GraphOutputError, GraphUnavailable
 from .port import GraphFact, GraphHealth, GraphPort
 from .recall import search_memory_ids
@@ -25,6 +26,7 @@ __all__ = [
     "GraphPort",
     "GraphUnavailable",
     "get_graph",
+    "graph_enabled",
     "reset_graph",
     "search_memory_ids",
 ]

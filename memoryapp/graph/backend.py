@@ -23,6 +23,22 @@ def get_graph() -> GraphPort:
     return GraphitiGraph(config)
 
 
+def graph_enabled() -> bool:
+    """Whether recall should ask the graph at all. Cheap (loads no adapter) and never raises."""
+    try:
+        config = graph_config()
+        if config.backend == "off":
+            return False
+        if config.backend == "zep":
+            return bool(config.zep_api_url)
+        from memoryapp.providers.llm import get_llm
+
+        # graphiti without a model has built nothing to search (syncs wait as pending).
+        return bool(config.falkordb_url) and not getattr(get_llm(), "offline", True)
+    except Exception:
+        return False
+
+
 def reset_graph() -> None:
     """Forget the adapter and its connections (settings changed, or a test switched servers)."""
     from . import runner

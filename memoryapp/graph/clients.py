@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
     from memoryapp.providers.embeddings import Embedder
 
-STRUCTURED_OUTPUT = "json_schema"
-
 
 class ProviderEmbedder(EmbedderClient):
     def __init__(self, embedder: Embedder) -> None:
@@ -58,12 +56,15 @@ def build_llm_client() -> LLMClient:
 
     from memoryapp.providers.llm import get_llm
 
+    from .conf import graph_config
+
     llm = get_llm()
     if getattr(llm, "offline", True) or not hasattr(llm, "client"):
         raise GraphOffline()
+    mode = graph_config().llm_structured_output
     api_key = llm.client.api_key or "none"
     base_url = str(llm.client.base_url)
     # One SDK retry like our own client; graphiti adds its own backoff for bad JSON and 429s.
     client = AsyncOpenAI(base_url=base_url, api_key=api_key, timeout=llm.timeout, max_retries=1)
     config = LLMConfig(api_key=api_key, model=llm.model, small_model=llm.model, base_url=base_url, temperature=0)
-    return OpenAIGenericClient(config=config, client=client, structured_output_mode=STRUCTURED_OUTPUT)
+    return OpenAIGenericClient(config=config, client=client, structured_output_mode=mode)

@@ -6,6 +6,7 @@
     ZEP_API_URL, ZEP_API_KEY the Zep server, for GRAPH_BACKEND=zep
     GRAPH_SYNC_TIMEOUT_SECONDS   one memory's sync (several model calls), default 300
     GRAPH_TIMEOUT_SECONDS        any other graph operation, default 30
+    GRAPH_LLM_STRUCTURED_OUTPUT  json_schema (default) | json_object, for servers without json_schema
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 
 BACKENDS = ("graphiti", "zep", "off")
+STRUCTURED_OUTPUTS = ("json_schema", "json_object")
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class GraphConfig:
     zep_api_key: str
     sync_timeout_s: float
     op_timeout_s: float
+    llm_structured_output: str
 
     def graph_name(self, user_id: int) -> str:
         # graphiti accepts [A-Za-z0-9_-] as a group id, which on FalkorDB is also the graph's name.
@@ -42,6 +45,9 @@ def graph_config() -> GraphConfig:
     namespace = str(getattr(settings, "GRAPH_NAMESPACE", "") or "memoryapp")
     if not namespace.replace("_", "").replace("-", "").isalnum() or not namespace.isascii():
         raise ImproperlyConfigured(f"GRAPH_NAMESPACE may hold only ASCII letters, digits, - and _, not {namespace!r}")
+    structured = str(getattr(settings, "GRAPH_LLM_STRUCTURED_OUTPUT", "") or "json_schema")
+    if structured not in STRUCTURED_OUTPUTS:
+        raise ImproperlyConfigured(f"GRAPH_LLM_STRUCTURED_OUTPUT must be json_schema or json_object, not {structured!r}")
     return GraphConfig(
         backend=backend,
         falkordb_url=str(getattr(settings, "FALKORDB_URL", "") or ""),
@@ -50,6 +56,7 @@ def graph_config() -> GraphConfig:
         zep_api_key=str(getattr(settings, "ZEP_API_KEY", "") or ""),
         sync_timeout_s=float(getattr(settings, "GRAPH_SYNC_TIMEOUT_SECONDS", 300)),
         op_timeout_s=float(getattr(settings, "GRAPH_TIMEOUT_SECONDS", 30)),
+        llm_structured_output=structured,
     )
 
 

@@ -7,6 +7,7 @@ superseded memory's valid_until) is written onto the edges only its episode supp
 """
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -14,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
-from .errors import GraphError, GraphOutputError, GraphUnavailable
+from .errors import GraphError, GraphOffline, GraphUnavailable
+from .falkor import connect, guard
 from .port import GraphFact, GraphHealth
 from .runner import loop_state, run
+from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters
 
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
@@ -24,24 +27,6 @@ if TYPE_CHECKING:
     from memoryapp.models import Memory
 
     from .conf import GraphConfig
-
-# Hybrid edge search: BM25 + cosine, then BFS out from the nodes those found, fused by RRF.
-# Built lazily from graphiti's EDGE_HYBRID_SEARCH_RRF with model_copy: recipes are never mutated.
-_RECIPE: Any = None
-
-
-def edge_hybrid_search_bfs_rrf() -> Any:
-    global _RECIPE
-    if _RECIPE is None:
-        from graphiti_core.search.search_config import EdgeSearchMethod
-        from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
-
-        edge = EDGE_HYBRID_SEARCH_RRF.edge_config.model_copy(update={"search_methods": [
-            EdgeSearchMethod.bm25, EdgeSearchMethod.cosine_similarity, EdgeSearchMethod.bfs,
-        ]})
-        _RECIPE = EDGE_HYBRID_SEARCH_RRF.model_copy(update={"edge_config": edge})
-    return _RECIPE
-
 
 @dataclass(frozen=True)
 class MemorySnapshot:
@@ -67,8 +52,12 @@ class MemorySnapshot:
         return f"User: {self.content}"
 
 
+MAX_CACHED_GRAPHS = 256  # per-user Graphiti instances kept per process (they share one connection pool)
+
+
 class GraphitiGraph:
     name = "graphiti"
+    needs_llm = True  # graphiti extracts facts with our model; offline, nothing is written
 
     def __init__(self, config: GraphConfig) -> None:
         if not config.falkordb_url:
@@ -103,7 +92,7 @@ class GraphitiGraph:
         return rebuild_from_rows(self, user_id)
 
     def facts_of_user(self, user_id: int) -> list[GraphFact]:
-        """Every edge in the user's graph (tests, `graph_sync --show`)."""
+        """Every edge in the user's graph (tests and diagnostics)."""
         return self._run(self._with_graph(user_id, self._all_facts))
 
     def health(self) -> GraphHealth:
@@ -118,24 +107,17 @@ class GraphitiGraph:
     # -- plumbing -----------------------------------------------------------------------------
 
     def _run(self, coro: Any, timeout: float | None = None) -> Any:
-        return run(_guard(coro), timeout or self.config.op_timeout_s, what=f"FalkorDB at {self._where()}")
+        return run(guard(coro), timeout or self.config.op_timeout_s, what=f"the graph (FalkorDB at {self._where()})")
 
     def _where(self) -> str:
         url = self.config.falkordb_url
         return url.rsplit("@", 1)[-1]  # never log a password
 
     async def _client(self) -> Any:
-        from falkordb.asyncio import FalkorDB
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
         state = loop_state()
         key = ("falkordb", self.config.falkordb_url)
         if key not in state:
-            # Fail fast when the server is down: one quick reconnect, not redis-py's backoff.
-            state[key] = FalkorDB.from_url(
-                self.config.falkordb_url, socket_connect_timeout=3, retry=Retry(NoBackoff(), 1),
-            )
+            state[key] = connect(self.config.falkordb_url)
         return state[key]
 
     async def _graph(self, user_id: int) -> Graphiti:
@@ -145,14 +127,20 @@ class GraphitiGraph:
         from memoryapp.providers.embeddings import get_embedder
         from memoryapp.providers.llm import get_llm
 
-        llm, embedder = get_llm(), get_embedder()
+        llm = get_llm()
         name = self.config.graph_name(user_id)
         key = ("graphiti", self.config.falkordb_url, name, getattr(llm, "name", ""),
-               str(getattr(getattr(llm, "client", None), "base_url", "")), embedder.name)
+               str(getattr(getattr(llm, "client", None), "base_url", "")))
         state = loop_state()
         if key not in state:
-            llm_client = clients.build_llm_client()  # GraphOffline without a model
-            driver = FalkorDriver(falkor_db=await self._client(), database=name)
+            if getattr(llm, "offline", True):
+                raise GraphOffline()  # nothing can be built without a model; recall uses Postgres
+            client = await self._client()
+            await client.connection.ping()  # a down server fails here, before any slow set-up
+            llm_client = clients.build_llm_client()
+            # The first use loads the local embedding model (seconds): keep it off the loop.
+            embedder = await asyncio.to_thread(get_embedder)
+            driver = FalkorDriver(falkor_db=client, database=name)
             init = getattr(driver, "_init_task", None)  # indexes for this user's graph
             if init is not None:
                 await init
@@ -160,6 +148,9 @@ class GraphitiGraph:
                 graph_driver=driver, llm_client=llm_client, embedder=clients.ProviderEmbedder(embedder),
                 cross_encoder=clients.RankOrderCrossEncoder(),
             )
+            cached = [k for k in state if k[0] == "graphiti"]
+            for stale in cached[:-MAX_CACHED_GRAPHS]:  # oldest first: dicts keep insertion order
+                del state[stale]
         return state[key]
 
     async def _with_graph(self, user_id: int, fn: Any) -> Any:
@@ -175,7 +166,7 @@ class GraphitiGraph:
         g = await self._graph(snap.user_id)
         if snap.episode_id:
             episode = await _episode(g, snap.episode_id)
-            if episode is not None and episode.content == snap.body and _same_time(episode.valid_at, snap.valid_from):
+            if episode is not None and episode.content == snap.body and same_time(episode.valid_at, snap.valid_from):
                 await self._apply_validity(g, snap.episode_id, snap)  # unchanged: no model calls
                 return snap.episode_id
         result = await g.add_episode(
@@ -228,12 +219,12 @@ class GraphitiGraph:
         g = await self._graph(user_id)
         config = edge_hybrid_search_bfs_rrf().model_copy(update={"limit": max(limit, 1) * 3})
         results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
-                                  search_filter=_filters(at, include_history))
+                                  search_filter=search_filters(at, include_history))
         facts = []
         scores = results.edge_reranker_scores or [0.0] * len(results.edges)
         now = timezone.now()
         for edge, score in zip(results.edges, scores):
-            if not _valid(edge.valid_at, edge.invalid_at, edge.expired_at, at, include_history, now):
+            if not is_valid(edge.valid_at, edge.invalid_at, edge.expired_at, at, include_history, now):
                 continue  # again in Python: FalkorDB compares the stored ISO strings
             facts.append(GraphFact(edge.fact, tuple(edge.episodes), float(score), edge.valid_at, edge.invalid_at,
                                    edge.uuid))
@@ -247,39 +238,6 @@ class GraphitiGraph:
         return [GraphFact(e.fact, tuple(e.episodes), 0.0, e.valid_at, e.invalid_at, e.uuid) for e in edges]
 
 
-def _filters(at: datetime | None, include_history: bool) -> Any:
-    from graphiti_core.search.search_filters import ComparisonOperator as Op
-    from graphiti_core.search.search_filters import DateFilter, SearchFilters
-
-    if at is not None:  # as of `at`: started by then, not ended by then
-        return SearchFilters(
-            valid_at=[[DateFilter(date=at, comparison_operator=Op.less_than_equal)],
-                      [DateFilter(comparison_operator=Op.is_null)]],
-            invalid_at=[[DateFilter(comparison_operator=Op.is_null)],
-                        [DateFilter(date=at, comparison_operator=Op.greater_than)]],
-        )
-    if include_history:
-        return SearchFilters()
-    return SearchFilters(
-        invalid_at=[[DateFilter(comparison_operator=Op.is_null)],
-                    [DateFilter(date=timezone.now(), comparison_operator=Op.greater_than)]],
-        expired_at=[[DateFilter(comparison_operator=Op.is_null)]],
-    )
-
-
-def _valid(valid_at: datetime | None, invalid_at: datetime | None, expired_at: datetime | None,
-           at: datetime | None, include_history: bool, now: datetime) -> bool:
-    if at is not None:
-        return (valid_at is None or valid_at <= at) and (invalid_at is None or invalid_at > at)
-    if include_history:
-        return True
-    return expired_at is None and (invalid_at is None or invalid_at > now)
-
-
-def _same_time(a: datetime | None, b: datetime) -> bool:
-    return a is not None and abs((a - b).total_seconds()) < 0.001
-
-
 async def _episode(g: Graphiti, episode_id: str) -> Any:
     from graphiti_core.errors import NodeNotFoundError
     from graphiti_core.nodes import EpisodicNode
@@ -288,25 +246,3 @@ async def _episode(g: Graphiti, episode_id: str) -> Any:
         return await EpisodicNode.get_by_uuid(g.driver, episode_id)
     except NodeNotFoundError:
         return None
-
-
-async def _guard(coro: Any) -> Any:
-    """Map whatever the stores and the model raise onto GraphUnavailable (retry) or GraphOutputError."""
-    import openai
-    from redis import exceptions as redis_errors
-
-    try:
-        return await coro
-    except GraphError:
-        raise
-    except (redis_errors.ConnectionError, redis_errors.TimeoutError, ConnectionError, TimeoutError, OSError) as exc:
-        raise GraphUnavailable(f"FalkorDB could not be reached ({exc})") from exc
-    except (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
-            openai.InternalServerError) as exc:
-        raise GraphUnavailable(f"the language model could not be reached ({type(exc).__name__})") from exc
-    except Exception as exc:
-        from graphiti_core.llm_client.errors import RateLimitError
-
-        if isinstance(exc, RateLimitError):
-            raise GraphUnavailable("the language model is rate-limiting us") from exc
-        raise GraphOutputError(f"{type(exc).__name__}: {exc}") from exc

@@ -7,9 +7,12 @@ Nothing here may fail the writer: a broker that is down only leaves the row pend
 """
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
 from django.dispatch import receiver
 
 from memoryapp.engine.signals import memory_changed
@@ -22,22 +25,30 @@ IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "expo
 
 @receiver(memory_changed, dispatch_uid="memoryapp.graph.on_memory_changed")
 def on_memory_changed(sender: Any, memory_id: int, user_id: int, action: str, **kwargs: Any) -> None:
+    from tasks.graph_sync import purge_episode, sync_memory
+
+    if action == "purged":
+        if kwargs.get("episode_id"):
+            _enqueue_on_commit(purge_episode.delay, kwargs["episode_id"], user_id)
+        return
+    if action in IGNORED_ACTIONS:
+        return
+    from memoryapp.models import GraphSyncState, Memory
+
+    Memory.objects.filter(pk=memory_id).exclude(graph_sync_state=GraphSyncState.PENDING).update(
+        graph_sync_state=GraphSyncState.PENDING
+    )
+    _enqueue_on_commit(sync_memory.delay, memory_id)
+
+
+def _enqueue_on_commit(delay: Callable[..., Any], *args: Any) -> None:
+    # Like Celery's delay_on_commit (runs now outside a transaction), but a broker error is
+    # logged, never raised into the writer: the row is pending and drain_pending will find it.
+    transaction.on_commit(functools.partial(_enqueue, delay, *args), robust=True)
+
+
+def _enqueue(delay: Callable[..., Any], *args: Any) -> None:
     try:
-        if action == "purged":
-            episode_id = kwargs.get("episode_id") or ""
-            if episode_id:
-                from tasks.graph_sync import purge_episode
-
-                purge_episode.delay_on_commit(episode_id, user_id)
-            return
-        if action in IGNORED_ACTIONS:
-            return
-        from memoryapp.models import GraphSyncState, Memory
-        from tasks.graph_sync import sync_memory
-
-        Memory.objects.filter(pk=memory_id).exclude(graph_sync_state=GraphSyncState.PENDING).update(
-            graph_sync_state=GraphSyncState.PENDING
-        )
-        sync_memory.delay_on_commit(memory_id)
-    except Exception:  # the broker may be down; the row stays pending and drain_pending retries it
-        log.exception("could not queue the graph sync of memory %s (%s)", memory_id, action)
+        delay(*args)
+    except Exception:
+        log.exception("could not queue graph work %s%r; the drain will retry", getattr(delay, "__name__", ""), args)

@@ -110,7 +110,7 @@ def celery_worker(django_db_setup, session_llm_server, tmp_path_factory) -> Iter
     log = tmp_path_factory.mktemp("celery") / "worker.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO",
+            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO", "-Q", "celery,graph",
              "-n", f"test-{os.getpid()}@%h"],
             cwd=ROOT, env=app_env(session_llm_server.url), stdout=out, stderr=subprocess.STDOUT,
         )

@@ -41,7 +41,8 @@ class Command(BaseCommand):
             [
                 Child("web", python_module("daphne", "-b", host, "-p", str(port), "memoryapp.asgi:application")),
                 Child("worker", python_module("celery", "-A", "memoryapp", "worker", "-l", "INFO",
-                                              "--concurrency", str(concurrency), "-n", f"worker-{port}@%h")),
+                                              "--concurrency", str(concurrency), "-Q", "celery,graph",
+                                              "-n", f"worker-{port}@%h")),
                 Child("beat", python_module("celery", "-A", "memoryapp", "beat", "-l", "INFO",
                                             "-s", settings.CELERY_BEAT_SCHEDULE_FILENAME)),
             ],

@@ -12,6 +12,9 @@ valid JSON for that model, built from the prompt's own blocks:
 - EdgeTimestamps, BatchEdgeTimestamps, SummarizedEntities, EntitySummary: minimal valid answers
 
     server.default = GraphitiScript()
+
+With GRAPH_LLM_STRUCTURED_OUTPUT=json_object the schema arrives at the end of the prompt instead,
+and its "title" names the model.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import re
 from collections import Counter
 from typing import Any
 
+SCHEMA_IN_PROMPT = "Respond with a JSON object in the following format:"
 STOP = {"i", "my", "me", "the", "a", "an", "to", "in", "at", "of", "and", "is", "am", "are", "for", "with",
         "now", "really", "like", "love", "prefer", "use", "live", "work", "on", "from"}
 
@@ -64,10 +68,14 @@ class GraphitiScript:
 
     def __call__(self, body: dict) -> str:
         fmt = body.get("response_format") or {}
+        prompt = _user_text(body)
         name = (fmt.get("json_schema") or {}).get("name", "") if fmt.get("type") == "json_schema" else ""
+        if not name and SCHEMA_IN_PROMPT in prompt:  # json_object mode: graphiti appends the schema
+            prompt, schema = prompt.rsplit(SCHEMA_IN_PROMPT, 1)
+            name = json.loads(schema).get("title", "")
         self.calls[name or "unstructured"] += 1
         handler = getattr(self, f"_{name}", None)
-        return json.dumps(handler(_user_text(body)) if handler else {})
+        return json.dumps(handler(prompt) if handler else {})
 
     def _ExtractedEntities(self, prompt: str) -> dict[str, Any]:
         sentence = memory_sentence(_block(prompt, "CURRENT MESSAGE") or _block(prompt, "TEXT"))

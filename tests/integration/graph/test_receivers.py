@@ -1,0 +1,63 @@
+"""memory_changed -> the row goes pending and a sync is queued; a purge queues the episode's removal."""
+from __future__ import annotations
+
+import pytest
+
+from memoryapp.engine.signals import memory_changed
+from memoryapp.models import GraphSyncState, Memory
+from tasks import graph_sync as graph_tasks
+
+from .conftest import make_memory
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    sent: list[tuple] = []
+    monkeypatch.setattr(graph_tasks.sync_memory, "delay", lambda *a: sent.append(("sync", *a)))
+    monkeypatch.setattr(graph_tasks.purge_episode, "delay", lambda *a: sent.append(("purge", *a)))
+    return sent
+
+
+def test_it_marks_the_row_pending_and_queues_a_sync(alice, queued, django_capture_on_commit_callbacks):
+    memory = make_memory(alice, "I like Go")
+    Memory.objects.filter(pk=memory.pk).update(graph_sync_state=GraphSyncState.SYNCED)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_changed.send(sender=Memory, memory_id=memory.pk, user_id=alice.pk, action="superseded")
+
+    assert queued == [("sync", memory.pk)]
+    memory.refresh_from_db()
+    assert memory.graph_sync_state == GraphSyncState.PENDING
+
+
+def test_it_ignores_changes_the_graph_does_not_hold(alice, queued, django_capture_on_commit_callbacks):
+    memory = make_memory(alice, "I like Go")
+    Memory.objects.filter(pk=memory.pk).update(graph_sync_state=GraphSyncState.SYNCED)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_changed.send(sender=Memory, memory_id=memory.pk, user_id=alice.pk, action="boosted")
+
+    assert queued == []
+    memory.refresh_from_db()
+    assert memory.graph_sync_state == GraphSyncState.SYNCED
+
+
+def test_it_queues_the_removal_of_a_purged_memorys_episode(alice, queued, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_changed.send(sender=Memory, memory_id=41, user_id=alice.pk, action="purged", episode_id="ep-41")
+
+    assert queued == [("purge", "ep-41", alice.pk)]
+
+
+def test_it_never_fails_the_writer_when_the_broker_is_down(alice, monkeypatch, django_capture_on_commit_callbacks):
+    def broker_down(*args):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(graph_tasks.sync_memory, "delay", broker_down)
+    memory = make_memory(alice, "I like Go")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_changed.send(sender=Memory, memory_id=memory.pk, user_id=alice.pk, action="created")
+
+    memory.refresh_from_db()
+    assert memory.graph_sync_state == GraphSyncState.PENDING  # the drain will pick it up

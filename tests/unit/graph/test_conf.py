@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from memoryapp.graph import GraphUnavailable, get_graph, graph_enabled
+from memoryapp.graph.conf import graph_config
+
+
+def test_it_defaults_to_graphiti_with_one_graph_per_user(settings):
+    settings.GRAPH_BACKEND = ""
+    config = graph_config()
+    assert config.backend == "graphiti"
+    assert config.graph_name(7) == f"{config.namespace}_user_7"
+    assert config.falkordb_url == settings.FALKORDB_URL
+
+
+def test_it_rejects_an_unknown_backend_or_namespace(settings):
+    settings.GRAPH_BACKEND = "neo4j"
+    with pytest.raises(ImproperlyConfigured, match="GRAPH_BACKEND"):
+        graph_config()
+    settings.GRAPH_BACKEND = "graphiti"
+    settings.GRAPH_NAMESPACE = "my graph!"
+    with pytest.raises(ImproperlyConfigured, match="GRAPH_NAMESPACE"):
+        graph_config()
+
+
+def test_it_is_unavailable_when_switched_off(settings):
+    settings.GRAPH_BACKEND = "off"
+    with pytest.raises(GraphUnavailable, match="off"):
+        get_graph()
+
+
+def test_it_needs_a_zep_url_for_zep(settings):
+    settings.GRAPH_BACKEND = "zep"
+    settings.ZEP_API_URL = ""
+    with pytest.raises(GraphUnavailable, match="ZEP_API_URL"):
+        get_graph()
+
+
+def test_it_tells_recall_whether_to_ask_the_graph(settings):
+    settings.GRAPH_BACKEND = "off"
+    assert graph_enabled() is False
+    settings.GRAPH_BACKEND = "zep"
+    settings.ZEP_API_URL = "http://zep.example:8000"
+    assert graph_enabled() is True
+    settings.GRAPH_BACKEND = "nonsense"
+    assert graph_enabled() is False  # misconfigured: never raises into recall
