@@ -1,0 +1,107 @@
+"""Consolidation: one episode memory per conversation window ("[2026-01-03 18:00] talked about ...").
+
+A conversation is cut into windows of 30 messages. A full window is summarised as soon as it exists;
+the last, partial one when the conversation ends (`ended_at` set). The ConsolidationRun keyed by the
+window's first message makes a second pass a no-op, and is written in the episode's transaction.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from conversations.models import Conversation, Message, Role
+from memoryapp.models import Actor, MemorySettings, MemorySource
+from tasks.models import ConsolidationRun
+
+from . import write
+
+if TYPE_CHECKING:
+    from memoryapp.providers.llm.base import LLMProvider
+
+log = logging.getLogger(__name__)
+
+EPISODE_WINDOW = 30  # messages per episode
+EPISODE_IMPORTANCE = 0.5
+RECENT_DAYS = 7  # `due_conversations` looks at conversations touched this recently
+
+
+@dataclass(frozen=True)
+class Episode:
+    first_message_id: int
+    last_message_id: int
+    memory_id: int | None  # None: nothing worth remembering (no user turn, empty summary)
+
+
+def windows(conversation: Conversation) -> list[list[Message]]:
+    """The windows ready to be summarised: every full one, and the last partial one once it ended."""
+    messages = list(conversation.messages.order_by("created_at", "id"))
+    chunks = [messages[i:i + EPISODE_WINDOW] for i in range(0, len(messages), EPISODE_WINDOW)]
+    if chunks and len(chunks[-1]) < EPISODE_WINDOW and conversation.ended_at is None:
+        chunks.pop()
+    return chunks
+
+
+def pending_windows(conversation: Conversation) -> list[list[Message]]:
+    done = set(ConsolidationRun.objects.filter(conversation=conversation).values_list("first_message_id", flat=True))
+    return [w for w in windows(conversation) if w[0].pk not in done]
+
+
+def consolidate(conversation: Conversation, *, llm: LLMProvider | None = None) -> list[Episode]:
+    """Write the episodes this conversation is due; returns those written now."""
+    if conversation.temporary:
+        return []
+    prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
+    if not prefs.memory_enabled:
+        return []
+    from memoryapp.providers.llm import get_llm
+
+    llm = llm or get_llm()
+    written = []
+    for window in pending_windows(conversation):
+        episode = _consolidate_window(conversation, window, llm)
+        if episode is not None:
+            written.append(episode)
+    return written
+
+
+def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider) -> Episode | None:
+    calls_before = getattr(llm, "calls", 0)
+    summary = " ".join(llm.summarise([{"role": m.role, "content": m.content} for m in window]).split())
+    calls = getattr(llm, "calls", 0) - calls_before
+    first, last = window[0], window[-1]
+    try:
+        with transaction.atomic():
+            run = ConsolidationRun.objects.create(conversation=conversation, first_message_id=first.pk,
+                                                  last_message_id=last.pk, llm_calls=calls)
+            if summary and any(m.role == Role.USER for m in window):
+                source = next((m for m in reversed(window) if m.role == Role.USER), last)
+                run.memory = write.add_memory(
+                    conversation.user_id, f"[{_stamp(first.created_at)}] {summary}", kind="episode",
+                    importance=EPISODE_IMPORTANCE, valid_from=first.created_at, source=MemorySource.EXTRACTED,
+                    source_conversation_id=conversation.pk, source_message_id=source.pk, actor=Actor.EXTRACTOR,
+                ).memory
+                run.save(update_fields=["memory"])
+    except IntegrityError:  # another worker wrote this window's episode first
+        return None
+    return Episode(first.pk, last.pk, run.memory_id)
+
+
+def _stamp(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def due_conversations(now: datetime | None = None) -> list[int]:
+    """Recently active, kept conversations that have a window waiting for its episode."""
+    since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
+    due = []
+    recent = Q(messages__created_at__gte=since) | Q(ended_at__gte=since)
+    for conversation in Conversation.objects.filter(recent, temporary=False).distinct().order_by("id"):
+        if pending_windows(conversation):
+            due.append(conversation.pk)
+    return due

@@ -1,0 +1,241 @@
+"""Extraction: turn a window of messages into memories, with at most 2 model calls per batch.
+
+`extract` asks the model for candidates, drops sensitive ones, finds each candidate's nearest current
+memories (pgvector), asks the model once to decide ADD / UPDATE / BOOST / DELETE / SKIP for all of them,
+and applies every decision in one transaction together with the run's status. A crash anywhere leaves
+the window unextracted and the run claimable again; a finished window is never applied twice.
+With auto-extract off, candidates become MemorySuggestion rows the user confirms or dismisses.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+from pgvector.django import CosineDistance
+
+from conversations.models import Conversation, Message, Role
+from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, MemoryStatus
+from memoryapp.providers.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
+from memoryapp.providers.llm.sensitive import contains_sensitive
+from tasks.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
+
+from . import write
+
+if TYPE_CHECKING:
+    from memoryapp.providers.embeddings.base import Embedder
+    from memoryapp.providers.llm.base import LLMProvider
+    from memoryapp.providers.llm.schemas import Candidate
+
+log = logging.getLogger(__name__)
+
+WINDOW = 10  # messages per batch
+NEIGHBOURS = 3  # existing memories shown to the model per candidate
+NEIGHBOUR_MIN_SIMILARITY = 0.3  # farther than this is not worth a decision
+STALE_AFTER = timedelta(minutes=15)  # a "running" run older than this belonged to a worker that died
+
+
+@dataclass
+class ExtractionOutcome:
+    run: ExtractionRun
+    ran: bool  # False: the window was already extracted (or is being extracted) elsewhere
+    applied: dict[str, int] = field(default_factory=dict)
+    memory_ids: list[int] = field(default_factory=list)
+
+
+def window_key(conversation_id: int, message_ids: list[int]) -> str:
+    digest = hashlib.sha256(",".join(map(str, sorted(message_ids))).encode()).hexdigest()[:32]
+    return f"{conversation_id}:{digest}"
+
+
+def last_window(conversation_id: int, size: int = WINDOW) -> list[int]:
+    ids = Message.objects.filter(conversation_id=conversation_id).order_by("-created_at", "-id")
+    return sorted(ids.values_list("id", flat=True)[:size])
+
+
+def queue_run(conversation: Conversation, message_ids: list[int]) -> tuple[ExtractionRun, bool]:
+    """The run row for this window, created if new; True when it was created now."""
+    key = window_key(conversation.pk, message_ids)
+    try:
+        with transaction.atomic():
+            run, created = ExtractionRun.objects.get_or_create(key=key, defaults={
+                "user_id": conversation.user_id, "conversation": conversation,
+                "message_ids": sorted(message_ids), "last_message_id": max(message_ids),
+            })
+    except IntegrityError:  # a concurrent turn created it first
+        return ExtractionRun.objects.get(key=key), False
+    return run, created
+
+
+def on_user_turn(conversation: Conversation) -> bool:
+    """Call after saving a user message: every N user turns, queue extraction of the last 10 messages."""
+    if conversation.temporary:
+        return False
+    prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
+    if not prefs.memory_enabled:
+        return False
+    since = ExtractionRun.objects.filter(conversation=conversation).aggregate(last=Max("last_message_id"))["last"]
+    turns = Message.objects.filter(conversation=conversation, role=Role.USER, id__gt=since or 0).count()
+    if turns < max(1, prefs.extract_every_n_turns):
+        return False
+    ids = last_window(conversation.pk)
+    run, created = queue_run(conversation, ids)
+    if not created:
+        return False
+    from tasks.extraction import extract_messages
+
+    extract_messages.delay_on_commit(conversation.pk, ids)  # the worker must see the committed message
+    return True
+
+
+def claim(run: ExtractionRun) -> bool:
+    """Take the run for this worker; only one worker wins, and a finished run is never taken again."""
+    now = timezone.now()
+    claimable = Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | Q(
+        status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER)
+    taken = ExtractionRun.objects.filter(claimable, pk=run.pk).update(
+        status=RunStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="")
+    run.refresh_from_db()
+    return taken == 1
+
+
+def fail(run: ExtractionRun, error: str) -> None:
+    ExtractionRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+        status=RunStatus.FAILED, error=error[:5000], finished_at=timezone.now())
+
+
+def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Embedder | None = None) -> ExtractionOutcome:
+    """Extract one claimed run's window. Raises ProviderError (and friends); the caller records failures."""
+    from memoryapp.providers.embeddings import get_embedder
+    from memoryapp.providers.llm import get_llm
+
+    llm = llm or get_llm()
+    started, calls_before = time.monotonic(), getattr(llm, "calls", 0)
+    conversation = run.conversation
+    prefs = MemorySettings.objects.get_or_create(user_id=run.user_id)[0]
+    messages = list(Message.objects.filter(pk__in=run.message_ids, conversation=conversation))
+    if conversation.temporary or not prefs.memory_enabled or not messages:
+        return _finish(run, RunStatus.SKIPPED, started, 0, {})
+
+    result = llm.extract([{"role": m.role, "content": m.content} for m in messages])
+    candidates = _clean(result.candidates)
+    if not candidates:
+        return _finish(run, RunStatus.DONE, started, getattr(llm, "calls", 0) - calls_before, {})
+    if not prefs.auto_extract:
+        return _suggest(run, messages, candidates, started, getattr(llm, "calls", 0) - calls_before)
+
+    vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
+    items = [CandidateWithNeighbours(candidate=c, neighbours=_neighbours(run.user_id, v))
+             for c, v in zip(candidates, vectors)]
+    decisions = llm.decide(items).check_against(items)  # a hallucinated id never reaches the write path
+    calls = getattr(llm, "calls", 0) - calls_before
+    applied: dict[str, int] = {}
+    memory_ids: list[int] = []
+    with transaction.atomic():  # all or nothing, the run's status included
+        for decision in decisions.decisions:
+            i = decision.candidate_index
+            memory = _apply(run, decision.action, decision.target_id, candidates[i], vectors[i], messages)
+            applied[decision.action.value] = applied.get(decision.action.value, 0) + 1
+            if memory is not None:
+                memory_ids.append(memory.pk)
+        outcome = _finish(run, RunStatus.DONE, started, calls, applied, len(candidates))
+    outcome.memory_ids = memory_ids
+    return outcome
+
+
+def _clean(candidates: list[Candidate]) -> list[Candidate]:
+    """Drop secrets (whatever the model says) and repeats within the batch."""
+    kept, seen = [], set()
+    for candidate in candidates:
+        key = normalise_content(candidate.content)
+        if key in seen or contains_sensitive(candidate.content):
+            continue
+        seen.add(key)
+        kept.append(candidate)
+    return kept
+
+
+def _neighbours(user_id: int, vector: list[float]) -> list[Neighbour]:
+    nearest = (
+        Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
+        .exclude(embedding__isnull=True).exclude(kind="episode")
+        .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:NEIGHBOURS]
+    )
+    return [Neighbour(id=m.pk, content=m.content, kind=m.kind) for m in nearest
+            if 1 - m.distance >= NEIGHBOUR_MIN_SIMILARITY]
+
+
+def _source_message(candidate: Candidate, messages: list[Message]) -> Message:
+    """The user message that said it, when the words are there; else the window's last user message."""
+    users = [m for m in messages if m.role == Role.USER] or messages
+    key = normalise_content(candidate.content)
+    return next((m for m in users if key and key in normalise_content(m.content)), users[-1])
+
+
+def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, candidate: Candidate,
+           vector: list[float], messages: list[Message]) -> Memory | None:
+    source = {"source": MemorySource.EXTRACTED, "source_conversation_id": run.conversation_id,
+              "source_message_id": _source_message(candidate, messages).pk}
+    details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence}
+    if action is DecisionAction.ADD:
+        return write.add_memory(run.user_id, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
+                                embedding=vector).memory
+    if action is DecisionAction.SKIP:
+        return None
+    target = Memory.objects.get(pk=target_id, user_id=run.user_id)  # scoped: never another user's memory
+    if action is DecisionAction.UPDATE:
+        return write.supersede_memory(target, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
+                                      embedding=vector).memory
+    if action is DecisionAction.BOOST:
+        return write.boost_memory(target, actor=Actor.EXTRACTOR).memory
+    return write.delete_memory(target, actor=Actor.EXTRACTOR).memory
+
+
+def _finish(run: ExtractionRun, status: str, started: float, calls: int, applied: dict[str, int],
+            candidates: int = 0) -> ExtractionOutcome:
+    run.status, run.llm_calls, run.applied, run.candidates = status, calls, applied, candidates
+    run.seconds, run.finished_at = round(time.monotonic() - started, 3), timezone.now()
+    run.save(update_fields=["status", "llm_calls", "applied", "candidates", "seconds", "finished_at"])
+    return ExtractionOutcome(run=run, ran=True, applied=applied)
+
+
+def _suggest(run: ExtractionRun, messages: list[Message], candidates: list[Candidate], started: float,
+             calls: int) -> ExtractionOutcome:
+    with transaction.atomic():
+        for candidate in candidates:
+            MemorySuggestion.objects.create(
+                user_id=run.user_id, run=run, conversation_id=run.conversation_id,
+                message=_source_message(candidate, messages), content=candidate.content, kind=candidate.kind.value,
+                importance=candidate.importance, confidence=candidate.confidence,
+            )
+        return _finish(run, RunStatus.SUGGESTED, started, calls, {"SUGGESTED": len(candidates)}, len(candidates))
+
+
+def confirm_suggestion(suggestion: MemorySuggestion, *, actor: str = Actor.USER) -> write.WriteResult:
+    """The user keeps a suggested memory: it is added (or merged into the duplicate it matches)."""
+    with transaction.atomic():
+        suggestion = MemorySuggestion.objects.select_for_update().get(pk=suggestion.pk)
+        if suggestion.status != SuggestionStatus.PENDING:
+            raise ValueError(f"suggestion {suggestion.pk} was already {suggestion.status}")
+        result = write.add_memory(
+            suggestion.user_id, suggestion.content, kind=suggestion.kind, importance=suggestion.importance,
+            confidence=suggestion.confidence, source=MemorySource.EXTRACTED,
+            source_conversation_id=suggestion.conversation_id, source_message_id=suggestion.message_id, actor=actor,
+        )
+        suggestion.status, suggestion.memory, suggestion.decided_at = (
+            SuggestionStatus.CONFIRMED, result.memory, timezone.now())
+        suggestion.save(update_fields=["status", "memory", "decided_at"])
+        return result
+
+
+def dismiss_suggestion(suggestion: MemorySuggestion) -> MemorySuggestion:
+    MemorySuggestion.objects.filter(pk=suggestion.pk, status=SuggestionStatus.PENDING).update(
+        status=SuggestionStatus.DISMISSED, decided_at=timezone.now())
+    suggestion.refresh_from_db()
+    return suggestion

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class TasksConfig(AppConfig):
+    """The background pipeline's bookkeeping: runs, suggestions and failures (the jobs are Celery tasks)."""
+
+    name = "tasks"
+    label = "tasks"
+    verbose_name = "Background jobs"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The pipeline's task modules import models, so they register here rather than in tasks/__init__.py
+        # (which Django imports before the models are ready); the worker runs django.setup() first.
+        from . import access, consolidation, extraction, forgetting, maintenance  # noqa: F401

@@ -1,0 +1,135 @@
+"""Bookkeeping for the background pipeline: what ran on which window, what waits for the user, what failed.
+
+Each run row is the idempotency key of its job: a window of messages, a conversation window, or a user's day.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    SUGGESTED = "suggested", _("Waiting for the user")
+    SKIPPED = "skipped", _("Skipped")
+    FAILED = "failed", _("Failed")
+
+
+class ExtractionRun(models.Model):
+    """One extraction of one message window; `key` = conversation + the window's message ids."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE,
+                                     related_name="extraction_runs")
+    key = models.CharField(max_length=64, unique=True)
+    message_ids = models.JSONField(default=list)
+    last_message_id = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    llm_calls = models.PositiveSmallIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+    candidates = models.PositiveSmallIntegerField(default=0)
+    applied = models.JSONField(default=dict, blank=True, help_text="How many of each decision were applied.")
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["conversation", "last_message_id"], name="extraction_conv_last")]
+
+    def __str__(self) -> str:
+        return f"extraction {self.key} ({self.status})"
+
+
+class SuggestionStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISMISSED = "dismissed", _("Dismissed")
+
+
+class MemorySuggestion(models.Model):
+    """A candidate memory kept for the user's confirmation (auto-extract is off)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_suggestions")
+    run = models.ForeignKey(ExtractionRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="suggestions")
+    conversation = models.ForeignKey("conversations.Conversation", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    message = models.ForeignKey("conversations.Message", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    content = models.TextField()
+    kind = models.CharField(max_length=16)
+    importance = models.FloatField()
+    confidence = models.FloatField()
+    status = models.CharField(max_length=16, choices=SuggestionStatus.choices, default=SuggestionStatus.PENDING)
+    memory = models.ForeignKey("memoryapp.Memory", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "status"], name="suggestion_user_status")]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.content[:60]} ({self.status})"
+
+
+class ConsolidationRun(models.Model):
+    """One episode per conversation window, keyed by the window's first message."""
+
+    conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE,
+                                     related_name="consolidation_runs")
+    first_message_id = models.BigIntegerField()
+    last_message_id = models.BigIntegerField()
+    memory = models.ForeignKey("memoryapp.Memory", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    llm_calls = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["conversation", "first_message_id"],
+                                               name="consolidation_once_per_window")]
+
+
+class ForgettingRun(models.Model):
+    """One forgetting pass per user per day: a second run on the same day changes nothing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    forgotten = models.PositiveIntegerField(default=0)
+    demoted = models.PositiveIntegerField(default=0)
+    promoted = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-day", "-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="forgetting_once_per_day")]
+
+
+class FailedTask(models.Model):
+    """A task that gave up after its retries; the admin can re-run it (its args are kept verbatim)."""
+
+    task_name = models.CharField(max_length=200)
+    task_id = models.CharField(max_length=64, blank=True, default="")
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    error = models.TextField()
+    traceback = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["task_name", "resolved_at"], name="failed_task_open")]
+
+    def __str__(self) -> str:
+        return f"{self.task_name}{tuple(self.args)}: {self.error[:80]}"
+
+    @property
+    def resolved(self) -> bool:
+        return self.resolved_at is not None

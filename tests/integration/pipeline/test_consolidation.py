@@ -1,0 +1,49 @@
+"""Episode memories: one per 30-message window and one when a conversation ends, never twice."""
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from memoryapp.engine.consolidation import consolidate
+from memoryapp.models import Memory
+from memoryapp.providers.llm.prompts import SUMMARISE_MARKER
+
+from .conftest import chat
+
+pytestmark = pytest.mark.django_db
+
+
+def _episodes(user) -> list[str]:
+    return list(Memory.objects.filter(user=user, kind="episode").order_by("id").values_list("content", flat=True))
+
+
+def test_it_writes_an_episode_at_thirty_messages_and_only_once(alice, llm_server, use_scripted_llm):
+    conversation, _ids = chat(alice, *[f"Let us talk about the interview, part {i}" for i in range(16)])  # 32
+    llm_server.script(SUMMARISE_MARKER, "talked about the interview and a game")
+
+    first = consolidate(conversation)
+    again = consolidate(conversation)
+
+    stamp = timezone.localtime(conversation.messages.first().created_at).strftime("%Y-%m-%d %H:%M")
+    assert _episodes(alice) == [f"[{stamp}] talked about the interview and a game"]
+    assert len(first) == 1 and again == [] and len(llm_server.chat_requests()) == 1
+    episode = Memory.objects.get(kind="episode")
+    assert episode.source_conversation_id == conversation.pk and episode.source == "extracted"
+
+
+def test_it_writes_the_last_window_when_the_conversation_ends(alice, llm_server, use_scripted_llm):
+    conversation, _ids = chat(alice, "I have a job interview tomorrow", "Any advice on nerves?")
+    assert consolidate(conversation) == []  # short and still open: nothing yet
+
+    conversation.ended_at = timezone.now()
+    conversation.save(update_fields=["ended_at"])
+    llm_server.script(SUMMARISE_MARKER, "talked about tomorrow's job interview")
+    call_command("consolidate", "--conversation", str(conversation.pk), stdout=open("/dev/null", "w"))
+
+    assert len(_episodes(alice)) == 1 and _episodes(alice)[0].endswith("talked about tomorrow's job interview")
+
+
+def test_it_skips_temporary_conversations(alice):
+    conversation, _ids = chat(alice, *["I like tea"] * 16, temporary=True)
+    assert consolidate(conversation) == [] and _episodes(alice) == []

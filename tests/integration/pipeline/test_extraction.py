@@ -1,0 +1,144 @@
+"""Extraction in this process against the scripted model server: decisions, secrets, failures, idempotency."""
+from __future__ import annotations
+
+import pytest
+
+from memoryapp.engine import write
+from memoryapp.models import Memory, MemoryEvent, MemorySettings
+from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
+from tasks.extraction import extract_messages
+from tasks.models import ExtractionRun, FailedTask
+from tests.support.llm_server import Garbage
+
+from .conftest import candidates, chat, decisions
+
+pytestmark = pytest.mark.django_db
+
+
+def _current(user) -> list[str]:
+    return sorted(Memory.objects.filter(user=user, status="active", valid_until__isnull=True)
+                  .values_list("content", flat=True))
+
+
+def test_it_updates_and_adds_from_one_batch_in_two_model_calls(alice, llm_server, use_scripted_llm):
+    vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    conversation, ids = chat(alice, "I now prefer React for frontend work", "I drink green tea every morning")
+    llm_server.script(EXTRACT_MARKER, candidates(("I now prefer React for frontend work", "preference"),
+                                                 ("I drink green tea every morning", "fact")))
+    llm_server.script(DECIDE_MARKER, decisions(("UPDATE", vue.pk), ("ADD", None)))
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert result["status"] == "done" and result["applied"] == {"UPDATE": 1, "ADD": 1}
+    assert len(llm_server.chat_requests()) == 2 and result["llm_calls"] == 2
+    assert _current(alice) == ["I drink green tea every morning", "I now prefer React for frontend work"]
+    tea = Memory.objects.get(content__startswith="I drink")
+    assert (tea.source, tea.source_conversation_id, tea.source_message_id) == ("extracted", conversation.pk, ids[2])
+    vue.refresh_from_db()
+    assert vue.valid_until is not None  # superseded, kept in history
+    assert set(MemoryEvent.objects.filter(actor="extractor").values_list("action", flat=True)) == {
+        "created", "superseded"}
+
+
+def test_it_keeps_secrets_out_whatever_the_model_proposes(alice, llm_server, use_scripted_llm):
+    conversation, ids = chat(alice, "My password is hunter2 and I like jazz")
+    llm_server.script(EXTRACT_MARKER, candidates(("My password is hunter2", "fact"), ("I like jazz", "preference")))
+
+    extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert _current(alice) == ["I like jazz"]
+
+
+def test_it_retries_bad_json_then_records_the_failure_and_can_run_again(alice, llm_server, use_scripted_llm):
+    conversation, ids = chat(alice, "I live in Lisbon")
+    llm_server.script(EXTRACT_MARKER, Garbage("not json"), Garbage('{"candidates": [{"kind": "nonsense"}]}'),
+                      Garbage(""))
+
+    outcome = extract_messages.apply(args=[conversation.pk, ids])
+
+    assert outcome.failed() and _current(alice) == []
+    assert len(llm_server.chat_requests(EXTRACT_MARKER)) == 3  # the first answer and two corrections
+    failure = FailedTask.objects.get(task_name="tasks.extraction.extract_messages")
+    assert failure.args == [conversation.pk, ids] and "invalid" in failure.error and not failure.resolved
+    assert ExtractionRun.objects.get().status == "failed"
+
+    llm_server.script(EXTRACT_MARKER, candidates(("I live in Lisbon", "fact")))
+    assert extract_messages.apply(args=failure.args).get()["status"] == "done"
+    assert _current(alice) == ["I live in Lisbon"]
+    failure.refresh_from_db()
+    assert failure.resolved
+
+
+def test_it_runs_a_window_once_however_often_it_is_queued(alice, llm_server, use_scripted_llm):
+    conversation, ids = chat(alice, "I like hiking in the Alps")
+    llm_server.script(EXTRACT_MARKER, candidates(("I like hiking in the Alps", "preference")))
+
+    first = extract_messages.apply(args=[conversation.pk, ids]).get()
+    events = MemoryEvent.objects.count()
+    second = extract_messages.apply(args=[conversation.pk, list(reversed(ids))]).get()
+
+    assert first == second and first["applied"] == {"ADD": 1}
+    assert len(llm_server.chat_requests()) == 1 and MemoryEvent.objects.count() == events
+    assert _current(alice) == ["I like hiking in the Alps"]
+
+
+def test_it_applies_nothing_when_a_decision_fails_part_way(alice, llm_server, use_scripted_llm):
+    vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    conversation, ids = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
+    llm_server.script(EXTRACT_MARKER, candidates(("I no longer like Vue for frontend work", "preference"),
+                                                 ("I now prefer React for frontend work", "preference")))
+    # Deleting the memory and then replacing it cannot both happen: the second fails after the first.
+    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
+    events = MemoryEvent.objects.count()
+
+    outcome = extract_messages.apply(args=[conversation.pk, ids], retries=4)  # no retries left
+
+    assert outcome.failed()
+    vue.refresh_from_db()
+    assert vue.is_current and _current(alice) == ["I like Vue 3 for frontend work"]
+    assert MemoryEvent.objects.count() == events
+    assert ExtractionRun.objects.get().status == "failed"
+
+
+def test_it_turns_candidates_into_suggestions_when_auto_extract_is_off(alice, llm_server, use_scripted_llm):
+    from memoryapp.engine.extraction import confirm_suggestion, dismiss_suggestion
+    from tasks.models import MemorySuggestion
+
+    MemorySettings.objects.create(user=alice, auto_extract=False)
+    conversation, ids = chat(alice, "I like jazz. I am a nurse.")
+    llm_server.script(EXTRACT_MARKER, candidates(("I like jazz", "preference"), ("I am a nurse", "fact")))
+
+    assert extract_messages.apply(args=[conversation.pk, ids]).get()["status"] == "suggested"
+    assert _current(alice) == [] and len(llm_server.chat_requests()) == 1  # no decide call
+    jazz, nurse = MemorySuggestion.objects.order_by("id")
+    memory = confirm_suggestion(jazz).memory
+    dismiss_suggestion(nurse)
+
+    assert _current(alice) == ["I like jazz"] and memory.source == "extracted"
+    assert [s.status for s in MemorySuggestion.objects.order_by("id")] == ["confirmed", "dismissed"]
+
+
+def test_it_runs_the_same_pipeline_offline(alice):
+    conversation, ids = chat(alice, "I prefer tabs over spaces. What time is it?", "My api key is sk-abc")
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert result["status"] == "done" and _current(alice) == ["I prefer tabs over spaces"]
+
+
+def test_it_takes_back_a_window_whose_worker_died_but_not_a_live_one(alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memoryapp.engine.extraction import claim, queue_run
+
+    conversation, ids = chat(alice, "I like tea")
+    run, _ = queue_run(conversation, ids)
+    assert claim(run) and not claim(run)  # one worker at a time
+
+    ExtractionRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(minutes=20))
+    assert claim(run) and run.attempts == 2  # its transaction never committed: nothing to undo
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+    assert result["status"] == "running" and _current(alice) == []  # a live claim is left alone
