@@ -1,9 +1,184 @@
-"""The REST API (django-ninja): OpenAPI at /api/docs. Routers per app, mounted here."""
+"""The REST API (django-ninja): OpenAPI at /api/docs. Routers per app, mounted here.
+
+Every route takes a Bearer token or the browser session (CSRF on unsafe methods), and sees only the
+caller's rows: another user's id answers 404, like an id that never existed.
+"""
 from __future__ import annotations
 
-from ninja import NinjaAPI
+import time
+from datetime import datetime
+from typing import Literal
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI, Query, Router, Schema, Status
 
 from conversations.api import router as conversations_router
+from memoryapp.auth import bearer_auth, session_auth
+from memoryapp.engine import listing, transfer, write
+from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
+from memoryapp.models import Actor, Memory
+from memoryapp.schemas import (
+    ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut, MemoryPatchIn,
+    RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut,
+)
 
-api = NinjaAPI(title="memoryapp API", version="1", urls_namespace="api")
+api = NinjaAPI(title="memoryapp API", version="1", urls_namespace="api", auth=[bearer_auth, session_auth],
+               docs_url="/docs")
+router = Router(tags=["memories"])
+
+
+class RateLimited(Exception):
+    pass
+
+
+@api.exception_handler(MemoryValidationError)
+def on_validation_error(request: HttpRequest, exc: MemoryValidationError) -> HttpResponse:
+    return api.create_response(request, {"detail": exc.message, "field": exc.field}, status=422)
+
+
+@api.exception_handler(MemoryConflict)
+def on_conflict(request: HttpRequest, exc: MemoryConflict) -> HttpResponse:
+    return api.create_response(request, {"detail": exc.message}, status=409)
+
+
+@api.exception_handler(MemoryNotFound)
+def on_not_found(request: HttpRequest, exc: MemoryNotFound) -> HttpResponse:
+    return api.create_response(request, {"detail": exc.message}, status=404)
+
+
+@api.exception_handler(RateLimited)
+def on_rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    response = api.create_response(request, {"detail": str(exc)}, status=429)
+    response["Retry-After"] = "60"
+    return response
+
+
+def throttle_writes(request: HttpRequest) -> None:
+    """At most API_WRITES_PER_MINUTE writes per user per clock minute (a counter in the shared cache)."""
+    limit = int(getattr(settings, "API_WRITES_PER_MINUTE", 120))
+    key = f"api-writes:{request.auth.pk}:{int(time.time() // 60)}"
+    cache.add(key, 0, timeout=90)
+    if cache.incr(key) > limit:
+        raise RateLimited(f"too many changes: at most {limit} per minute; try again in a minute")
+
+
+def _memory(request: HttpRequest, memory_id: int) -> Memory:
+    memory = listing.get_memory(request.auth, memory_id)
+    if memory is None:
+        raise MemoryNotFound(f"memory {memory_id} not found")
+    return memory
+
+
+def _written(result: write.WriteResult) -> dict:
+    return {"action": result.action, "memory": result.memory}
+
+
+class ListParams(Schema):
+    kind: Kind | None = None
+    status: StatusName = "active"
+    source: Source | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    cursor: str | None = None
+    limit: int = 20
+
+
+class ImportErrorOut(ErrorOut):
+    errors: list[RowErrorOut] = []
+
+
+NOT_FOUND = {404: ErrorOut}
+
+
+@router.get("", response={200: MemoryPageOut, 422: ErrorOut}, summary="List memories (newest first)")
+def list_memories(request: HttpRequest, params: Query[ListParams]):
+    if not 1 <= params.limit <= listing.MAX_PAGE_SIZE:
+        raise MemoryValidationError(f"limit must be between 1 and {listing.MAX_PAGE_SIZE}", "limit")
+    flt = listing.MemoryFilter(kind=params.kind or "", status=params.status, source=params.source or "",
+                               since=params.since, until=params.until)
+    page = listing.list_memories(request.auth, flt, cursor=params.cursor, limit=params.limit)
+    return {"items": page.memories, "next_cursor": page.next_cursor}
+
+
+@router.post("", response={201: WriteOut, 200: WriteOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+             summary="Add a memory (a near-duplicate is merged into the existing one: 200)")
+def create_memory(request: HttpRequest, payload: MemoryIn):
+    throttle_writes(request)
+    result = write.add_memory(request.auth, **payload.dict(), actor=Actor.API)
+    return Status(201 if result.action == "created" else 200, _written(result))
+
+
+@router.post("/search", response={200: SearchOut, 422: ErrorOut}, summary="Hybrid search (vector, text, graph)")
+def search_memories(request: HttpRequest, payload: SearchIn):
+    flt = listing.MemoryFilter(q=payload.query, kind=payload.kind or "")
+    page = listing.list_memories(request.auth, flt, limit=payload.limit)
+    return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": m} for m in page.memories]}
+
+
+@router.get("/stats", response=StatsOut, summary="Counts by type and status")
+def memory_stats(request: HttpRequest):
+    return listing.stats(request.auth)
+
+
+@router.get("/export", response={200: ExportOut}, summary="Export as JSON (format=json) or Markdown")
+def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = "json"):
+    if format == "markdown":
+        response = HttpResponse(transfer.export_markdown(request.auth), content_type="text/markdown; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="memories.md"'
+        return response
+    return transfer.export_json(request.auth)
+
+
+@router.post("/import", response={200: ImportOut, 422: ImportErrorOut, 429: ErrorOut},
+             summary="Import an export file: all rows or, if any row is bad, none")
+def import_memories(request: HttpRequest, payload: ImportIn):
+    throttle_writes(request)
+    try:
+        report = transfer.import_memories(request.auth, {"memories": payload.memories})
+    except MemoryValidationError as exc:
+        return Status(422, {"detail": exc.message, "field": exc.field, "errors": []})
+    if not report.ok:
+        return Status(422, {"detail": f"{len(report.errors)} rows are invalid; nothing was imported",
+                            "field": "memories", "errors": report.errors})
+    return Status(200, {"imported": report.imported, "duplicates": report.duplicates, "errors": []})
+
+
+@router.get("/{int:memory_id}", response={200: MemoryOut, **NOT_FOUND})
+def get_memory(request: HttpRequest, memory_id: int):
+    return _memory(request, memory_id)
+
+
+@router.patch("/{int:memory_id}", response={200: WriteOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut,
+                                             429: ErrorOut},
+              summary="Edit; a new content supersedes the memory")
+def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
+    memory = _memory(request, memory_id)
+    throttle_writes(request)
+    return _written(write.edit_memory(memory, payload.dict(exclude_unset=True), actor=Actor.API))
+
+
+@router.delete("/{int:memory_id}", response={200: WriteOut, 404: ErrorOut, 429: ErrorOut},
+               summary="Delete (soft: restorable)")
+def delete_memory(request: HttpRequest, memory_id: int):
+    memory = _memory(request, memory_id)
+    throttle_writes(request)
+    return _written(write.delete_memory(memory, actor=Actor.API))
+
+
+@router.post("/{int:memory_id}/restore", response={200: WriteOut, 404: ErrorOut, 409: ErrorOut, 429: ErrorOut})
+def restore_memory(request: HttpRequest, memory_id: int):
+    memory = _memory(request, memory_id)
+    throttle_writes(request)
+    return _written(write.restore_memory(memory, actor=Actor.API))
+
+
+@router.get("/{int:memory_id}/history", response={200: list[EventOut], **NOT_FOUND},
+            summary="The change log of the memory and the versions it replaced, newest first")
+def memory_history(request: HttpRequest, memory_id: int):
+    return listing.history(request.auth, _memory(request, memory_id))
+
+
+api.add_router("/memories", router)
 api.add_router("/conversations", conversations_router)

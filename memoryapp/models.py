@@ -174,3 +174,24 @@ class MemorySettings(models.Model):
     @classmethod
     def for_user(cls, user) -> MemorySettings:
         return cls.objects.get_or_create(user=user)[0]
+
+
+class ApiToken(models.Model):
+    """A personal Bearer token for the REST API. Only the sha256 of the secret is kept; it is shown once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoked_at is not None

@@ -1,4 +1,20 @@
-"""Settings pages: /settings/ (toggles, tokens) and /settings/memories (owned by the memories-page work)."""
+"""Settings pages: /settings/ (toggles, tokens) and /settings/memories (the memories page)."""
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from memoryapp import views
+
+urlpatterns = [
+    path("", views.settings_page, name="settings"),
+    path("memories", views.memories_page, name="memories"),
+    path("memories/clear", views.memories_clear, name="memories-clear"),
+    path("memories/clear/undo", views.memories_undo_clear, name="memories-undo-clear"),
+    path("memories/export", views.memories_export, name="memories-export"),
+    path("memories/import", views.memories_import, name="memories-import"),
+    path("memories/<int:memory_id>/card", views.memory_card, name="memory-card"),
+    path("memories/<int:memory_id>/edit", views.memory_edit, name="memory-edit"),
+    path("memories/<int:memory_id>/history", views.memory_history, name="memory-history"),
+    path("memories/<int:memory_id>/delete", views.memory_status, {"action": "delete"}, name="memory-delete"),
+    path("memories/<int:memory_id>/restore", views.memory_status, {"action": "restore"}, name="memory-restore"),
+]

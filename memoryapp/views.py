@@ -1,18 +1,33 @@
-"""Pages: thin views that call the engine or the ORM and render a template."""
+"""Pages: thin views that call the engine or the ORM and render a template.
+
+The memories page works without JavaScript (GET filters, POST forms, redirects); with htmx the same
+URLs answer with the fragment to swap (`HX-Request`).
+"""
 from __future__ import annotations
 
+import json
+
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from memoryapp import auth
+from memoryapp.engine import listing, transfer, write
+from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
+from memoryapp.forms import ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
+from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus
 
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "memoryapp/home.html")
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+CLEARED_KEY = "memories_cleared_ids"
 
 
 @require_http_methods(["GET", "POST"])
@@ -32,3 +47,207 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+# --- Settings > Memories -----------------------------------------------------------------------
+
+def _htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _own(request: HttpRequest, memory_id: int) -> Memory:
+    memory = listing.get_memory(request.user, memory_id)
+    if memory is None:
+        raise Http404("memory not found")
+    return memory
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("memories")
+    return redirect(target)
+
+
+def _card(request: HttpRequest, memory: Memory, **extra) -> HttpResponse:
+    return render(request, "memoryapp/_memory_card.html", {"m": memory, **extra})
+
+
+@login_required
+@require_GET
+def memories_page(request: HttpRequest) -> HttpResponse:
+    form = MemoryFilterForm(request.GET)
+    try:
+        flt = listing.MemoryFilter.with_range(**form.filter_values())
+        page = listing.list_memories(request.user, flt, cursor=request.GET.get("cursor") or None)
+    except MemoryValidationError:
+        flt, page = listing.MemoryFilter(), listing.MemoryPage()
+    params = request.GET.copy()
+    params.pop("cursor", None)
+    params.pop("focus", None)
+    context = {"page": page, "form": form, "flt": flt, "params": params.urlencode()}
+    if _htmx(request) and request.GET.get("cursor"):
+        return render(request, "memoryapp/_memory_page.html", context)
+    focus = request.GET.get("focus", "")
+    focused = listing.get_memory(request.user, int(focus)) if focus.isdigit() else None
+    if focused is not None and focused not in page.memories:
+        page.memories.insert(0, focused)  # the chat links here: show it even when it is further down
+    cleared = request.session.get(CLEARED_KEY) or []
+    context.update(focus=focused.pk if focused else None, stats=listing.stats(request.user),
+                   cleared_count=len(cleared), filtered=bool(request.GET.get("q") or request.GET.get("kind")
+                                                             or request.GET.get("range") or request.GET.get("source")
+                                                             or flt.status != MemoryStatus.ACTIVE))
+    return render(request, "memoryapp/memories.html", context)
+
+
+@login_required
+@require_GET
+def memory_card(request: HttpRequest, memory_id: int) -> HttpResponse:
+    return _card(request, _own(request, memory_id))
+
+
+@login_required
+@require_POST
+def memory_status(request: HttpRequest, memory_id: int, action: str) -> HttpResponse:
+    memory = _own(request, memory_id)
+    error = ""
+    try:
+        memory = (write.restore_memory if action == "restore" else write.delete_memory)(memory).memory
+    except MemoryConflict as exc:
+        error = exc.message
+    if _htmx(request):
+        return _card(request, memory, error=error)
+    if error:
+        messages.error(request, error)
+    return _back(request)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
+    memory = _own(request, memory_id)
+    initial = {"content": memory.content, "kind": memory.kind, "importance": round(memory.importance * 100)}
+    form = MemoryEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            result = write.edit_memory(memory, {"content": data["content"], "kind": data["kind"],
+                                                "importance": data["importance"] / 100})
+        except (MemoryValidationError, MemoryConflict) as exc:
+            form.add_error(None, exc.message)
+        else:
+            return _card(request, result.memory) if _htmx(request) else _back(request)
+    template = "memoryapp/_memory_edit.html" if _htmx(request) else "memoryapp/memory_edit.html"
+    return render(request, template, {"m": memory, "form": form})
+
+
+@login_required
+@require_GET
+def memory_history(request: HttpRequest, memory_id: int) -> HttpResponse:
+    memory = _own(request, memory_id)
+    events = listing.history(request.user, memory)
+    template = "memoryapp/_memory_history.html" if _htmx(request) else "memoryapp/memory_history.html"
+    return render(request, template, {"m": memory, "events": events})
+
+
+@login_required
+@require_POST
+def memories_clear(request: HttpRequest) -> HttpResponse:
+    """Soft-delete every current memory; the ids stay in the session for one undo."""
+    current = Memory.objects.filter(user=request.user, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
+    cleared = [write.delete_memory(memory).memory.pk for memory in current]
+    request.session[CLEARED_KEY] = cleared
+    messages.success(request, _("Cleared %(count)d memories.") % {"count": len(cleared)})
+    return redirect("memories")
+
+
+@login_required
+@require_POST
+def memories_undo_clear(request: HttpRequest) -> HttpResponse:
+    ids = request.session.pop(CLEARED_KEY, None) or []
+    restored = 0
+    for memory in Memory.objects.filter(user=request.user, pk__in=ids, status=MemoryStatus.DELETED):
+        try:
+            write.restore_memory(memory)
+            restored += 1
+        except MemoryConflict:
+            continue  # the same memory was added again meanwhile: keep that one
+    messages.success(request, _("Restored %(count)d memories.") % {"count": restored})
+    return redirect("memories")
+
+
+@login_required
+@require_GET
+def memories_export(request: HttpRequest) -> HttpResponse:
+    if request.GET.get("format") == "markdown":
+        response = HttpResponse(transfer.export_markdown(request.user), content_type="text/markdown; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="memories.md"'
+        return response
+    body = json.dumps(transfer.export_json(request.user), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="memories.json"'
+    return response
+
+
+@login_required
+@require_POST
+def memories_import(request: HttpRequest) -> HttpResponse:
+    upload = request.FILES.get("file")
+    report, problem = None, ""
+    if upload is None:
+        problem = _("Choose a JSON file to import.")
+    elif upload.size > MAX_IMPORT_BYTES:
+        problem = _("The file is larger than 5 MB.")
+    else:
+        try:
+            report = transfer.import_memories(request.user, json.loads(upload.read().decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            problem = _("The file is not valid JSON.")
+        except MemoryValidationError as exc:
+            problem = exc.message
+    context = {"report": report, "problem": problem}
+    if report is not None and report.ok:
+        messages.success(request, _("Imported %(count)d memories.") % {"count": report.imported})
+        if _htmx(request):  # reload the list, stats and all, with the message on top
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = reverse("memories")
+            return response
+        return redirect("memories")
+    if _htmx(request):
+        return render(request, "memoryapp/_import_report.html", context)
+    return render(request, "memoryapp/import_result.html", context, status=422)
+
+
+# --- Settings ----------------------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    prefs = MemorySettings.for_user(request.user)
+    form = MemorySettingsForm(instance=prefs)
+    token_form = ApiTokenForm()
+    new_secret = ""
+    if request.method == "POST" and "save_settings" in request.POST:
+        form = MemorySettingsForm(request.POST, instance=prefs)
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Settings saved."))
+            response = redirect("settings")
+            if prefs.language:
+                response.set_cookie(settings.LANGUAGE_COOKIE_NAME, prefs.language, samesite="Lax")
+            else:
+                response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+            return response
+    elif request.method == "POST" and "create_token" in request.POST:
+        token_form = ApiTokenForm(request.POST)
+        if token_form.is_valid():
+            _token, new_secret = auth.create_token(request.user, token_form.cleaned_data["name"])
+            token_form = ApiTokenForm()
+    elif request.method == "POST" and "revoke_token" in request.POST:
+        token_id = request.POST.get("revoke_token", "")
+        if token_id.isdigit() and auth.revoke_token(request.user, int(token_id)):
+            messages.success(request, _("Token revoked."))
+        return redirect("settings")
+    tokens = ApiToken.objects.filter(user=request.user)
+    return render(request, "memoryapp/settings.html", {"form": form, "token_form": token_form, "tokens": tokens,
+                                                       "new_secret": new_secret})

@@ -1,0 +1,168 @@
+"""Listing a user's memories for the page and the API: filters, keyset (cursor) pagination, stats.
+
+With a search query the order is recall's (RECALL_MEMORIES_PAGE, see recipes.py) and there is one page;
+without one, newest first, paged by an opaque cursor over (created_at, id).
+"""
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
+
+from .errors import MemoryValidationError
+from .recall import recall
+from .recipes import RECALL_MEMORIES_PAGE
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+MAX_DB_ID = 2**63 - 1
+RANGES: dict[str, timedelta] = {
+    "day": timedelta(days=1), "week": timedelta(days=7), "month": timedelta(days=30), "year": timedelta(days=365),
+}
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    """What to list; empty values mean "any". `status` defaults to the current, active memories."""
+
+    q: str = ""
+    kind: str = ""
+    status: str = MemoryStatus.ACTIVE
+    source: str = ""
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def __post_init__(self) -> None:
+        checks = (("kind", self.kind, MemoryKind.values), ("status", self.status, MemoryStatus.values),
+                  ("source", self.source, MemorySource.values))
+        for name, value, allowed in checks:
+            if value and value not in allowed:
+                raise MemoryValidationError(f"{name} must be one of: {', '.join(allowed)}", name)
+        if "\x00" in self.q:
+            raise MemoryValidationError("q must not contain NUL characters", "q")
+        for name in ("since", "until"):  # Postgres takes offsets up to ±15:59 only: store UTC
+            value = getattr(self, name)
+            if value is None:
+                continue
+            try:
+                utc = (value if timezone.is_aware(value) else timezone.make_aware(value)).astimezone(dt_timezone.utc)
+            except (OverflowError, ValueError):
+                raise MemoryValidationError(f"{name} is out of range", name) from None
+            object.__setattr__(self, name, utc)
+
+    @classmethod
+    def with_range(cls, range_name: str = "", **values) -> MemoryFilter:
+        """`range_name` (day, week, month, year) sets `since` relative to now."""
+        if range_name and range_name not in RANGES:
+            raise MemoryValidationError(f"range must be one of: {', '.join(RANGES)}", "range")
+        if range_name:
+            values["since"] = timezone.now() - RANGES[range_name]
+        return cls(**values)
+
+
+@dataclass
+class MemoryPage:
+    memories: list[Memory] = field(default_factory=list)
+    next_cursor: str | None = None
+    scores: dict[int, float] = field(default_factory=dict)  # memory id → recall score, when searched
+
+
+def encode_cursor(memory: Memory) -> str:
+    raw = json.dumps([memory.created_at.isoformat(), memory.pk]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        stamp, pk = json.loads(raw)
+        when = parse_datetime(stamp)
+        if when is None or not isinstance(pk, int) or isinstance(pk, bool) or not 0 < pk <= MAX_DB_ID:
+            raise ValueError
+        return when, pk
+    except (ValueError, TypeError, json.JSONDecodeError, UnicodeDecodeError):
+        raise MemoryValidationError("cursor is not one this API gave out", "cursor") from None
+
+
+def filtered(user, flt: MemoryFilter) -> QuerySet[Memory]:
+    memories = Memory.objects.filter(user=user).select_related("source_conversation")
+    if flt.status:
+        memories = memories.filter(status=flt.status)
+        if flt.status == MemoryStatus.ACTIVE:
+            memories = memories.filter(valid_until__isnull=True)  # replaced ones live in history
+    if flt.kind:
+        memories = memories.filter(kind=flt.kind)
+    if flt.source:
+        memories = memories.filter(source=flt.source)
+    if flt.since:
+        memories = memories.filter(created_at__gte=flt.since)
+    if flt.until:
+        memories = memories.filter(created_at__lt=flt.until)
+    return memories
+
+
+def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE) -> MemoryPage:
+    limit = max(1, min(limit, MAX_PAGE_SIZE))
+    if flt.q.strip():
+        return _search(user, flt, limit)
+    memories = filtered(user, flt).order_by("-created_at", "-id")
+    if cursor:
+        when, pk = decode_cursor(cursor)
+        memories = memories.filter(Q(created_at__lt=when) | Q(created_at=when, id__lt=pk))
+    rows = list(memories[:limit + 1])
+    page = MemoryPage(memories=rows[:limit])
+    if len(rows) > limit:
+        page.next_cursor = encode_cursor(rows[limit - 1])
+    return page
+
+
+def _search(user, flt: MemoryFilter, limit: int) -> MemoryPage:
+    if flt.status == MemoryStatus.ACTIVE:
+        results = recall(user, flt.q.strip(), config=RECALL_MEMORIES_PAGE, k=limit,
+                         kinds=[flt.kind] if flt.kind else None, record_access=False)
+        allowed = set(filtered(user, flt).filter(pk__in=[m.pk for m in results.memories])
+                      .values_list("pk", flat=True))
+        items = [item for item in results.items if item.memory.pk in allowed]
+        return MemoryPage(memories=[item.memory for item in items],
+                          scores={item.memory.pk: item.score for item in items})
+    # recall covers current memories only; deleted and forgotten ones are matched by their words
+    rows = filtered(user, flt).filter(content__icontains=flt.q.strip()).order_by("-created_at", "-id")
+    return MemoryPage(memories=list(rows[:limit]))
+
+
+def get_memory(user, memory_id: int) -> Memory | None:
+    """The caller's memory, or None (also for ids that cannot exist), so others' ids look missing."""
+    if not 0 < memory_id <= MAX_DB_ID:
+        return None
+    return Memory.objects.select_related("source_conversation").filter(user=user, pk=memory_id).first()
+
+
+def history(user, memory: Memory, *, depth: int = 20) -> QuerySet[MemoryEvent]:
+    """The memory's events and those of the versions it replaced (an edit is a supersede), newest first."""
+    ids, frontier = {memory.pk}, [memory.pk]
+    for _ in range(depth):
+        frontier = [pk for pk in Memory.supersedes.through.objects.filter(from_memory_id__in=frontier)
+                    .values_list("to_memory_id", flat=True) if pk not in ids]
+        if not frontier:
+            break
+        ids.update(frontier)
+    return MemoryEvent.objects.filter(user=user, memory_ref__in=ids).order_by("-created_at", "-id")
+
+
+def stats(user) -> dict:
+    """Totals for the page header: current memories by type, all memories by status."""
+    rows = Memory.objects.filter(user=user).exclude(status=MemoryStatus.ACTIVE, valid_until__isnull=False)
+    by_status = {s: 0 for s in MemoryStatus.values}
+    by_status.update(dict(rows.values_list("status").annotate(n=Count("id")).order_by()))
+    current = rows.filter(status=MemoryStatus.ACTIVE)
+    by_kind = {k: 0 for k in MemoryKind.values}
+    by_kind.update(dict(current.values_list("kind").annotate(n=Count("id")).order_by()))
+    return {"total": sum(by_kind.values()), "by_kind": by_kind, "by_status": by_status}

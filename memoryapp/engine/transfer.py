@@ -1,0 +1,138 @@
+"""Export (JSON, Markdown) and import (JSON) of a user's memories.
+
+Import validates every row before writing any: if one row is bad, each bad row is reported with its
+reason and nothing is written. Good files go through engine.bulk.bulk_add in one transaction.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timezone as dt_timezone
+
+from django.db import transaction
+from django.utils import timezone
+from pydantic import ValidationError
+
+from memoryapp.models import Actor, Memory, MemoryKind, MemorySource, MemoryStatus
+
+from .bulk import bulk_add
+from .errors import MemoryValidationError
+from .validation import MemoryInput, format_first_error
+
+FORMAT = "memoryapp.memories"
+VERSION = 1
+MAX_IMPORT_ROWS = 5000
+IMPORTED_FIELDS = {"content", "kind", "importance", "confidence", "lifecycle", "valid_from"}
+# Written by export and meaningful only in the account they came from: ignored on import.
+EXPORT_ONLY_FIELDS = {"id", "status", "access_count", "valid_until", "source", "source_conversation_id",
+                      "created_at", "updated_at"}
+
+
+@dataclass(frozen=True)
+class RowError:
+    row: int  # 1-based, as a person counts rows in the file
+    reason: str
+    field: str | None = None
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    duplicates: int = 0
+    errors: list[RowError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def exportable(user) -> list[Memory]:
+    """Current memories plus forgotten ones (so a restore stays possible elsewhere); not deleted ones."""
+    return list(Memory.objects.filter(user=user, valid_until__isnull=True)
+                .exclude(status=MemoryStatus.DELETED).order_by("created_at", "id"))
+
+
+def export_row(memory: Memory) -> dict:
+    return {
+        "id": memory.pk, "content": memory.content, "kind": memory.kind, "lifecycle": memory.lifecycle,
+        "importance": round(memory.importance, 4), "confidence": round(memory.confidence, 4),
+        "status": memory.status, "access_count": memory.access_count, "source": memory.source,
+        "valid_from": memory.valid_from.isoformat(), "created_at": memory.created_at.isoformat(),
+    }
+
+
+def export_json(user) -> dict:
+    return {"format": FORMAT, "version": VERSION, "exported_at": timezone.now().isoformat(),
+            "memories": [export_row(m) for m in exportable(user)]}
+
+
+def export_markdown(user) -> str:
+    """A readable list grouped by type; for people, not for re-import."""
+    memories = exportable(user)
+    lines = ["# Memories", "", f"Exported {timezone.now():%Y-%m-%d %H:%M} UTC, {len(memories)} memories.", ""]
+    for kind in MemoryKind:
+        mine = [m for m in memories if m.kind == kind.value]
+        if not mine:
+            continue
+        lines += [f"## {kind.label}", ""]
+        for memory in mine:
+            flag = " *(forgotten)*" if memory.status == MemoryStatus.FORGOTTEN else ""
+            text = " ".join(memory.content.split())  # one line per memory
+            lines.append(f"- {text} — importance {memory.importance:.0%}, "
+                         f"since {memory.valid_from:%Y-%m-%d}{flag}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _rows(data: object) -> list:
+    """Accept an export file's object or a bare list of rows."""
+    if isinstance(data, dict) and isinstance(data.get("memories"), list):
+        return data["memories"]
+    if isinstance(data, list):
+        return data
+    raise MemoryValidationError('the file must be a JSON list of memories or an export with a "memories" list',
+                                "memories")
+
+
+def validate_rows(data: object) -> tuple[list[MemoryInput], list[RowError]]:
+    rows = _rows(data)
+    if not rows:
+        raise MemoryValidationError("the file has no memories in it", "memories")
+    if len(rows) > MAX_IMPORT_ROWS:
+        raise MemoryValidationError(f"at most {MAX_IMPORT_ROWS} memories per import", "memories")
+    items: list[MemoryInput] = []
+    errors: list[RowError] = []
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            errors.append(RowError(number, "a row must be an object with a content field"))
+            continue
+        unknown = sorted(set(row) - IMPORTED_FIELDS - EXPORT_ONLY_FIELDS)
+        if unknown:
+            errors.append(RowError(number, f"unknown field {unknown[0]!r}", str(unknown[0])))
+            continue
+        try:
+            item = MemoryInput.model_validate({k: v for k, v in row.items() if k in IMPORTED_FIELDS})
+        except ValidationError as exc:
+            message, name = format_first_error(exc)
+            errors.append(RowError(number, message, name))
+            continue
+        if item.valid_from is not None:  # Postgres takes offsets up to ±15:59 only: store UTC
+            try:
+                aware = item.valid_from if timezone.is_aware(item.valid_from) else timezone.make_aware(item.valid_from)
+                item.valid_from = aware.astimezone(dt_timezone.utc)
+            except (OverflowError, ValueError):
+                errors.append(RowError(number, "valid_from is out of range", "valid_from"))
+                continue
+        items.append(item)
+    return items, errors
+
+
+def import_memories(user, data: object, *, progress: Callable[[int, int], None] | None = None) -> ImportReport:
+    """Validate all rows, then write all or nothing. Exact duplicates of current memories are skipped."""
+    items, errors = validate_rows(data)
+    if errors:
+        return ImportReport(errors=errors)
+    with transaction.atomic():  # bulk_add commits per batch; one outer transaction makes it all or nothing
+        created = bulk_add(user.pk, items, source=MemorySource.IMPORTED, actor=Actor.USER, progress=progress)
+    imported = sum(1 for memory in created if memory is not None)
+    return ImportReport(imported=imported, duplicates=len(created) - imported)

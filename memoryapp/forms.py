@@ -1,0 +1,65 @@
+"""Forms for the settings pages: the memory filters (a plain GET form) and the settings toggles."""
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
+
+RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("Last 7 days")),
+                 ("month", _("Last 30 days")), ("year", _("Last year"))]
+
+
+class MemoryFilterForm(forms.Form):
+    q = forms.CharField(required=False, max_length=500, label=_("Search"))
+    kind = forms.ChoiceField(required=False, label=_("Type"), choices=[("", _("All types")), *MemoryKind.choices])
+    status = forms.ChoiceField(required=False, label=_("Status"), choices=MemoryStatus.choices)
+    range = forms.ChoiceField(required=False, label=_("Time"), choices=RANGE_CHOICES)
+    source = forms.ChoiceField(required=False, label=_("Source"),
+                               choices=[("", _("Any source")), *MemorySource.choices])
+
+    def clean_q(self) -> str:
+        return self.cleaned_data["q"].replace("\x00", "")
+
+    def filter_values(self) -> dict:
+        """Valid values only: a bad parameter in a shared link falls back to its default."""
+        data = self.cleaned_data if self.is_valid() else {}
+        return {"q": data.get("q", ""), "kind": data.get("kind", ""),
+                "status": data.get("status") or MemoryStatus.ACTIVE,
+                "range_name": data.get("range", ""), "source": data.get("source", "")}
+
+
+class MemoryEditForm(forms.Form):
+    content = forms.CharField(max_length=MAX_CONTENT_LENGTH, widget=forms.Textarea(attrs={"rows": 3}),
+                              label=_("Content"))
+    kind = forms.ChoiceField(choices=MemoryKind.choices, label=_("Type"))
+    importance = forms.IntegerField(min_value=0, max_value=100, label=_("Importance (%)"))
+
+
+class MemorySettingsForm(forms.ModelForm):
+    language = forms.ChoiceField(required=False, label=_("Language"),
+                                 choices=[("", _("Browser default")), *settings.LANGUAGES])
+
+    class Meta:
+        model = MemorySettings
+        fields = ["memory_enabled", "auto_extract", "show_citations", "extract_every_n_turns", "language"]
+        labels = {
+            "memory_enabled": _("Memory on"),
+            "auto_extract": _("Learn memories automatically"),
+            "show_citations": _("Show which memories a reply used"),
+            "extract_every_n_turns": _("Look for new memories every N messages"),
+        }
+        help_texts = {
+            "auto_extract": _("When off, new memories wait for your confirmation."),
+        }
+
+    def clean_extract_every_n_turns(self) -> int:
+        value = self.cleaned_data["extract_every_n_turns"]
+        if not 1 <= value <= 50:
+            raise forms.ValidationError(_("Choose a number from 1 to 50."))
+        return value
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(max_length=100, label=_("Token name"))

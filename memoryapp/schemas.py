@@ -1,0 +1,141 @@
+"""API schemas: explicit fields only (never the embedding or the search columns)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from ninja import Schema
+from pydantic import ConfigDict, Field
+
+from memoryapp.models import MAX_CONTENT_LENGTH
+
+Kind = Literal["preference", "fact", "lesson", "goal", "context", "episode"]
+StatusName = Literal["active", "forgotten", "deleted"]
+Source = Literal["extracted", "manual", "imported"]
+LifecycleName = Literal["core", "working", "temporary"]
+
+
+class MemoryOut(Schema):
+    id: int
+    content: str
+    kind: str
+    lifecycle: str
+    importance: float
+    confidence: float
+    status: str
+    access_count: int
+    last_accessed_at: datetime | None
+    valid_from: datetime
+    valid_until: datetime | None
+    source: str
+    source_conversation_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class MemoryIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
+    kind: Kind = "fact"
+    importance: float = Field(default=0.5, ge=0, le=1, allow_inf_nan=False)
+    confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False)
+    lifecycle: LifecycleName = "working"
+
+
+class MemoryPatchIn(Schema):
+    """Any subset; a new content supersedes the memory (the old wording stays in its history)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_LENGTH)
+    kind: Kind | None = None
+    importance: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
+    lifecycle: LifecycleName | None = None
+
+
+class WriteOut(Schema):
+    action: str  # created, merged, superseded, updated, deleted, restored, unchanged
+    memory: MemoryOut
+
+
+class MemoryPageOut(Schema):
+    items: list[MemoryOut]
+    next_cursor: str | None
+
+
+class SearchIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
+    kind: Kind | None = None
+    limit: int = Field(default=20, ge=1, le=50)
+
+
+class SearchHitOut(Schema):
+    score: float
+    memory: MemoryOut
+
+
+class SearchOut(Schema):
+    items: list[SearchHitOut]
+
+
+class EventOut(Schema):
+    id: int
+    action: str
+    actor: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    note: str
+    created_at: datetime
+
+
+class StatsOut(Schema):
+    total: int
+    by_kind: dict[str, int]
+    by_status: dict[str, int]
+
+
+class ExportRowOut(Schema):
+    id: int
+    content: str
+    kind: str
+    lifecycle: str
+    importance: float
+    confidence: float
+    status: str
+    access_count: int
+    source: str
+    valid_from: str
+    created_at: str
+
+
+class ExportOut(Schema):
+    format: str
+    version: int
+    exported_at: str
+    memories: list[ExportRowOut]
+
+
+class ImportIn(Schema):
+    """An export file's object; rows are checked one by one so each bad row can be reported."""
+
+    memories: list[Any] = Field(max_length=5000)
+
+
+class RowErrorOut(Schema):
+    row: int
+    reason: str
+    field: str | None
+
+
+class ImportOut(Schema):
+    imported: int
+    duplicates: int
+    errors: list[RowErrorOut]
+
+
+class ErrorOut(Schema):
+    detail: str
+    field: str | None = None

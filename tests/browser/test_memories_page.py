@@ -1,0 +1,189 @@
+"""Settings > Memories in Chromium against a real Daphne: filters, search, actions, live updates, import."""
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from memoryapp.engine.write import add_memory
+from memoryapp.models import Memory
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _orm_beside_playwright(app_server):
+    """Playwright's sync API keeps an event loop on this thread; the test's own ORM calls are sync.
+
+    Module-scoped so it outlives the database flush at each test's end; Daphne started before it.
+    """
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE")
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def off_loop(fn, *args, **kwargs):
+    """Run ORM work on another thread: publishing (async_to_sync) refuses Playwright's running loop."""
+    def call():
+        from django.db import connection
+
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def open_memories(page: Page, app_server, query: str = "") -> None:
+    page.goto(f"{app_server.url}/accounts/login/?next=/settings/memories{query}")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main button[type=submit]").click()
+    expect(page.locator("h1")).to_have_text("Memories")
+
+
+def card(page: Page, text: str):
+    return page.locator(".memory-card", has_text=text)
+
+
+def seed(alice) -> None:
+    off_loop(_seed, alice)
+
+
+def _seed(alice) -> None:
+    add_memory(alice, "Prefers concise answers with code examples", kind="preference", importance=0.8)
+    add_memory(alice, "Works as a piano teacher in Leipzig", kind="fact", importance=0.6)
+    add_memory(alice, "Wants to run a half marathon this autumn", kind="goal", importance=0.7)
+    add_memory(alice, "Always double-check time zones when scheduling", kind="lesson", importance=0.5)
+
+
+def test_it_filters_by_type_and_searches(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    expect(page.locator(".memory-card")).to_have_count(4)
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.screenshot(path=str(SCREENSHOTS / "memories.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: filters and cards wrap, nothing overflows
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(SCREENSHOTS / "memories-mobile.png"))
+    page.set_viewport_size({"width": 1100, "height": 900})
+
+    page.select_option("select[name=kind]", "goal")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".memory-card")).to_have_count(1)
+    expect(page.locator(".memory-card")).to_contain_text("half marathon")
+
+    page.select_option("select[name=kind]", "")
+    page.fill("input[name=q]", "what is my music job")
+    page.keyboard.press("Enter")
+    expect(page.locator(".memory-card").first).to_contain_text("piano teacher")
+
+
+def test_it_deletes_then_restores_a_memory(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    target = card(page, "piano teacher")
+    target.get_by_role("button", name="Delete").click()
+    expect(target.locator(".badge.status")).to_have_text("Deleted")
+    target.get_by_role("button", name="Restore").click()
+    expect(target.get_by_role("button", name="Delete")).to_be_visible()
+    assert Memory.objects.get(content__contains="piano").status == "active"
+
+
+def test_it_clears_all_then_undoes(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    page.get_by_role("button", name="Clear all").click()
+    expect(page.locator(".memory-card")).to_have_count(0)
+    expect(page.locator(".notice.undo")).to_contain_text("4 memories were cleared")
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator(".memory-card")).to_have_count(4)
+    assert Memory.objects.filter(user=alice, status="active").count() == 4
+
+
+def test_it_shows_a_memory_added_elsewhere_without_a_reload(page: Page, app_server, alice):
+    off_loop(add_memory, alice, "Keeps a sourdough starter called Bubbles", kind="fact")
+    open_memories(page, app_server)
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "on")
+    page.evaluate("window.__sameDocument = true")
+    off_loop(add_memory, alice, "Is allergic to cats", kind="fact", importance=0.9)
+    expect(card(page, "allergic to cats")).to_be_visible(timeout=15000)
+    assert page.evaluate("window.__sameDocument") is True  # no reload happened
+    page.screenshot(path=str(SCREENSHOTS / "memories-live.png"))
+
+
+def test_it_reports_a_bad_import_row_and_imports_nothing(page: Page, app_server, alice, tmp_path):
+    rows = [{"content": "Speaks Portuguese", "kind": "fact"},
+            {"content": "Loves jazz", "kind": "hobby"},
+            {"content": "Moved to Porto in 2024", "importance": 0.4}]
+    upload = tmp_path / "memories.json"
+    upload.write_text(json.dumps({"memories": rows}))
+    open_memories(page, app_server)
+    page.set_input_files("input[name=file]", str(upload))
+    page.get_by_role("button", name="Import", exact=True).click()
+    report = page.locator(".import-report")
+    expect(report).to_contain_text("1 row is invalid, so nothing was imported")
+    expect(report).to_contain_text("Row 2")
+    expect(page.locator("#import-progress")).to_have_attribute("value", "100")
+    page.screenshot(path=str(SCREENSHOTS / "memories-import.png"))
+    assert not Memory.objects.filter(user=alice).exists()
+
+
+def test_it_creates_a_token_shown_once_in_chinese(page: Page, app_server, alice):
+    open_memories(page, app_server)
+    page.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": app_server.url}])
+    off_loop(_seed, alice)
+    page.goto(f"{app_server.url}/settings/memories")
+    expect(page.get_by_role("button", name="全部清除")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "memories-zh.png"), full_page=True)
+    page.goto(f"{app_server.url}/settings/")
+    page.fill("input[name=name]", "laptop")
+    page.get_by_role("button", name="创建令牌").click()
+    secret = page.locator("#new-token").inner_text()
+    assert secret.startswith("mem_")
+    page.screenshot(path=str(SCREENSHOTS / "memories-settings.png"), full_page=True)
+    page.goto(f"{app_server.url}/settings/")  # the secret is never stored, so it cannot be shown again
+    expect(page.locator("#new-token")).to_have_count(0)
+    expect(page.locator(".tokens")).to_contain_text("laptop")
+
+
+def test_it_edits_a_memory_and_shows_the_old_wording_in_its_history(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    card(page, "piano teacher").get_by_role("link", name="Edit").click()
+    editor = page.locator(".memory-card.editing")
+    editor.locator("textarea").fill("Works as a violin teacher in Leipzig")
+    editor.get_by_role("button", name="Save").click()
+    edited = card(page, "violin teacher")
+    expect(edited).to_be_visible()
+    expect(card(page, "piano teacher")).to_have_count(0)
+    edited.get_by_role("link", name="History").click()
+    expect(edited.locator(".timeline")).to_contain_text("Superseded")
+    expect(edited.locator(".timeline")).to_contain_text("piano teacher")
+
+
+def test_it_loads_more_with_the_cursor(page: Page, app_server, alice):
+    def many() -> None:
+        for i in range(23):
+            vector = [0.0] * 384
+            vector[i] = 1.0
+            add_memory(alice, f"Numbered memory {i:02d}", embedding=vector)
+
+    off_loop(many)
+    open_memories(page, app_server)
+    expect(page.locator(".memory-card")).to_have_count(20)
+    page.get_by_role("link", name="Load more").click()
+    expect(page.locator(".memory-card")).to_have_count(23)
+    expect(page.get_by_role("link", name="Load more")).to_have_count(0)

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import pytest
+from django.test import Client, override_settings
+
+from memoryapp.engine.write import add_memory, delete_memory
+from memoryapp.models import ApiToken, Memory, MemoryEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_a_memory_and_lists_it(api, alice):
+    response = api.post("/memories", {"content": "Prefers tea over coffee", "kind": "preference"})
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["action"] == "created" and body["memory"]["content"] == "Prefers tea over coffee"
+    assert "embedding" not in body["memory"]
+    listed = api.get("/memories").json()
+    assert [m["content"] for m in listed["items"]] == ["Prefers tea over coffee"]
+    assert MemoryEvent.objects.filter(memory_ref=body["memory"]["id"], actor="api", action="created").exists()
+
+
+def test_it_rejects_bad_input_with_a_readable_message(api):
+    response = api.post("/memories", {"content": "   "})
+    assert response.status_code == 422
+    assert response.json() == {"detail": "content is empty", "field": "content"}
+
+
+def test_it_pages_with_a_cursor(api, alice):
+    for i in range(5):
+        one_hot = [0.0] * 384
+        one_hot[i] = 1.0  # orthogonal vectors, so no two merge as near-duplicates
+        add_memory(alice, f"Numbered fact {i}", embedding=one_hot)
+    first = api.get("/memories?limit=2").json()
+    second = api.get(f"/memories?limit=2&cursor={first['next_cursor']}").json()
+    third = api.get(f"/memories?limit=2&cursor={second['next_cursor']}").json()
+    seen = [m["id"] for page in (first, second, third) for m in page["items"]]
+    assert len(seen) == 5 == len(set(seen)) and third["next_cursor"] is None
+    assert api.get("/memories?cursor=garbage").status_code == 422
+
+
+def test_it_filters_by_kind_and_status(api, alice):
+    add_memory(alice, "Wants to run a marathon", kind="goal")
+    gone = add_memory(alice, "Lives in Berlin", kind="fact").memory
+    delete_memory(gone)
+    assert [m["kind"] for m in api.get("/memories?kind=goal").json()["items"]] == ["goal"]
+    assert [m["content"] for m in api.get("/memories?status=deleted").json()["items"]] == ["Lives in Berlin"]
+    assert api.get("/memories?kind=nonsense").status_code == 422
+    assert api.get("/memories?since=7283-03-08T05:30:54%2B21:42").json()["items"] == []  # odd offset: no 500
+    assert api.get("/memories?until=9999-12-31T23:59:59-10:00").status_code == 422
+
+
+def test_it_searches_by_meaning(api, alice):
+    add_memory(alice, "Allergic to peanuts")
+    add_memory(alice, "Works as a piano teacher")
+    hits = api.post("/memories/search", {"query": "what music job do I have"}).json()["items"]
+    assert hits[0]["memory"]["content"] == "Works as a piano teacher"
+
+
+def test_it_edits_by_superseding_and_keeps_history(api, alice):
+    old = add_memory(alice, "Lives in Paris").memory
+    response = api.patch(f"/memories/{old.pk}", {"content": "Lives in Lyon"})
+    assert response.status_code == 200 and response.json()["action"] == "superseded"
+    new_id = response.json()["memory"]["id"]
+    assert [m["content"] for m in api.get("/memories").json()["items"]] == ["Lives in Lyon"]
+    history = api.get(f"/memories/{old.pk}/history").json()
+    assert [e["action"] for e in history] == ["superseded", "created"]
+    assert api.patch(f"/memories/{old.pk}", {"content": "Lives in Nice"}).status_code == 409
+    new_history = api.get(f"/memories/{new_id}/history").json()
+    assert [(e["action"], (e["after"] or {}).get("content")) for e in new_history] == [
+        ("created", "Lives in Lyon"), ("superseded", "Lives in Paris"), ("created", "Lives in Paris")]
+
+
+def test_it_soft_deletes_and_restores(api, alice):
+    memory = add_memory(alice, "Has a cat named Miso").memory
+    assert api.delete(f"/memories/{memory.pk}").json()["memory"]["status"] == "deleted"
+    assert api.get("/memories").json()["items"] == []
+    assert api.post(f"/memories/{memory.pk}/restore").json()["memory"]["status"] == "active"
+    memory.refresh_from_db()
+    assert memory.status == "active"
+
+
+def test_it_counts_by_type_and_status(api, alice):
+    add_memory(alice, "Likes hiking", kind="preference")
+    delete_memory(add_memory(alice, "Owns a red bike", kind="fact").memory)
+    stats = api.get("/memories/stats").json()
+    assert stats["total"] == 1 and stats["by_kind"]["preference"] == 1
+    assert stats["by_status"] == {"active": 1, "forgotten": 0, "deleted": 1}
+
+
+def test_it_exports_and_imports_round_trip(api, alice, bob):
+    add_memory(alice, "Speaks Spanish", kind="fact")
+    exported = api.get("/memories/export").json()
+    assert exported["format"] == "memoryapp.memories" and exported["memories"][0]["content"] == "Speaks Spanish"
+    markdown = api.get("/memories/export?format=markdown")
+    assert markdown["Content-Type"].startswith("text/markdown") and "Speaks Spanish" in markdown.content.decode()
+    Memory.objects.filter(user=alice).delete()
+    response = api.post("/memories/import", {"memories": exported["memories"]})
+    assert response.json() == {"imported": 1, "duplicates": 0, "errors": []}
+    assert Memory.objects.get(user=alice).source == "imported"
+
+
+def test_it_imports_nothing_when_one_row_is_bad(api, alice):
+    rows = [{"content": "Good row", "valid_from": "2025-01-01T00:00:00+21:00"},
+            {"content": "Bad kind", "kind": "opinion"}, {"content": ""},
+            {"content": "Too late", "valid_from": "9999-12-31T23:59:59-10:00"}]
+    response = api.post("/memories/import", {"memories": rows})
+    assert response.status_code == 422
+    errors = response.json()["errors"]
+    assert [(e["row"], e["field"]) for e in errors] == [(2, "kind"), (3, "content"), (4, "valid_from")]
+    assert not Memory.objects.filter(user=alice).exists()
+
+
+def test_it_requires_authentication(client, alice):
+    assert client.get("/api/memories").status_code == 401
+    assert client.get("/api/memories", HTTP_AUTHORIZATION="Bearer mem_wrong").status_code == 401
+
+
+def test_it_refuses_a_revoked_token(api, alice, alice_token):
+    ApiToken.objects.update(revoked_at="2026-01-01T00:00:00Z")
+    assert api.get("/memories").status_code == 401
+
+
+def test_it_accepts_the_session_and_needs_csrf_for_writes(alice):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    assert browser.get("/api/memories").status_code == 200
+    assert browser.post("/api/memories", {"content": "x"}, content_type="application/json").status_code == 403
+    browser.get("/settings/")  # sets the csrf cookie
+    token = browser.cookies["csrftoken"].value
+    response = browser.post("/api/memories", {"content": "Reads sci-fi"}, content_type="application/json",
+                            HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201
+
+
+@override_settings(API_WRITES_PER_MINUTE=2)
+def test_it_rate_limits_writes(api, alice):
+    from django.core.cache import cache
+
+    cache.clear()
+    codes = [api.post("/memories", {"content": f"Fact number {i} {'q' * i}"}).status_code for i in range(3)]
+    assert codes[:2] == [201, 201] and codes[2] == 429
+    assert "per minute" in api.post("/memories", {"content": "one more"}).json()["detail"]
+    cache.clear()
+
+
+def test_it_serves_openapi_docs(client):
+    assert client.get("/api/docs").status_code == 200
+    schema = client.get("/api/openapi.json").json()
+    assert "/api/memories/{memory_id}/history" in schema["paths"]
+    assert "embedding" not in str(schema["components"]["schemas"]["MemoryOut"])

@@ -1,0 +1,107 @@
+"""Settings > Memories and Settings without JavaScript: plain GET filters, POST forms, redirects."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from memoryapp.auth import hash_token
+from memoryapp.engine.write import add_memory
+from memoryapp.models import ApiToken, Memory, MemorySettings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_lists_and_filters_by_type(alice_client, alice):
+    add_memory(alice, "Prefers dark mode", kind="preference", importance=0.7)
+    add_memory(alice, "Is learning Rust", kind="goal")
+    page = alice_client.get("/settings/memories").content.decode()
+    assert "Prefers dark mode" in page and "Is learning Rust" in page and "70%" in page
+    page = alice_client.get("/settings/memories?kind=goal").content.decode()
+    assert "Is learning Rust" in page and "Prefers dark mode" not in page
+
+
+def test_it_ignores_bad_filter_values(alice_client, alice):
+    add_memory(alice, "Drinks green tea")
+    response = alice_client.get("/settings/memories?kind=bogus&range=forever&cursor=%%%")
+    assert response.status_code == 200
+
+
+def test_it_deletes_and_restores_without_javascript(alice_client, alice):
+    memory = add_memory(alice, "Plays chess on Sundays").memory
+    response = alice_client.post(f"/settings/memories/{memory.pk}/delete", {"next": "/settings/memories"})
+    assert response.status_code == 302
+    assert "Plays chess" not in alice_client.get("/settings/memories").content.decode()
+    assert "Plays chess" in alice_client.get("/settings/memories?status=deleted").content.decode()
+    alice_client.post(f"/settings/memories/{memory.pk}/restore")
+    memory.refresh_from_db()
+    assert memory.status == "active"
+
+
+def test_it_clears_all_and_undoes(alice_client, alice):
+    for text in ("Fact one about apples", "Fact two about the sea"):
+        add_memory(alice, text)
+    alice_client.post("/settings/memories/clear")
+    page = alice_client.get("/settings/memories").content.decode()
+    assert "2 memories were cleared" in page and "apples" not in page
+    alice_client.post("/settings/memories/clear/undo")
+    assert Memory.objects.filter(user=alice, status="active").count() == 2
+
+
+def test_it_edits_as_a_new_version(alice_client, alice):
+    memory = add_memory(alice, "Lives in Oslo").memory
+    alice_client.post(f"/settings/memories/{memory.pk}/edit", {"content": "Lives in Bergen", "kind": "fact",
+                                                               "importance": 60})
+    page = alice_client.get("/settings/memories").content.decode()
+    assert "Lives in Bergen" in page and "Lives in Oslo" not in page
+    history = alice_client.get(f"/settings/memories/{memory.pk}/history").content.decode()
+    assert "Superseded" in history
+
+
+def test_it_reports_every_bad_row_and_imports_nothing(alice_client, alice):
+    rows = [{"content": "fine"}, {"content": "x", "importance": 3}]
+    upload = SimpleUploadedFile("m.json", json.dumps({"memories": rows}).encode(), "application/json")
+    response = alice_client.post("/settings/memories/import", {"file": upload})
+    assert response.status_code == 422
+    assert "Row 2" in response.content.decode() and not Memory.objects.filter(user=alice).exists()
+
+
+def test_it_exports_json_and_markdown(alice_client, alice):
+    add_memory(alice, "Has two sisters")
+    data = json.loads(alice_client.get("/settings/memories/export?format=json").content)
+    assert data["memories"][0]["content"] == "Has two sisters"
+    assert "Has two sisters" in alice_client.get("/settings/memories/export?format=markdown").content.decode()
+
+
+def test_it_highlights_the_focused_memory(alice_client, alice):
+    memory = add_memory(alice, "Favourite colour is teal").memory
+    page = alice_client.get(f"/settings/memories?focus={memory.pk}").content.decode()
+    assert f'id="memory-{memory.pk}" class="memory-card status-active focus"' in page
+
+
+def test_it_saves_settings(alice_client, alice):
+    response = alice_client.post("/settings/", {"save_settings": "1", "memory_enabled": "on",
+                                                "extract_every_n_turns": "7", "language": "zh-hans"})
+    assert response.status_code == 302
+    prefs = MemorySettings.for_user(alice)
+    assert (prefs.auto_extract, prefs.extract_every_n_turns, prefs.language) == (False, 7, "zh-hans")
+    assert response.cookies["django_language"].value == "zh-hans"
+
+
+def test_it_shows_a_new_token_once_stores_only_its_hash_and_revokes(alice_client, alice):
+    page = alice_client.post("/settings/", {"create_token": "1", "name": "laptop"}).content.decode()
+    secret = page.split('id="new-token">')[1].split("<")[0]
+    token = ApiToken.objects.get(user=alice)
+    assert token.token_hash == hash_token(secret) and secret not in str(token.__dict__)
+    assert alice_client.get("/api/memories", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    assert secret not in alice_client.get("/settings/").content.decode()
+    alice_client.post("/settings/", {"revoke_token": str(token.pk)})
+    alice_client.logout()
+    assert alice_client.get("/api/memories", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 401
+
+
+def test_it_speaks_chinese(alice_client, alice):
+    add_memory(alice, "喜欢喝乌龙茶", kind="preference")
+    page = alice_client.get("/settings/memories", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "全部清除" in page and "偏好" in page and "喜欢喝乌龙茶" in page
