@@ -80,7 +80,8 @@ def test_it_reports_component_scores(memories, alice):
 
 def test_it_counts_accesses_off_the_hot_path_in_batches(memories, alice):
     target = memories["I prefer dark mode in every editor"]
-    access.flush_access()  # start from an empty batch
+    access.wait_for_pending_notes()  # notes of earlier tests reach Redis...
+    access.flush_access()  # ...and are flushed: start from an empty batch
     recall(alice, "dark mode", config=TOP)
     recall(alice, "dark mode editor", config=TOP)
     target.refresh_from_db()
