@@ -45,6 +45,7 @@ class MemorySource(models.TextChoices):
 
 class GraphSyncState(models.TextChoices):
     PENDING = "pending", _("Pending")
+    SYNCING = "syncing", _("Syncing")
     SYNCED = "synced", _("Synced")
     FAILED = "failed", _("Failed")
 

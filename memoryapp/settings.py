@@ -157,6 +157,8 @@ GRAPH_SYNC_TIMEOUT_SECONDS = envfloat("GRAPH_SYNC_TIMEOUT_SECONDS", 300.0)
 GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)
 GRAPH_LLM_STRUCTURED_OUTPUT = envstr("GRAPH_LLM_STRUCTURED_OUTPUT", "json_schema")
 
+API_WRITES_PER_MINUTE = envint("API_WRITES_PER_MINUTE", 120)
+
 # --- Auth, i18n, static -----------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [

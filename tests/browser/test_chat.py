@@ -1,7 +1,6 @@
 """The chat page in Chromium against a real Daphne: streaming, citations, temporary chat, "memory updated"."""
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -12,9 +11,6 @@ from conversations.models import Conversation
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Memory, MemoryStatus
 from tests.conftest import PASSWORD
-
-# Playwright's sync API runs an event loop in the test thread; the test's own ORM calls are still sync.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

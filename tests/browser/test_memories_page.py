@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -15,21 +14,6 @@ from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _orm_beside_playwright(app_server):
-    """Playwright's sync API keeps an event loop on this thread; the test's own ORM calls are sync.
-
-    Module-scoped so it outlives the database flush at each test's end; Daphne started before it.
-    """
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    yield
-    if previous is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE")
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 def off_loop(fn, *args, **kwargs):

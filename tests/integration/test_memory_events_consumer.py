@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 

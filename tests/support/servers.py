@@ -36,7 +36,8 @@ def test_database_url() -> str:
 
 
 def app_env(llm_url: str | None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_"))}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OPENAI_", "PYTEST_")) and k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL,
                MEMORYAPP_VAR_DIR=str(settings.VAR_DIR), PYTHONUNBUFFERED="1", LLM_TIMEOUT_SECONDS="5")
     if llm_url:
