@@ -55,3 +55,10 @@ def pytest_sessionfinish(session, exitstatus):
         stop_redis(settings.VAR_DIR)
     if not os.environ.get("DATABASE_URL"):
         stop_postgres(settings.VAR_DIR)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """Browser tests last: Playwright's sync API leaves an event loop running on the main thread,
+    after which async tests (websocket consumers) cannot start theirs."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

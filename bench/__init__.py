@@ -1,0 +1,1 @@
+"""Benchmarks: LoCoMo recall quality with peers (bench.locomo) and latency at scale (bench.scale)."""

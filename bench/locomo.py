@@ -1,0 +1,189 @@
+"""LoCoMo turn-level evidence recall@k for memoryapp's recall, with peers side by side.
+
+    python -m bench.locomo [--data PATH] [--k 5 10 20] [--peers] [--json OUT] [--limit-samples N]
+                           [--variants NAME ...]
+
+Every turn of a sample becomes a memory of a fresh user ("Speaker: text [shares an image: caption]",
+valid_from = the session date); each category 1-4 question is recalled with RECALL_POSTGRES_ONLY
+(limit = max k), asked the day after the sample's last session. See docs/benchmarks.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from . import runtime
+from .calibration import score_distribution
+from .dataset import CATEGORY_NAMES, load, recall_questions
+from .metrics import RecallTally, latency_summary
+
+DEFAULT_DATA = runtime.REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
+logger = logging.getLogger("bench.locomo")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.locomo", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a LoCoMo-shaped JSON file")
+    parser.add_argument("--k", type=int, nargs="+", default=[5, 10, 20])
+    parser.add_argument("--peers", action="store_true", help="also run BM25, exact dense and mem0")
+    parser.add_argument("--no-mem0", action="store_true", help="with --peers, leave mem0 out")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--limit-samples", type=int, help="only the first N samples")
+    parser.add_argument("--variants", nargs="*", default=[], help="extra config variants (bench/variants.py)")
+    return parser.parse_args(argv)
+
+
+class Timer:
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+
+    def __call__(self, fn, *args, **kwargs):
+        started = time.perf_counter()
+        value = fn(*args, **kwargs)
+        self.ms.append((time.perf_counter() - started) * 1000)
+        return value
+
+
+def build_peers(ingested, args: argparse.Namespace) -> list:
+    from .peers.bm25 import BM25Peer
+    from .peers.dense import DensePeer
+
+    peers = [BM25Peer(ingested.ids, ingested.texts), DensePeer(ingested.ids, ingested.vectors)]
+    if not args.no_mem0:
+        from django.conf import settings
+
+        from .peers.mem0_peer import Mem0Peer
+
+        started = time.perf_counter()
+        peers.append(Mem0Peer(ingested.ids, ingested.texts, runtime.database_uri(), Path(settings.VAR_DIR),
+                              vectors=ingested.vectors))
+        logger.info("mem0 ingested %d memories in %.1f s", len(ingested.ids), time.perf_counter() - started)
+    return peers
+
+
+def run(args: argparse.Namespace) -> dict:
+    runtime.setup_django()
+    from django.conf import settings
+
+    from memoryapp.engine.recall import recall
+    from memoryapp.providers.embeddings import get_embedder
+
+    from .ingest import ingest
+    from .variants import baseline, resolve
+
+    top = max(args.k)
+    config = baseline(top)
+    extra = {name: resolve(name, top) for name in args.variants if name != "baseline"}
+    samples = load(args.data, args.limit_samples)
+    embedder = get_embedder()
+    embedder.embed_one("warm up")  # first call loads weights; not a recall cost
+    ours, embed_t, recall_t, postgres_ms = RecallTally(args.k), Timer(), Timer(), []
+    variant_tallies = {name: RecallTally(args.k) for name in extra}
+    peer_tallies: dict[str, RecallTally] = {}
+    peer_timers: dict[str, Timer] = {}
+    top1, top3 = [], []
+    ingest_stats = {"turns": 0, "memories": 0, "duplicates": 0, "embed_s": 0.0, "write_s": 0.0}
+    for sample in samples:
+        data = ingest(sample, Path(settings.VAR_DIR) / "embcache")
+        for key in ("duplicates", "embed_s", "write_s"):
+            ingest_stats[key] += getattr(data, key)
+        ingest_stats["turns"] += len(sample.turns)
+        ingest_stats["memories"] += len(data.ids)
+        asked_at = max((t.when for t in sample.turns if t.when), default=None)
+        asked_at = asked_at + timedelta(days=1) if asked_at else None
+        peers = build_peers(data, args) if args.peers else []
+        questions = recall_questions(sample)
+        logger.info("%s: %d turns -> %d memories, %d questions", sample.sample_id, len(sample.turns),
+                    len(data.ids), len(questions))
+        for q in questions:
+            vector = embed_t(embedder.embed_one, q.question)
+            result = recall_t(recall, data.user, q.question, config=config, k=top, at=asked_at,
+                              query_vector=vector, record_access=False)
+            postgres_ms.append(result.timings_ms.get("postgres", float("nan")))
+            retrieved = [item.memory.pk for item in result.items]
+            ours.add(q.category, retrieved, q.evidence, data.turns_of)
+            for rank, item in enumerate(result.items[:3]):
+                hit = (item.score, bool(set(data.turns_of.get(item.memory.pk, ())) & set(q.evidence)))
+                top3.append(hit)
+                if rank == 0:
+                    top1.append(hit)
+            for name, variant in extra.items():
+                found = recall(data.user, q.question, config=variant, k=top, at=asked_at, query_vector=vector,
+                               record_access=False)
+                variant_tallies[name].add(q.category, [i.memory.pk for i in found.items], q.evidence,
+                                          data.turns_of)
+            for peer in peers:
+                timer = peer_timers.setdefault(peer.name, Timer())
+                hits = timer(peer.search, q.question, vector, top)
+                peer_tallies.setdefault(peer.name, RecallTally(args.k)).add(q.category, hits, q.evidence,
+                                                                            data.turns_of)
+        for peer in peers:
+            peer.close()
+        data.user.delete()  # keeps the bench database (and its HNSW index) from growing run after run
+    return report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
+                  top1, top3, ingest_stats)
+
+
+def report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
+           top1, top3, ingest_stats) -> dict:
+    with_embedding = [e + r for e, r in zip(embed_t.ms, recall_t.ms)]
+    latency = {"recall_with_embedding": latency_summary(with_embedding),
+               "recall_without_embedding": latency_summary(recall_t.ms),
+               "query_embedding": latency_summary(embed_t.ms), "postgres_statement": latency_summary(postgres_ms)}
+    peers = {name: {"recall": tally.overall(), "by_category": tally.by_category(),
+                    "latency_ms": latency_summary(peer_timers[name].ms)} for name, tally in peer_tallies.items()}
+    if "mem0" in peers:  # mem0's search embeds the query itself: compare with our recall including the embedding
+        mem0_ms = peers["mem0"]["latency_ms"]
+        peers["mem0"]["speedup_vs_ours"] = {
+            "p50_with_embedding": round(mem0_ms["p50"] / latency["recall_with_embedding"]["p50"], 2),
+            "p95_with_embedding": round(mem0_ms["p95"] / latency["recall_with_embedding"]["p95"], 2),
+            "p50_search_only": round(mem0_ms["p50"] / latency["recall_without_embedding"]["p50"], 2),
+        }
+    return {
+        "data": str(args.data), "k": args.k, "questions": len(recall_t.ms),
+        "recall": ours.overall(), "by_category": ours.by_category(), "latency_ms": latency, "peers": peers,
+        "variants": {name: {"recall": t.overall(), "by_category": t.by_category()}
+                     for name, t in variant_tallies.items()},
+        "score_distribution": {"top1": score_distribution(top1), "top3": score_distribution(top3)},
+        "ingest": {**ingest_stats, "embed_s": round(ingest_stats["embed_s"], 1),
+                   "write_s": round(ingest_stats["write_s"], 1)},
+        "categories": {str(c): n for c, n in CATEGORY_NAMES.items()}, "machine": runtime.machine(),
+    }
+
+
+def print_summary(result: dict) -> None:
+    def row(name: str, recall: dict, latency: dict | None) -> str:
+        cells = "  ".join(f"R@{k}={recall[k]:.3f}" for k in map(str, result["k"]))
+        lat = f"  p50={latency['p50']:.1f}ms p95={latency['p95']:.1f}ms" if latency else ""
+        return f"{name:<24}{cells}{lat}"
+
+    lat = result["latency_ms"]
+    print(f"{result['questions']} questions (categories 1-4) from {result['data']}")
+    print(row("ours (no embed)", result["recall"], lat["recall_without_embedding"]))
+    print(row("ours (with embed)", result["recall"], lat["recall_with_embedding"]))
+    for category, values in result["by_category"].items():
+        print(row(f"  cat {category} {CATEGORY_NAMES.get(int(category), '')} n={values['n']}", values, None))
+    for name, peer in result["peers"].items():
+        print(row(f"peer {name}", peer["recall"], peer["latency_ms"]))
+    for name, variant in result["variants"].items():
+        print(row(f"variant {name}", variant["recall"], None))
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    for chatty in ("mem0", "sentence_transformers", "httpx"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
+    args = parse_args(argv)
+    result = run(args)
+    print_summary(result)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""Latency at scale: one user with 1k, 10k, 100k synthetic memories.
+
+    python -m bench.scale [--sizes 1000 10000 100000] [--queries 200] [--json OUT] [--plot PNG] [--explain]
+
+The user grows from size to size. Per size: recall p50/p95 excluding the query embedding
+(RECALL_POSTGRES_ONLY, query_vector= given), the memories-page list (first 20 by -created_at) and
+search (RECALL_MEMORIES_PAGE), and write throughput with precomputed vectors; write throughput with
+embedding is measured on a small sample. Vectors reuse an embedded pool (see bench/synthetic.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import runtime, synthetic
+from .metrics import latency_summary
+
+logger = logging.getLogger("bench.scale")
+RESULTS = runtime.REPO / "bench" / "results"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=60, help="seconds per latency series (>= 20 calls)")
+    parser.add_argument("--pool", type=int, default=3000, help="base sentences embedded once")
+    parser.add_argument("--embed-sample", type=int, default=128, help="memories written with embedding")
+    parser.add_argument("--json", type=Path, default=RESULTS / "scale.json")
+    parser.add_argument("--plot", type=Path, default=runtime.REPO / "docs" / "img" / "scale_latency.png")
+    parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --json, run nothing")
+    parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the recall SQL at the largest size")
+    return parser.parse_args(argv)
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - started) * 1000)
+    return out
+
+
+def write(user_id: int, rows: list[tuple[str, int]], pool_vectors: np.ndarray, *, embed: bool = False) -> float:
+    """Memories per second through bulk_add."""
+    from memoryapp.engine.bulk import bulk_add
+    from memoryapp.engine.validation import MemoryInput
+
+    items = [MemoryInput(content=text) for text, _ in rows]
+    vectors = None if embed else synthetic.perturbed(pool_vectors, [i for _, i in rows]).tolist()
+    started = time.perf_counter()
+    bulk_add(user_id, items, embeddings=vectors, batch_size=1000)
+    return len(rows) / (time.perf_counter() - started)
+
+
+def capture_recall_sql(user, query: str, vector: list[float], config) -> tuple[str, object]:
+    """The one Postgres statement recall runs (retrievers.postgres_search), with its parameters."""
+    from django.db import connection
+
+    from memoryapp.engine.recall import recall
+
+    seen: list[tuple[str, object]] = []
+
+    def wrapper(execute, sql, params, many, context):
+        if "WITH" in sql and "hits(src" in sql:
+            seen.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        recall(user, query, config=config, query_vector=vector, record_access=False)
+    return seen[0]
+
+
+def explain(user, query: str, vector: list[float], config) -> str:
+    from django.db import connection
+
+    sql, params = capture_recall_sql(user, query, vector, config)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS, TIMING) " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    return re.sub(r"'\[[^\]]{200,}\]'", "'[query vector]'", plan)  # 384 floats per line hide the plan
+
+
+def _sample(fn, queries: list[str], vectors: np.ndarray, budget_s: float, minimum: int = 20) -> list[float]:
+    """Latency of fn(query, vector) over the queries, stopping early past the time budget (slow
+    configurations at 100k would otherwise take most of the run); always at least `minimum` calls."""
+    out, deadline = [], time.perf_counter() + budget_s
+    for n, (q, v) in enumerate(zip(queries, vectors)):
+        if n >= minimum and time.perf_counter() > deadline:
+            break
+        started = time.perf_counter()
+        fn(q, v.tolist())
+        out.append((time.perf_counter() - started) * 1000)
+    return out
+
+
+def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], short_vectors: np.ndarray,
+            budget_s: float) -> dict:
+    """Recall series use chat-like questions; page-search series use search-box queries (1-2 words)."""
+    from memoryapp.engine.recall import recall
+    from memoryapp.engine.recipes import RECALL_MEMORIES_PAGE, RECALL_POSTGRES_ONLY
+    from memoryapp.models import Memory, MemoryStatus
+
+    from .variants import VARIANTS
+
+    no_trigram = VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit)
+    page_no_trigram = RECALL_MEMORIES_PAGE.model_copy(
+        update={"trigram": RECALL_MEMORIES_PAGE.trigram.model_copy(update={"enabled": False})})
+    runs = {"recall_ms": RECALL_POSTGRES_ONLY, "recall_no_trigram_ms": no_trigram,
+            "page_search_ms": RECALL_MEMORIES_PAGE, "page_search_no_trigram_ms": page_no_trigram}
+    result = {}
+    for key, config in runs.items():
+        qs, vs = (short, short_vectors) if key.startswith("page") else (queries, vectors)
+        call = lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False)  # noqa: E731
+        _sample(call, qs[:5], vs[:5], budget_s)  # warm caches and the connection
+        result[key] = latency_summary(_sample(call, qs, vs, budget_s))
+    page = lambda: list(Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE).order_by("-created_at")[:20])  # noqa: E731
+    result["page_list_ms"] = latency_summary(timed(page, 50))
+    return result
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [row["size"] for row in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for key, label in (("recall_ms", "recall"), ("recall_no_trigram_ms", "recall, trigram off"),
+                       ("page_search_ms", "page search"), ("page_list_ms", "page list (20)")):
+        line, = ax.plot(sizes, [r[key]["p50"] for r in rows], marker="o", label=f"{label} p50")
+        ax.plot(sizes, [r[key]["p95"] for r in rows], marker="x", linestyle="--", color=line.get_color(),
+                label=f"{label} p95")
+    ax.axhline(15, color="grey", linewidth=0.8, linestyle=":", label="15 ms goal (recall p95)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("memories of one user")
+    ax.set_ylabel("latency (ms)")
+    ax.set_title("memoryapp latency vs memories per user (query embedding excluded)")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def run(args: argparse.Namespace) -> dict:
+    runtime.setup_django()
+    from django.conf import settings
+    from django.db import connection
+
+    from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+
+    from .ingest import embed_cached
+
+    cache = Path(settings.VAR_DIR) / "embcache"
+    pool = synthetic.base_sentences(args.pool)
+    pool_vectors = np.asarray(embed_cached(pool, cache)[0], dtype=np.float32)
+    queries = synthetic.queries(args.queries)
+    query_vectors = np.asarray(embed_cached(queries, cache)[0], dtype=np.float32)
+    short = synthetic.search_box_queries(args.queries)
+    short_vectors = np.asarray(embed_cached(short, cache)[0], dtype=np.float32)
+
+    sample_user = runtime.fresh_user("scale-embed")
+    embed_rows = synthetic.memories(args.embed_sample, pool, start=10_000_000)
+    with_embedding = write(sample_user.pk, embed_rows, pool_vectors, embed=True)
+    sample_user.delete()
+
+    user, have, rows = runtime.fresh_user("scale"), 0, []
+    for size in sorted(args.sizes):
+        started, rates = time.perf_counter(), []
+        for chunk in range(have, size, 10_000):
+            count = min(10_000, size - chunk)
+            rates.append((count, write(user.pk, synthetic.memories(count, pool, start=chunk), pool_vectors)))
+        have = size
+        with connection.cursor() as cursor:  # fresh statistics, as autovacuum would give a settled table
+            cursor.execute("ANALYZE memoryapp_memory")
+        written = sum(c for c, _ in rates)
+        row = {"size": size, "write_per_s_precomputed": round(written / sum(c / r for c, r in rates), 1) if rates else None,
+               "write_per_s_with_embedding": round(with_embedding, 1), "fill_s": round(time.perf_counter() - started, 1),
+               **measure(user, queries, query_vectors, short, short_vectors, args.budget)}
+        logger.info("%s", json.dumps(row))
+        rows.append(row)
+    result = {"sizes": rows, "machine": runtime.machine(), "queries": args.queries, "pool": args.pool,
+              "vector_note": "pool vectors reused with Gaussian noise sigma 0.02 per dimension, renormalised"}
+    if args.explain:
+        from .variants import VARIANTS
+
+        configs = {"RECALL_POSTGRES_ONLY": RECALL_POSTGRES_ONLY,
+                   "no_trigram": VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit)}
+        result["explain"] = {name: explain(user, queries[0], query_vectors[0].tolist(), config)
+                             for name, config in configs.items()}
+        for name, plan in result["explain"].items():
+            print(f"--- {name}\n{plan}")
+    user.delete()
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
+    args = parse_args(argv)
+    if args.plot_only:
+        plot(json.loads(args.json.read_text())["sizes"], args.plot)
+        return
+    result = run(args)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(result, indent=2) + "\n")
+    plot(result["sizes"], args.plot)
+    for row in result["sizes"]:
+        print(f"{row['size']:>7}: recall p50={row['recall_ms']['p50']:.1f} p95={row['recall_ms']['p95']:.1f} ms  "
+              f"no-trigram p95={row['recall_no_trigram_ms']['p95']:.1f}  "
+              f"search p95={row['page_search_ms']['p95']:.1f}  list p95={row['page_list_ms']['p95']:.1f}  "
+              f"write {row['write_per_s_precomputed']}/s ({row['write_per_s_with_embedding']}/s embedding)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Recall config variants tried on the dev file, all derived from RECALL_POSTGRES_ONLY (never mutated).
+
+`--variants NAME ...` on bench.locomo evaluates each on the same ingested memories and questions.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memoryapp.engine.config import RecallConfig
+from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+
+
+def _with(config: RecallConfig, **parts: dict) -> RecallConfig:
+    """Copy with nested parts updated: _with(c, fusion={"rank_share": 1.0}, limit=20)."""
+    update = {}
+    for name, value in parts.items():
+        current = getattr(config, name)
+        update[name] = current.model_copy(update=value) if isinstance(value, dict) else value
+    return config.model_copy(update=update)
+
+
+_NO_RECENCY = {"recency": 0.0, "importance": 0.0, "similarity": 1.0}
+
+
+def baseline(limit: int) -> RecallConfig:
+    return _with(RECALL_POSTGRES_ONLY, limit=limit)
+
+
+VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
+    "baseline": baseline,
+    "rank_only": lambda n: _with(baseline(n), fusion={"rank_share": 1.0}),
+    "rank_0.75": lambda n: _with(baseline(n), fusion={"rank_share": 0.75}),
+    "cosine_only": lambda n: _with(baseline(n), fusion={"rank_share": 0.0}),
+    "no_trigram": lambda n: _with(baseline(n), trigram={"enabled": False}),
+    "no_trigram_rank_only": lambda n: _with(baseline(n), trigram={"enabled": False}, fusion={"rank_share": 1.0}),
+    "no_recency": lambda n: _with(baseline(n), scoring=_NO_RECENCY),
+    "wide_limits": lambda n: _with(baseline(n), vector={"limit": 100}, full_text={"limit": 100}),
+    "wide_rank_only": lambda n: _with(baseline(n), vector={"limit": 100}, full_text={"limit": 100},
+                                      fusion={"rank_share": 1.0}),
+    "ft_weight_1.5": lambda n: _with(baseline(n), full_text={"weight": 1.5}),
+    "vec_weight_1.5": lambda n: _with(baseline(n), vector={"weight": 1.5}),
+    "rrf_k_20": lambda n: _with(baseline(n), fusion={"rrf_k": 20}),
+    # Second round: combinations of the first round's winners.
+    "wide_rank_ft1.5": lambda n: _with(VARIANTS["wide_rank_only"](n), full_text={"limit": 100, "weight": 1.5}),
+    "wide_rank_no_recency": lambda n: _with(VARIANTS["wide_rank_only"](n), scoring=_NO_RECENCY),
+    "wide_rank_ft1.5_no_recency": lambda n: _with(VARIANTS["wide_rank_ft1.5"](n), scoring=_NO_RECENCY),
+    "wide_rank_ft1.5_rrf20": lambda n: _with(VARIANTS["wide_rank_ft1.5"](n), fusion={"rrf_k": 20}),
+    "rank_0.85_wide_ft1.5": lambda n: _with(VARIANTS["wide_rank_ft1.5"](n), fusion={"rank_share": 0.85}),
+    # Third round: around the best of the second (wide_rank_ft1.5_rrf20).
+    "wide_rank_ft2_rrf20": lambda n: _with(VARIANTS["wide_rank_ft1.5_rrf20"](n), full_text={"weight": 2.0}),
+    "wide_rank_ft1.5_rrf10": lambda n: _with(VARIANTS["wide_rank_ft1.5"](n), fusion={"rrf_k": 10}),
+    "wider200_rank_ft1.5_rrf20": lambda n: _with(VARIANTS["wide_rank_ft1.5_rrf20"](n), vector={"limit": 200},
+                                                 full_text={"limit": 200}),
+}
+
+
+def resolve(name: str, limit: int) -> RecallConfig:
+    try:
+        return VARIANTS[name](limit)
+    except KeyError:
+        raise SystemExit(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
