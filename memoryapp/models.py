@@ -91,6 +91,8 @@ class Memory(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["user", "status", "kind"], name="memory_user_status_kind"),
+            # The memories page lists newest first: without this it sorts all of a user's rows.
+            models.Index(fields=["user", "status", "-created_at", "-id"], name="memory_user_status_recent"),
             models.Index(fields=["user", "valid_from", "valid_until"], name="memory_user_validity"),
             models.Index(fields=["graph_sync_state"], name="memory_graph_sync"),
             HnswIndex(

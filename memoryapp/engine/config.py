@@ -20,23 +20,27 @@ class _Frozen(BaseModel):
 
 class VectorConfig(_Frozen):
     enabled: bool = True
-    limit: int = Field(default=40, ge=1, le=1000)
+    limit: int = Field(default=100, ge=1, le=1000)
     ef_search: int = Field(default=80, ge=10, le=1000)
     weight: float = 1.0
 
 
 class FullTextConfig(_Frozen):
     enabled: bool = True
-    limit: int = Field(default=40, ge=1, le=1000)
-    weight: float = 1.0
+    limit: int = Field(default=100, ge=1, le=1000)
+    # Shared words are stronger evidence than MiniLM's nearness on conversational text (LoCoMo dev).
+    weight: float = 1.5
+    candidate_cap: int = Field(default=2000, ge=1)
 
 
 class TrigramConfig(_Frozen):
-    """Fuzzy match for short queries (typos, partial words); skipped for long ones."""
+    """Fuzzy match. Short queries (typos, partial words) scan the trigram index; longer ones only
+    re-rank what the vector and full-text retrievers found (a scan re-checks thousands of rows)."""
 
     enabled: bool = True
     limit: int = Field(default=20, ge=1, le=1000)
-    max_query_chars: int = 64
+    scan_max_chars: int = 16
+    max_query_chars: int = 512
     min_similarity: float = Field(default=0.3, ge=0, le=1)
     weight: float = 0.5
 
@@ -49,9 +53,10 @@ class GraphConfig(_Frozen):
 
 
 class FusionConfig(_Frozen):
-    rrf_k: int = Field(default=60, ge=1)
-    # similarity = rank_share * rrf_normalised + (1 - rank_share) * cosine
-    rank_share: float = Field(default=0.5, ge=0, le=1)
+    rrf_k: int = Field(default=20, ge=1)
+    # similarity = rank_share * rrf_normalised + (1 - rank_share) * cosine. Rank alone ranks best on
+    # LoCoMo dev; the evidence gate (RecallConfig.min_cosine) keeps unrelated memories out instead.
+    rank_share: float = Field(default=1.0, ge=0, le=1)
 
 
 class ScoringConfig(_Frozen):
@@ -70,3 +75,6 @@ class RecallConfig(_Frozen):
     scoring: ScoringConfig = ScoringConfig()
     limit: int = Field(default=3, ge=1, le=500)
     threshold: float = Field(default=0.0, ge=0, le=1)
+    # Evidence gate: a memory counts only if the embedder finds it this close, or a lexical retriever
+    # (full text, trigram) or the graph found it. Rank fusion alone always has a "best" memory.
+    min_cosine: float = Field(default=0.0, ge=-1, le=1)

@@ -107,7 +107,9 @@ def recall(
         sources.append(Source.GRAPH.value)
 
     items = _score(candidates, sources, config, request.at)
-    items = [item for item in items if item[0] >= config.threshold][:limit]
+    evidence = _evidence_sources(request, config)
+    items = [item for item in items if item[0] >= config.threshold and _has_evidence(item[1], config, evidence)]
+    items = items[:limit]
     memories = Memory.objects.in_bulk([c.id for _, c, *_ in items])
     results = RecallResults(degraded=degraded, timings_ms=timings)
     for score, candidate, similarity, recency in items:
@@ -121,6 +123,19 @@ def recall(
     if record_access:
         access.note_access([item.memory.pk for item in results.items])
     return results
+
+
+def _evidence_sources(query: RecallQuery, config: RecallConfig) -> set[str]:
+    """Retrievers whose hit is evidence by itself: words in common, a close spelling, a graph fact.
+    Trigram re-ranking of others' finds is not (it scores every candidate)."""
+    sources = {Source.FULL_TEXT.value, Source.GRAPH.value}
+    if retrievers.trigram_mode(query, config) == "scan":
+        sources.add(Source.TRIGRAM.value)
+    return sources
+
+
+def _has_evidence(candidate: Candidate, config: RecallConfig, lexical: set[str]) -> bool:
+    return candidate.cosine >= config.min_cosine or not lexical.isdisjoint(candidate.ranks)
 
 
 def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery) -> None:

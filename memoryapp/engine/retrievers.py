@@ -65,8 +65,9 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     where, params = _filters(query)
     params.update(qv=str(query.vector), vlimit=config.vector.limit, flimit=config.full_text.limit,
                   tlimit=config.trigram.limit)
-    parts, ctes = [], []
+    parts, ctes, names = [], [], []
     if config.vector.enabled:
+        names.append("vec")
         ctes.append(f"""vec AS MATERIALIZED (
             SELECT m.id, m.embedding <=> %(qv)s::vector AS d FROM memoryapp_memory m
             WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)""")
@@ -74,18 +75,31 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     ts = tsquery_text(query.text) if config.full_text.enabled else ""
     if ts:
         params["tsq"] = ts
+        names.append("ft")
+        # Ranking every match is what costs at scale (thousands of rows share a common word), so at
+        # most `candidate_cap` matches are ranked; below that the result is exact.
+        params["fcap"] = config.full_text.candidate_cap
         ctes.append(f"""ft AS MATERIALIZED (
-            SELECT m.id, ts_rank_cd(m.search_vector, q.tsq) AS s
-            FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
-            WHERE {where} AND m.search_vector @@ q.tsq ORDER BY s DESC, m.id LIMIT %(flimit)s)""")
+            SELECT c.id, ts_rank_cd(c.sv, c.tsq) AS s FROM (
+                SELECT m.id, m.search_vector AS sv, q.tsq
+                FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
+                WHERE {where} AND m.search_vector @@ q.tsq LIMIT %(fcap)s) AS c
+            ORDER BY s DESC, c.id LIMIT %(flimit)s)""")
         parts.append("SELECT 'full_text', id, s, row_number() OVER (ORDER BY s DESC, id) FROM ft")
-    text = query.text.strip()
-    if config.trigram.enabled and 0 < len(text) <= config.trigram.max_query_chars:
-        params.update(qt=text, tmin=config.trigram.min_similarity)
-        ctes.append(f"""tri AS MATERIALIZED (
-            SELECT m.id, word_similarity(%(qt)s, m.content) AS s FROM memoryapp_memory m
-            WHERE {where} AND %(qt)s <%% m.content ORDER BY s DESC, m.id LIMIT %(tlimit)s)""")
-        parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s")
+    mode = trigram_mode(query, config)
+    if mode:
+        params.update(qt=query.text.strip(), tmin=config.trigram.min_similarity)
+        if mode == "scan":
+            ctes.append(f"""tri AS MATERIALIZED (
+                SELECT m.id, word_similarity(%(qt)s, m.content) AS s FROM memoryapp_memory m
+                WHERE {where} AND %(qt)s <%% m.content ORDER BY s DESC, m.id LIMIT %(tlimit)s)""")
+            parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s")
+        else:  # re-rank what the other retrievers found (they applied the filters): a third opinion
+            found = " UNION ".join(f"SELECT id FROM {name}" for name in names)
+            ctes.append(f"""tri AS MATERIALIZED (
+                SELECT m.id, word_similarity(%(qt)s, m.content) AS s FROM memoryapp_memory m
+                WHERE m.id IN ({found}) ORDER BY s DESC, m.id LIMIT %(tlimit)s)""")
+            parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri")
     if not parts:
         return {}
     sql = f"""WITH {', '.join(ctes)}, hits(src, id, score, rk) AS ({' UNION ALL '.join(parts)})
@@ -125,6 +139,17 @@ def graph_search(query: RecallQuery, config: RecallConfig) -> Hits:
     )
 
 
+def trigram_mode(query: RecallQuery, config: RecallConfig) -> str | None:
+    """'scan' for short queries, 'rerank' for longer ones, None when trigram does not take part."""
+    length = len(query.text.strip())
+    if not config.trigram.enabled or length == 0 or length > config.trigram.max_query_chars:
+        return None
+    if length <= config.trigram.scan_max_chars:
+        return "scan"
+    has_other = config.vector.enabled or bool(config.full_text.enabled and tsquery_text(query.text))
+    return "rerank" if has_other else None
+
+
 def enabled_sources(query: RecallQuery, config: RecallConfig) -> list[Source]:
     """The sources that take part for this query (normalises fusion scores)."""
     sources = []
@@ -132,6 +157,6 @@ def enabled_sources(query: RecallQuery, config: RecallConfig) -> list[Source]:
         sources.append(Source.VECTOR)
     if config.full_text.enabled and tsquery_text(query.text):
         sources.append(Source.FULL_TEXT)
-    if config.trigram.enabled and 0 < len(query.text.strip()) <= config.trigram.max_query_chars:
+    if trigram_mode(query, config):
         sources.append(Source.TRIGRAM)
     return sources

@@ -36,6 +36,10 @@ def open_memories(page: Page, app_server, query: str = "") -> None:
     page.fill("#id_password", PASSWORD)
     page.locator("main button[type=submit]").click()
     expect(page.locator("h1")).to_have_text("Memories")
+    # Scripts are deferred: act only once htmx runs and the live socket is open, as a person would
+    # after the page settles (a click before that takes the no-JavaScript path and reloads).
+    expect(page.locator("#live-status[data-state=on]")).to_have_count(1)
+    page.wait_for_function("window.htmx !== undefined")
 
 
 def card(page: Page, text: str):
