@@ -30,7 +30,7 @@ class FullTextConfig(_Frozen):
     limit: int = Field(default=100, ge=1, le=1000)
     # Shared words are stronger evidence than MiniLM's nearness on conversational text (LoCoMo dev).
     weight: float = 1.5
-    candidate_cap: int = Field(default=2000, ge=1)
+    candidate_cap: int = Field(default=1000, ge=1)
 
 
 class TrigramConfig(_Frozen):
@@ -40,6 +40,7 @@ class TrigramConfig(_Frozen):
     enabled: bool = True
     limit: int = Field(default=20, ge=1, le=1000)
     scan_max_chars: int = 16
+    candidate_cap: int = Field(default=500, ge=1)
     max_query_chars: int = 512
     min_similarity: float = Field(default=0.3, ge=0, le=1)
     weight: float = 0.5

@@ -110,7 +110,8 @@ def recall(
     evidence = _evidence_sources(request, config)
     items = [item for item in items if item[0] >= config.threshold and _has_evidence(item[1], config, evidence)]
     items = items[:limit]
-    memories = Memory.objects.in_bulk([c.id for _, c, *_ in items])
+    # The vectors stay in the database: parsing them back is the slowest part of loading a row.
+    memories = Memory.objects.defer("embedding", "search_vector", "search_tokens").in_bulk([c.id for _, c, *_ in items])
     results = RecallResults(degraded=degraded, timings_ms=timings)
     for score, candidate, similarity, recency in items:
         if candidate.id in memories:

@@ -90,9 +90,13 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     if mode:
         params.update(qt=query.text.strip(), tmin=config.trigram.min_similarity)
         if mode == "scan":
+            # Same bound as full text: re-checking every row that shares a trigram is what costs.
+            params["tcap"] = config.trigram.candidate_cap
             ctes.append(f"""tri AS MATERIALIZED (
-                SELECT m.id, word_similarity(%(qt)s, m.content) AS s FROM memoryapp_memory m
-                WHERE {where} AND %(qt)s <%% m.content ORDER BY s DESC, m.id LIMIT %(tlimit)s)""")
+                SELECT c.id, word_similarity(%(qt)s, c.content) AS s FROM (
+                    SELECT m.id, m.content FROM memoryapp_memory m
+                    WHERE {where} AND %(qt)s <%% m.content LIMIT %(tcap)s) AS c
+                ORDER BY s DESC, c.id LIMIT %(tlimit)s)""")
             parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s")
         else:  # re-rank what the other retrievers found (they applied the filters): a third opinion
             found = " UNION ".join(f"SELECT id FROM {name}" for name in names)
