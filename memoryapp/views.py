@@ -14,20 +14,22 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from memoryapp import auth
-from memoryapp.engine import listing, transfer, write
+from memoryapp.engine import extraction, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus
+from tasks.models import MemorySuggestion, SuggestionStatus
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 CLEARED_KEY = "memories_cleared_ids"
+MAX_SUGGESTIONS_SHOWN = 20
 
 
 @require_http_methods(["GET", "POST"])
@@ -96,8 +98,42 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     context.update(focus=focused.pk if focused else None, stats=listing.stats(request.user),
                    cleared_count=len(cleared), filtered=bool(request.GET.get("q") or request.GET.get("kind")
                                                              or request.GET.get("range") or request.GET.get("source")
-                                                             or flt.status != MemoryStatus.ACTIVE))
+                                                             or flt.status != MemoryStatus.ACTIVE),
+                   suggestions=list(MemorySuggestion.objects.filter(user=request.user, status=SuggestionStatus.PENDING)
+                                    .select_related("conversation")
+                                    .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]))
     return render(request, "memoryapp/memories.html", context)
+
+
+def _pending_suggestion(request: HttpRequest, suggestion_id: int) -> MemorySuggestion:
+    """The user's own pending suggestion; anyone else's, or one already decided, is a 404."""
+    return get_object_or_404(MemorySuggestion, pk=suggestion_id, user=request.user, status=SuggestionStatus.PENDING)
+
+
+@login_required
+@require_POST
+def suggestion_confirm(request: HttpRequest, suggestion_id: int) -> HttpResponse:
+    suggestion = _pending_suggestion(request, suggestion_id)
+    try:
+        extraction.confirm_suggestion(suggestion)
+    except (MemoryValidationError, MemoryConflict) as exc:
+        messages.error(request, exc.message)
+    except ValueError:  # decided meanwhile (another tab, a double click)
+        messages.error(request, _("This suggestion was already handled."))
+    else:
+        messages.success(request, _("Suggestion saved as a memory."))
+    return redirect("memories")
+
+
+@login_required
+@require_POST
+def suggestion_dismiss(request: HttpRequest, suggestion_id: int) -> HttpResponse:
+    suggestion = extraction.dismiss_suggestion(_pending_suggestion(request, suggestion_id))
+    if suggestion.status == SuggestionStatus.DISMISSED:
+        messages.success(request, _("Suggestion dismissed."))
+    else:
+        messages.error(request, _("This suggestion was already handled."))
+    return redirect("memories")
 
 
 @login_required
