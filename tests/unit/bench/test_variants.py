@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bench.variants import VARIANTS, resolve
+from memoryapp.engine.config import FusionConfig
 from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
 
 
@@ -18,7 +19,8 @@ def test_it_changes_only_the_named_parts():
     config = resolve("wide_rank_only", 20)
     assert (config.vector.limit, config.full_text.limit, config.fusion.rank_share) == (100, 100, 1.0)
     assert config.trigram == RECALL_POSTGRES_ONLY.trigram
-    assert RECALL_POSTGRES_ONLY.fusion.rank_share == 0.5
+    assert resolve("rank_0.75", 20).fusion.rank_share == 0.75
+    assert RECALL_POSTGRES_ONLY.fusion.rank_share == FusionConfig().rank_share  # the recipe is untouched
 
 
 def test_it_refuses_an_unknown_variant():
