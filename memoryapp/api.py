@@ -5,16 +5,15 @@ caller's rows: another user's id answers 404, like an id that never existed.
 """
 from __future__ import annotations
 
-import time
 from datetime import datetime
 from typing import Literal
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema, Status
 
 from conversations.api import router as conversations_router
+from memoryapp import ratelimit
 from memoryapp.auth import bearer_auth, session_auth
 from memoryapp.engine import listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
@@ -58,9 +57,7 @@ def on_rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
 def throttle_writes(request: HttpRequest) -> None:
     """At most API_WRITES_PER_MINUTE writes per user per clock minute (a counter in the shared cache)."""
     limit = int(getattr(settings, "API_WRITES_PER_MINUTE", 120))
-    key = f"api-writes:{request.auth.pk}:{int(time.time() // 60)}"
-    cache.add(key, 0, timeout=90)
-    if cache.incr(key) > limit:
+    if ratelimit.hit(f"api-writes:{request.auth.pk}", 60) > limit:
         raise RateLimited(f"too many changes: at most {limit} per minute; try again in a minute")
 
 

@@ -158,6 +158,7 @@ GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)
 GRAPH_LLM_STRUCTURED_OUTPUT = envstr("GRAPH_LLM_STRUCTURED_OUTPUT", "json_schema")
 
 API_WRITES_PER_MINUTE = envint("API_WRITES_PER_MINUTE", 120)
+LOGIN_FAILURES_PER_15_MINUTES = envint("LOGIN_FAILURES_PER_15_MINUTES", 10)
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from memoryapp import views
 from memoryapp.api import api
+from memoryapp.login import RateLimitedLoginView
 
 urlpatterns = [
     path("", include("conversations.urls")),
@@ -12,6 +13,7 @@ urlpatterns = [
     path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

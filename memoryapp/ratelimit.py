@@ -1,0 +1,21 @@
+"""Fixed-window counters in the shared cache (Redis), for rate limits across processes."""
+from __future__ import annotations
+
+import time
+
+from django.core.cache import cache
+
+
+def _key(bucket: str, window_seconds: int) -> str:
+    return f"ratelimit:{bucket}:{int(time.time() // window_seconds)}"
+
+
+def count(bucket: str, window_seconds: int) -> int:
+    return int(cache.get(_key(bucket, window_seconds), 0))
+
+
+def hit(bucket: str, window_seconds: int) -> int:
+    """Count one event in the current window; returns the count so far."""
+    key = _key(bucket, window_seconds)
+    cache.add(key, 0, timeout=window_seconds + 30)
+    return cache.incr(key)
