@@ -11,26 +11,14 @@ from conversations.models import Conversation
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Memory, MemoryStatus
 from tests.conftest import PASSWORD
+from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def _add_memory(*args, **kwargs) -> Memory:
-    """add_memory from a plain thread: its after-commit publish uses async_to_sync, which cannot run in
-    the test thread where Playwright's event loop lives."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
-
-    def run() -> Memory:
-        try:
-            return add_memory(*args, **kwargs).memory
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
+    return off_loop(add_memory, *args, **kwargs).memory
 
 
 def _log_in(page: Page, app_server, language: str = "en") -> None:

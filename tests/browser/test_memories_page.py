@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -11,23 +10,10 @@ from playwright.sync_api import Page, expect
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
+from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def off_loop(fn, *args, **kwargs):
-    """Run ORM work on another thread: publishing (async_to_sync) refuses Playwright's running loop."""
-    def call():
-        from django.db import connection
-
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
 
 
 def open_memories(page: Page, app_server, query: str = "") -> None:
