@@ -5,6 +5,7 @@ history, every version); results are (memory id, raw score) lists, best first.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass, field
@@ -54,8 +55,10 @@ def _filters(query: RecallQuery) -> tuple[str, dict]:
     return " AND ".join(clauses), params
 
 
+@functools.lru_cache(maxsize=512)
 def tsquery_text(text: str) -> str:
-    """An OR of the query's content words; each term is \\w+ only, so the tsquery cannot be malformed."""
+    """An OR of the query's content words; each term is \\w+ only, so the tsquery cannot be malformed.
+    Cached: one recall asks for it from the statement, the source list and the evidence gate."""
     terms = [t for t in query_terms(text) if _LEXEME.fullmatch(t)]
     return " | ".join(terms)
 
