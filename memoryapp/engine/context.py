@@ -13,6 +13,7 @@ from .text import count_tokens
 
 SYSTEM_SHARE, MEMORY_SHARE, HISTORY_SHARE, REPLY_SHARE = 0.15, 0.15, 0.50, 0.20
 RECALL_CONTEXT_MESSAGES = 3
+CUT_MARK = "\n[… {count} characters left out …]\n"
 
 SYSTEM_PROMPT = (
     "You are a helpful assistant with long-term memory of this user. "
@@ -53,8 +54,33 @@ def fit_memories(contents: list[str], budget_tokens: int) -> list[str]:
     return kept
 
 
+def shorten_middle(text: str, budget_tokens: int) -> str:
+    """`text` cut in the middle to fit `budget_tokens`, its start and end kept, the cut marked."""
+    if count_tokens(text) <= budget_tokens:
+        return text
+    low, high = 0, len(text)  # the most characters whose head+tail still fits
+    while low < high:
+        keep = (low + high + 1) // 2
+        head, tail = text[: keep - keep // 2], text[len(text) - keep // 2:]
+        cut = f"{head}{CUT_MARK.format(count=len(text) - keep)}{tail}"
+        if count_tokens(cut) <= budget_tokens:
+            low = keep
+        else:
+            high = keep - 1
+    head, tail = text[: low - low // 2], text[len(text) - low // 2:]
+    return f"{head}{CUT_MARK.format(count=len(text) - low)}{tail}"
+
+
 def fit_history(messages: list[dict], budget_tokens: int) -> list[dict]:
-    """The most recent messages whose tokens fit the history budget, in order."""
+    """The most recent messages whose tokens fit the history budget, in order.
+
+    The newest message always goes in: when it alone is over the budget it is shortened in the
+    middle, since a turn sent without the user's message would be answered blind."""
+    if not messages:
+        return []
+    newest = messages[-1]
+    if count_tokens(newest["content"]) + 4 > budget_tokens:
+        return [{**newest, "content": shorten_middle(newest["content"], budget_tokens - 4)}]
     kept, used = [], 0
     for message in reversed(messages):
         cost = count_tokens(message["content"]) + 4

@@ -31,3 +31,13 @@ def test_it_drops_the_oldest_messages_first_when_over_budget():
 
 def test_it_never_cuts_a_memory_in_half():
     assert context.fit_memories(["short", "y" * 4000], budget_tokens=100) == ["short"]
+
+
+def test_it_always_sends_the_newest_message_shortening_it_in_the_middle_when_alone_over_budget():
+    history = [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"},
+               {"role": "user", "content": "START " + "长" * 3000 + " END"}]
+    kept = context.fit_history(history, budget_tokens=500)
+    assert len(kept) == 1 and kept[0]["role"] == "user"
+    text = kept[0]["content"]
+    assert text.startswith("START") and text.endswith("END") and "characters left out" in text
+    assert context.count_tokens(text) <= 500 - 4
