@@ -41,7 +41,9 @@ def app_env(llm_url: str | None) -> dict[str, str]:
     env.update(DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL,
                MEMORYAPP_VAR_DIR=str(settings.VAR_DIR), PYTHONUNBUFFERED="1", LLM_TIMEOUT_SECONDS="5",
                # The graph has its own suites; here its syncs would eat the answers scripted for chat.
-               GRAPH_BACKEND="off")
+               GRAPH_BACKEND="off",
+               # The write limit has its own test; here it would turn the API fuzz into 429s.
+               API_WRITES_PER_MINUTE="100000")
     if llm_url:
         env.update(OPENAI_BASE_URL=llm_url, OPENAI_API_KEY="test-key", LLM_MODEL="scripted-model")
     return env
@@ -79,15 +81,13 @@ def session_llm_server() -> Iterator[ScriptedLLMServer]:
         yield server
 
 
-@pytest.fixture(scope="session")
-def app_server(django_db_setup, django_db_blocker, session_llm_server, tmp_path_factory) -> Iterator[AppServer]:
-    """Daphne serving the app on a free port, its model answered by the scripted server."""
+def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]:
+    """Daphne serving the app on a free port with `env`; returns the process and its base URL."""
     port = free_port()
-    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "memoryapp.asgi:application"],
-            cwd=ROOT, env=app_env(session_llm_server.url), stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
 
     def listening() -> bool:
@@ -99,7 +99,51 @@ def app_server(django_db_setup, django_db_blocker, session_llm_server, tmp_path_
 
     try:
         _wait(listening, process, log, "daphne")
-        yield AppServer(f"http://127.0.0.1:{port}", session_llm_server, log)
+    except BaseException:
+        _stop(process)
+        raise
+    return process, f"http://127.0.0.1:{port}"
+
+
+def start_worker(env: dict[str, str], log: Path, name: str, *, wait: bool = True) -> subprocess.Popen:
+    """A solo-pool Celery worker on both queues with `env`; waits until it answers a ping by `name`."""
+    from celery import Celery
+
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO",
+             "-Q", "celery,graph", "-n", name],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    if not wait:
+        return process
+    client = Celery(broker=env["REDIS_URL"])
+    try:
+        _wait(lambda: bool(client.control.ping(destination=[_node(name)], timeout=0.5)), process, log,
+              "celery worker")
+    except BaseException:
+        _stop(process)
+        raise
+    finally:
+        client.close()
+    return process
+
+
+def _node(name: str) -> str:
+    return name.replace("%h", socket.gethostname())
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    _stop(process)
+
+
+@pytest.fixture(scope="session")
+def app_server(django_db_setup, django_db_blocker, session_llm_server, tmp_path_factory) -> Iterator[AppServer]:
+    """Daphne serving the app on a free port, its model answered by the scripted server."""
+    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    process, url = start_daphne(app_env(session_llm_server.url), log)
+    try:
+        yield AppServer(url, session_llm_server, log)
     finally:
         _stop(process)
 
@@ -111,18 +155,8 @@ def celery_worker(django_db_setup, session_llm_server, tmp_path_factory) -> Iter
 
     app.control.purge()  # tasks queued by earlier tests for rows that no longer exist
     log = tmp_path_factory.mktemp("celery") / "worker.log"
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO", "-Q", "celery,graph",
-             "-n", f"test-{os.getpid()}@%h"],
-            cwd=ROOT, env=app_env(session_llm_server.url), stdout=out, stderr=subprocess.STDOUT,
-        )
-
-    def answers() -> bool:
-        return bool(app.control.ping(timeout=0.5))
-
+    process = start_worker(app_env(session_llm_server.url), log, f"test-{os.getpid()}@%h")
     try:
-        _wait(answers, process, log, "celery worker")
         yield process
     finally:
         _stop(process)

@@ -1,4 +1,4 @@
-"""schemathesis fuzzes the memories routes of the live OpenAPI schema (Daphne on the test database)
+"""schemathesis fuzzes every route of the live OpenAPI schema (Daphne on the test database)
 with a Bearer token: no input may cause a server error. Bounded so it runs in about a minute.
 """
 from __future__ import annotations
@@ -26,7 +26,6 @@ def test_it_answers_no_5xx_to_generated_requests(app_server, tmp_path):
     result = subprocess.run(
         [st, "run", f"{app_server.url}/api/openapi.json", "--url", app_server.url,
          "-H", f"Authorization: Bearer {secret}", "--checks", "not_a_server_error",
-         "--include-path-regex", "^/api/memories",
          "--phases", "examples,coverage,fuzzing", "--max-examples", "10", "--max-time", "60",
          "--seed", "7", "--workers", "2", "--request-timeout", "20", "--no-color"],
         capture_output=True, text=True, timeout=150, cwd=tmp_path,
