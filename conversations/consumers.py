@@ -39,6 +39,11 @@ def _language(scope: dict) -> str:
 
 
 class ChatConsumer(AsyncJsonWebsocketConsumer):
+    # The reply streams straight down this socket; nothing reaches it through the channel layer. Without
+    # this, every chat socket also listened on Redis, and a Redis restart closed it mid-reply (1011).
+    # get_channel_layer() answers None for an alias that is not configured.
+    channel_layer_alias = None
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
@@ -84,6 +89,10 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             except chat.ChatInputError as exc:
                 await self._status(exc.message)
                 return
+            except Exception:  # the database restarting, say: a task's error would otherwise vanish unseen
+                logger.exception("chat turn in conversation %s could not start", self.conversation.pk)
+                await self._status(_("Your message could not be handled right now. Try again in a moment."))
+                return
             turn_id = turn.user_message.pk
             prefs = await database_sync_to_async(MemorySettings.for_user)(self.conversation.user)
             context = {"conversation": self.conversation, "show_citations": prefs.show_citations}
@@ -113,6 +122,11 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             message = await database_sync_to_async(chat.finish_turn)(turn, "".join(parts))
+            if message is None and not stopped:
+                # An empty answer used to vanish without a word; the user must see it failed and can retry.
+                await self._error(turn_id, ProviderError("The language model returned an empty reply.",
+                                                         retryable=True))
+                return
             if message is None:
                 await self.send(f'<div id="pending-{turn_id}" hx-swap-oob="delete"></div>')
                 return

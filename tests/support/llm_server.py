@@ -7,6 +7,7 @@ system prompt (see memoryapp/providers/llm/prompts.py):
     with ScriptedLLMServer() as server:
         server.script("[memoryapp:extract]", Garbage("not json"), '{"candidates": []}')
         server.script(None, Fail(500), Delay(2.0, then="late"))
+        server.script(None, Raw("<html>502 Bad Gateway</html>"), Cut("half of an answer", after=2))
         llm = OpenAICompatibleLLM(server.url, "test", "scripted")
 
 Unscripted requests go to `server.default` if set, else echo the last user message.
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Union
 
-__all__ = ["Delay", "Fail", "Garbage", "Response", "ScriptedLLMServer", "pseudo_embedding"]
+__all__ = ["Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer", "pseudo_embedding"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,25 @@ class Garbage:
     text: str
 
 
-Response = Union[str, Fail, Delay, Garbage]
+@dataclass(frozen=True)
+class Raw:
+    """Not the protocol at all: this body, verbatim, with a 200 (say, a proxy's HTML page)."""
+
+    body: str
+    status: int = 200
+    content_type: str = "text/html"
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A streamed answer that stops after `after` word-sized deltas: no finish_reason, no [DONE], and the
+    connection closed (the model server crashed mid-reply). Unstreamed requests get the body cut in half."""
+
+    text: str
+    after: int = 1
+
+
+Response = Union[str, Fail, Delay, Garbage, Raw, Cut]
 Responder = Callable[[dict], "Response"]
 
 
@@ -227,6 +246,12 @@ class _Handler(BaseHTTPRequestHandler):
                 error = {"error": {"message": f"scripted failure {response.status}", "type": "server_error"}}
             self._json(response.status, error)
             return
+        if isinstance(response, Raw):
+            self._raw(response.status, response.body.encode(), response.content_type)
+            return
+        if isinstance(response, Cut):
+            self._cut(body, response)
+            return
         content = response.text if isinstance(response, Garbage) else str(response)
         model = body.get("model") or self.state.model
         ident, created = f"chatcmpl-{uuid.uuid4().hex[:24]}", int(time.time())
@@ -263,6 +288,32 @@ class _Handler(BaseHTTPRequestHandler):
             chunk({"content": piece})
         chunk({}, finish="stop")
         self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+    def _cut(self, body: dict, response: Cut) -> None:
+        if not body.get("stream"):
+            whole = json.dumps({"id": "chatcmpl-cut", "object": "chat.completion", "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": response.text}, "finish_reason": "stop"}]})
+            self._raw(200, whole[: len(whole) // 2].encode(), "application/json")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        model, created = body.get("model") or self.state.model, int(time.time())
+        for piece in re.findall(r"\s*\S+|\s+", response.text)[: response.after]:
+            event = {"id": "chatcmpl-cut", "object": "chat.completion.chunk", "created": created, "model": model,
+                     "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+            self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+        self.wfile.write(b'data: {"id": "chatcmpl-cut", "choi')  # half an event, then the line drops
+        self.wfile.flush()
+
+    def _raw(self, status: int, data: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
         self.wfile.flush()
 
     def _embeddings(self, body: dict) -> None:

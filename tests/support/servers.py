@@ -117,7 +117,7 @@ def start_worker(env: dict[str, str], log: Path, name: str, *, wait: bool = True
         )
     if not wait:
         return process
-    client = Celery(broker=env["REDIS_URL"])
+    client = Celery(broker=env["REDIS_URL"], set_as_current=False)  # the test process keeps the app's
     try:
         _wait(lambda: bool(client.control.ping(destination=[_node(name)], timeout=0.5)), process, log,
               "celery worker")

@@ -8,6 +8,7 @@ pydantic schema, and on failure send the error back as a follow-up user message,
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -68,13 +69,23 @@ class OpenAICompatibleLLM:
         self.calls += 1
         with self._errors_mapped():
             stream = self.client.chat.completions.create(model=self.model, messages=messages, stream=True)
+        finished = False
         try:
             with self._errors_mapped():
                 for chunk in stream:
-                    if chunk.choices and chunk.choices[0].delta.content:
+                    if not chunk.choices:
+                        continue
+                    finished = finished or chunk.choices[0].finish_reason is not None
+                    if chunk.choices[0].delta.content:
                         yield chunk.choices[0].delta.content
         finally:
             stream.close()  # also when the consumer stops early (client went away)
+        # The SDK ends quietly when the connection drops mid-stream, and skips a body that is not
+        # server-sent events at all (a proxy's error page): either would pass for a short, complete
+        # reply. Every OpenAI-compatible server ends a reply with a finish_reason.
+        if not finished:
+            raise ProviderError(f"The language model at {self.base_url} stopped before finishing its reply "
+                                "(the stream was cut off or was not an OpenAI-compatible stream).", retryable=True)
 
     def summarise(self, messages: list[dict]) -> str:
         if not _has_user_turn(messages):
@@ -145,6 +156,9 @@ class OpenAICompatibleLLM:
                 self._json_mode = False
                 return self._complete(messages, json_mode=False)
             raise
+        if not hasattr(response, "choices"):  # the SDK hands back the body as text when it is not JSON
+            raise ProviderError(f"The language model at {self.base_url} answered with something that is not an "
+                                f"OpenAI-compatible reply: {' '.join(str(response).split())[:120]!r}", retryable=True)
         if not response.choices:
             return ""
         return response.choices[0].message.content or ""
@@ -178,6 +192,9 @@ class _ErrorMap:
             raise ProviderError(f"{where} answered HTTP {status}: {_detail(exc)}", retryable=retryable) from exc
         if isinstance(exc, openai.APIError):
             raise ProviderError(f"{where} returned an error: {exc.message}", retryable=False) from exc
+        if isinstance(exc, json.JSONDecodeError):  # a body cut off mid-way, or not JSON at all
+            raise ProviderError(f"{where} answered with a reply that is not valid JSON ({exc.msg}).",
+                                retryable=True) from exc
         return False
 
 
