@@ -9,8 +9,12 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import redis
+import redis.asyncio.retry
+import redis.retry
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from redis.backoff import ExponentialBackoff
 
 from memoryapp.envconf import envbool, envfloat, envint, envsecret, envstr
 from memoryapp import stack
@@ -101,13 +105,26 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+# After a Redis restart every pooled connection is dead, and redis-py does not retry by default: the
+# first command on each failed (a websocket handshake answered 500, a login or a memory event lost).
+# Reconnect and retry instead, for up to ~10 s (0.1, 0.2, ... capped at 2 s), on connection errors only:
+# a timeout means a hung server, and retrying a blocking read would only wait longer.
+REDIS_RETRIES = envint("REDIS_RETRIES", 8)
+_redis_retry = {
+    "retry": redis.retry.Retry(ExponentialBackoff(cap=2, base=0.1), REDIS_RETRIES, (redis.ConnectionError,)),
+    "retry_on_error": [redis.ConnectionError],
+}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                      "OPTIONS": _redis_retry}}
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         # redis-py 8 defaults socket_timeout to 5 s, the same as channels-redis's BZPOPMIN wait, so an idle
         # socket's receive loop died with "Timeout reading"; give the read room beyond the 5 s block.
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
+                              "retry": redis.asyncio.retry.Retry(ExponentialBackoff(cap=2, base=0.1), REDIS_RETRIES,
+                                                                 (redis.ConnectionError,)),
+                              "retry_on_error": [redis.ConnectionError]}],
                    "prefix": envstr("CHANNELS_PREFIX", "memoryapp")},
     }
 }
