@@ -29,10 +29,13 @@ def extract_messages(self, conversation_id: int, message_ids: list[int] | None =
     if not ids:
         return {"status": "empty"}
     run, _created = extraction.queue_run(conversation, ids)
-    if not extraction.claim(run):
+    if not extraction.claim(run, owner=self.request.id or ""):
         return _summary(run)  # done already, or another worker has it
     try:
         return _summary(extraction.extract(run).run)
+    except extraction.RunTakenOver:
+        run.refresh_from_db()
+        return _summary(run)  # the attempt that took over applies the batch
     except ProviderError as exc:
         extraction.fail(run, str(exc))
         if exc.retryable and self.request.retries < self.max_retries:

@@ -94,19 +94,31 @@ def on_user_turn(conversation: Conversation) -> bool:
     return True
 
 
-def claim(run: ExtractionRun) -> bool:
-    """Take the run for this worker; only one worker wins, and a finished run is never taken again."""
+class RunTakenOver(Exception):
+    """Another attempt claimed the run while this one was working; this one must not apply anything."""
+
+
+def claim(run: ExtractionRun, owner: str = "") -> bool:
+    """Take the run for this worker; only one worker wins, and a finished run is never taken again.
+
+    `owner` is the task id. A running claim is taken over when it is stale, or when `owner` already holds
+    it: the broker redelivers an unacknowledged task (acks_late) only after its worker died, with the
+    same id, and waiting STALE_AFTER for it would leave that redelivery nothing to do.
+    """
     now = timezone.now()
     claimable = Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | Q(
         status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER)
+    if owner:
+        claimable |= Q(status=RunStatus.RUNNING, claimed_by=owner)
     taken = ExtractionRun.objects.filter(claimable, pk=run.pk).update(
-        status=RunStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="")
+        status=RunStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", claimed_by=owner)
     run.refresh_from_db()
     return taken == 1
 
 
 def fail(run: ExtractionRun, error: str) -> None:
-    ExtractionRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+    """Mark this attempt failed, unless another attempt has taken the run over meanwhile."""
+    ExtractionRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, attempts=run.attempts).update(
         status=RunStatus.FAILED, error=error[:5000], finished_at=timezone.now())
 
 
@@ -138,6 +150,10 @@ def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Emb
     applied: dict[str, int] = {}
     memory_ids: list[int] = []
     with transaction.atomic():  # all or nothing, the run's status included
+        # Still ours? A worker that outlived its claim (a redelivery took it over) must not apply twice.
+        if not ExtractionRun.objects.select_for_update().filter(
+                pk=run.pk, status=RunStatus.RUNNING, attempts=run.attempts).exists():
+            raise RunTakenOver(f"extraction run {run.pk} was taken over by another attempt")
         for decision in decisions.decisions:
             i = decision.candidate_index
             memory = _apply(run, decision.action, decision.target_id, candidates[i], vectors[i], messages)
