@@ -97,7 +97,10 @@ REDIS_URL = envstr("REDIS_URL") or stack.redis_url(VAR_DIR, EMBEDDED_REDIS_PORT)
 FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
 
 try:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 0))}
+    # Health checks: with DB_CONN_MAX_AGE > 0, a connection that a Postgres restart cut is noticed and
+    # replaced before use; without them the next chat turn on it failed ("terminating connection").
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 0),
+                                                  conn_health_checks=True)}
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL Django understands: {exc}") from None
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
