@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from conversations.models import Conversation
 from memoryapp.models import Memory, MemoryStatus
@@ -67,16 +66,6 @@ def test_it_dismisses_a_suggestion_without_creating_a_memory(alice_client, alice
     page = alice_client.get(PAGE).content.decode()
     assert "Prefers window seats" not in page and "Suggestion dismissed." in page
 
-
-def test_it_returns_404_for_another_users_suggestion(alice, bob):
-    suggestion = _suggest(alice)
-    bob_client = Client()
-    bob_client.force_login(bob)
-    assert bob_client.post(_confirm_url(suggestion)).status_code == 404
-    assert bob_client.post(_dismiss_url(suggestion)).status_code == 404
-    suggestion.refresh_from_db()
-    assert suggestion.status == SuggestionStatus.PENDING and suggestion.decided_at is None
-    assert not Memory.objects.exists()
 
 
 def test_it_returns_404_for_an_already_decided_suggestion(alice_client, alice):
