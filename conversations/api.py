@@ -6,10 +6,12 @@ lookup is scoped to them: another user's conversation answers 404, like one that
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
+from pydantic import AfterValidator
 from ninja.errors import HttpError
 
 from memoryapp.engine import chat
@@ -21,13 +23,22 @@ from .models import Conversation, Message
 router = Router(tags=["conversations"])
 
 
+def _without_nul(value: str) -> str:
+    if "\x00" in value:  # Postgres text cannot hold NUL: a 422 here, not a 500 on save
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+Title = Annotated[str, AfterValidator(_without_nul)]
+
+
 class ConversationIn(Schema):
-    title: str = Field("", max_length=200)
+    title: Title = Field("", max_length=200)
     temporary: bool = False
 
 
 class RenameIn(Schema):
-    title: str = Field(..., min_length=1, max_length=200)
+    title: Title = Field(..., min_length=1, max_length=200)
 
 
 class ConversationOut(Schema):

@@ -15,8 +15,9 @@ def listed_conversations(user, query: str = "") -> QuerySet[Conversation]:
     """What the sidebar and the API list: kept (not temporary) chats with at least one message."""
     has_messages = Exists(Message.objects.filter(conversation=OuterRef("pk")))
     conversations = Conversation.objects.filter(user=user, temporary=False).filter(has_messages)
-    if query.strip():
-        conversations = conversations.filter(title__icontains=query.strip())
+    query = query.replace("\x00", "").strip()  # no title holds NUL, and Postgres refuses it in a pattern
+    if query:
+        conversations = conversations.filter(title__icontains=query)
     return conversations
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Literal
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema, Status
 
@@ -45,6 +46,12 @@ def on_conflict(request: HttpRequest, exc: MemoryConflict) -> HttpResponse:
 @api.exception_handler(MemoryNotFound)
 def on_not_found(request: HttpRequest, exc: MemoryNotFound) -> HttpResponse:
     return api.create_response(request, {"detail": exc.message}, status=404)
+
+
+@api.exception_handler(RequestDataTooBig)
+def on_body_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    limit_mb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 2**20
+    return api.create_response(request, {"detail": f"the request body is larger than {limit_mb:g} MB"}, status=413)
 
 
 @api.exception_handler(RateLimited)

@@ -13,6 +13,7 @@ import redis
 import redis.asyncio.retry
 import redis.retry
 from celery.schedules import crontab
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import ExponentialBackoff
 
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "channels",
+    "ninja",  # serves the API docs' Swagger UI from our static files, not a CDN (the CSP allows 'self' only)
     "memoryapp",
     "conversations",
     "tasks",
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "memoryapp.urls"
@@ -181,6 +184,8 @@ GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)
 GRAPH_LLM_STRUCTURED_OUTPUT = envstr("GRAPH_LLM_STRUCTURED_OUTPUT", "json_schema")
 
 API_WRITES_PER_MINUTE = envint("API_WRITES_PER_MINUTE", 120)
+# Room for the largest import the API takes (5,000 rows of up to 2,000 characters); bigger bodies get a 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 2**20
 LOGIN_FAILURES_PER_15_MINUTES = envint("LOGIN_FAILURES_PER_15_MINUTES", 10)
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
@@ -227,6 +232,21 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Scripts only from our own static files: an injected <script> or inline handler never runs.
+# Inline styles stay allowed (htmx adds its indicator styles; the Swagger UI sets style attributes).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 if envbool("TRUST_X_FORWARDED_PROTO", False):  # only behind a proxy that sets it
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # The healthcheck must answer over plain HTTP inside the compose network.

@@ -66,6 +66,8 @@ def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
             raise ChatInputError(_("Type a message first."))
         if len(text) > MAX_MESSAGE_CHARS:
             raise ChatInputError(_("Messages are limited to %(count)d characters.") % {"count": MAX_MESSAGE_CHARS})
+        if "\x00" in text:  # Postgres text cannot hold NUL; say so rather than fail on save
+            raise ChatInputError(_("Messages cannot contain NUL characters."))
         user_message = _save_user_message(conversation, text)
 
     history = list(conversation.messages.filter(id__lte=user_message.pk).order_by("created_at", "id"))
