@@ -10,6 +10,7 @@ import os
 
 import httpx
 import pytest
+from asgiref.sync import SyncToAsync
 from celery import Celery
 from django.conf import settings
 from django.db import close_old_connections
@@ -45,7 +46,10 @@ def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack):
 
         restart_embedded_postgres(settings.VAR_DIR)
 
-        close_old_connections()  # what Django does between requests and Celery between tasks
+        # What Django does between requests, Channels around each database call and Celery between tasks;
+        # here for the test's own threads: this one, and asgiref's, where earlier async tests' ORM calls ran.
+        close_old_connections()
+        SyncToAsync.single_thread_executor.submit(close_old_connections).result()
         assert Conversation.objects.filter(pk=conversation.pk).exists()  # the test process is back too
         page = http.get("/settings/memories")
         assert page.status_code == 200, page.text[-2000:]
