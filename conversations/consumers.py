@@ -27,6 +27,13 @@ logger = logging.getLogger(__name__)
 _END = object()
 
 
+def _off_shared_thread(function):
+    """The turn's heavy parts (recall embeds the query) in a pool thread of their own. On Channels'
+    one shared sync thread they queued every other socket's session lookup behind them: under load
+    new chat sockets timed out at the handshake (bench/load.py, docs/benchmarks.md)."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
 def _language(scope: dict) -> str:
     query = scope.get("query_string", b"").decode()
     for part in query.split("&"):
@@ -85,7 +92,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def _turn(self, text: str | None) -> None:
         with translation.override(self.language):
             try:
-                turn = await database_sync_to_async(chat.start_turn)(self.conversation, text)
+                turn = await _off_shared_thread(chat.start_turn)(self.conversation, text)
             except chat.ChatInputError as exc:
                 await self._status(exc.message)
                 return
@@ -121,7 +128,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self._error(turn_id, exc)
             return
         try:
-            message = await database_sync_to_async(chat.finish_turn)(turn, "".join(parts))
+            message = await _off_shared_thread(chat.finish_turn)(turn, "".join(parts))
             if message is None and not stopped:
                 # An empty answer used to vanish without a word; the user must see it failed and can retry.
                 await self._error(turn_id, ProviderError("The language model returned an empty reply.",

@@ -171,6 +171,7 @@ if EMBEDDING_PROVIDER not in ("local", "openai"):
     raise ImproperlyConfigured(f"EMBEDDING_PROVIDER must be 'local' or 'openai', not {EMBEDDING_PROVIDER!r}")
 EMBEDDING_MODEL = envstr("EMBEDDING_MODEL", "all-MiniLM-L6-v2")
 EMBEDDING_DIM = envint("EMBEDDING_DIM", 384)
+EMBEDDING_THREADS = envint("EMBEDDING_THREADS", 1)  # torch threads per process for the local model; 0: torch's default
 EMBEDDING_BASE_URL = envstr("EMBEDDING_BASE_URL") or OPENAI_BASE_URL
 
 ZEP_API_URL = envstr("ZEP_API_URL")

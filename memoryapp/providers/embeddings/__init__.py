@@ -30,7 +30,7 @@ def get_embedder() -> Embedder:
     else:
         from .local import LocalEmbedder
 
-        embedder = LocalEmbedder(settings.EMBEDDING_MODEL)
+        embedder = LocalEmbedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
         if embedder.dim != settings.EMBEDDING_DIM:
             raise ImproperlyConfigured(
                 f"EMBEDDING_DIM is {settings.EMBEDDING_DIM} but {settings.EMBEDDING_MODEL} makes {embedder.dim}-d vectors"

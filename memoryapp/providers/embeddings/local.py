@@ -19,10 +19,17 @@ def _model_path(name: str) -> str:
 
 
 class LocalEmbedder:
-    def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 64):
+    def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 64, threads: int | None = 1):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a hub at run time
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        import torch
         from sentence_transformers import SentenceTransformer
+
+        if threads:
+            # One thread per call: calls are serialised by the lock below anyway, and in a server that
+            # shares its cores, torch's threads spin against each other (measured: a query embedding
+            # took 224 ms with 2 threads vs 32 ms with 1 on the busy 2-core machine; docs/benchmarks.md).
+            torch.set_num_threads(threads)
 
         self.name = model
         self.batch_size = batch_size
