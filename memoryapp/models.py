@@ -74,10 +74,16 @@ class Memory(models.Model):
         "conversations.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
     )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    # Where the memory was learnt (the message it came from, or the turn before it): searched as
+    # context for the memory's own words, never shown or put in a prompt.
+    context = models.TextField(default="", blank=True)
     # jieba-segmented, lower-cased text; Postgres derives the tsvector from it (config in migration 0001).
     search_tokens = models.TextField(default="", blank=True)
+    # The same for the context and the memory's date in words ("may 2023"): weighted below the content.
+    search_context = models.TextField(default="", blank=True)
     search_vector = models.GeneratedField(
-        expression=SearchVector("search_tokens", config="memoryapp_mixed"),
+        expression=SearchVector("search_tokens", config="memoryapp_mixed", weight="A")
+        + SearchVector("search_context", config="memoryapp_mixed", weight="C"),
         output_field=SearchVectorField(),
         db_persist=True,
     )

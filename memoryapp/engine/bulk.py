@@ -12,7 +12,7 @@ from django.utils import timezone
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
 from .snapshots import snapshot
-from .text import content_key, search_tokens
+from .text import content_key, search_context, search_tokens
 from .validation import MemoryInput
 from .write import _lock_user
 
@@ -50,11 +50,12 @@ def bulk_add(
                     continue
                 seen.add(key)
                 positions.append(position)
+                start = item.valid_from or timezone.now()
                 rows.append(Memory(
                     user_id=user_id, content=item.content, content_key=key, kind=item.kind,
                     lifecycle=item.lifecycle, importance=item.importance, confidence=item.confidence,
-                    valid_from=item.valid_from or timezone.now(), source=source,
-                    embedding=vector, search_tokens=search_tokens(item.content),
+                    valid_from=start, source=source, embedding=vector, search_tokens=search_tokens(item.content),
+                    context=item.context, search_context=search_context(item.context, start),
                 ))
             created = Memory.objects.bulk_create(rows)
             MemoryEvent.objects.bulk_create([

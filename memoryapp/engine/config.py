@@ -3,6 +3,7 @@ one: derive with `model_copy(update=...)`."""
 from __future__ import annotations
 
 from enum import Enum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +32,14 @@ class FullTextConfig(_Frozen):
     # Shared words are stronger evidence than MiniLM's nearness on conversational text (LoCoMo dev).
     weight: float = 1.5
     candidate_cap: int = Field(default=1000, ge=1)
+    # "cover_density": Postgres' ts_rank_cd (every word counts the same, nearness counts).
+    # "bm25": each matched word weighs by its rarity among the user's memories (IDF), with BM25's
+    # term-frequency saturation (k1) and length normalisation (b).
+    ranking: Literal["cover_density", "bm25"] = "cover_density"
+    k1: float = Field(default=1.2, ge=0)
+    b: float = Field(default=0.75, ge=0, le=1)
+    # A word of the memory's context or date counts this much of a word of the memory itself.
+    context_weight: float = Field(default=0.2, ge=0, le=1)
 
 
 class TrigramConfig(_Frozen):
@@ -60,6 +69,13 @@ class FusionConfig(_Frozen):
     rank_share: float = Field(default=1.0, ge=0, le=1)
 
 
+class QueryConfig(_Frozen):
+    """Rewriting of the full-text query without a model (rewrite.py)."""
+
+    drop_meta_words: bool = False  # "do you remember ...", "told", "likely": about the chat, not the memory
+    relative_dates: bool = False  # "last month" -> the date words of last month's memories
+
+
 class ScoringConfig(_Frozen):
     similarity: float = 0.6
     importance: float = 0.25
@@ -73,6 +89,7 @@ class RecallConfig(_Frozen):
     trigram: TrigramConfig = TrigramConfig()
     graph: GraphConfig = GraphConfig()
     fusion: FusionConfig = FusionConfig()
+    query: QueryConfig = QueryConfig()
     scoring: ScoringConfig = ScoringConfig()
     limit: int = Field(default=3, ge=1, le=500)
     threshold: float = Field(default=0.0, ge=0, le=1)

@@ -27,6 +27,7 @@ from memoryapp.providers.llm.sensitive import contains_sensitive
 from tasks.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 
 from . import write
+from .validation import MAX_CONTEXT_LENGTH
 
 if TYPE_CHECKING:
     from memoryapp.providers.embeddings.base import Embedder
@@ -194,10 +195,19 @@ def _source_message(candidate: Candidate, messages: list[Message]) -> Message:
     return next((m for m in users if key and key in normalise_content(m.content)), users[-1])
 
 
+def _context(message: Message | None) -> str:
+    """The words the memory was learnt from, kept (searched, never shown) as its context; none when
+    they hold something that must never be stored (a password beside the preference)."""
+    if message is None or contains_sensitive(message.content):
+        return ""
+    return message.content[:MAX_CONTEXT_LENGTH]
+
+
 def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, candidate: Candidate,
            vector: list[float], messages: list[Message]) -> Memory | None:
+    said = _source_message(candidate, messages)
     source = {"source": MemorySource.EXTRACTED, "source_conversation_id": run.conversation_id,
-              "source_message_id": _source_message(candidate, messages).pk}
+              "source_message_id": said.pk, "context": _context(said)}
     details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence}
     if action is DecisionAction.ADD:
         return write.add_memory(run.user_id, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
@@ -243,6 +253,7 @@ def confirm_suggestion(suggestion: MemorySuggestion, *, actor: str = Actor.USER)
             suggestion.user_id, suggestion.content, kind=suggestion.kind, importance=suggestion.importance,
             confidence=suggestion.confidence, source=MemorySource.EXTRACTED,
             source_conversation_id=suggestion.conversation_id, source_message_id=suggestion.message_id, actor=actor,
+            context=_context(suggestion.message),
         )
         suggestion.status, suggestion.memory, suggestion.decided_at = (
             SuggestionStatus.CONFIRMED, result.memory, timezone.now())

@@ -30,6 +30,7 @@ class RecallQuery:
     at: datetime
     include_history: bool = False
     kinds: tuple[str, ...] | None = None
+    terms: tuple[str, ...] | None = None  # rewritten full-text terms (rewrite.py); None: the text's words
 
 
 @dataclass
@@ -63,6 +64,13 @@ def tsquery_text(text: str) -> str:
     return " | ".join(terms)
 
 
+def fulltext_query(query: RecallQuery) -> str:
+    """The tsquery text of a recall: its rewritten terms when it has them, else the text's words."""
+    if query.terms is None:
+        return tsquery_text(query.text)
+    return " | ".join(t for t in query.terms if _LEXEME.fullmatch(t))
+
+
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
     """Run the enabled Postgres retrievers as one statement; return candidates with per-source ranks."""
     where, params = _filters(query)
@@ -75,19 +83,23 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
             SELECT m.id, m.embedding <=> %(qv)s::vector AS d FROM memoryapp_memory m
             WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)""")
         parts.append("SELECT 'vector', id, 1 - d, row_number() OVER (ORDER BY d) FROM vec")
-    ts = tsquery_text(query.text) if config.full_text.enabled else ""
+    ts = fulltext_query(query) if config.full_text.enabled else ""
     if ts:
         params["tsq"] = ts
         names.append("ft")
         # Ranking every match is what costs at scale (thousands of rows share a common word), so at
         # most `candidate_cap` matches are ranked; below that the result is exact.
-        params["fcap"] = config.full_text.candidate_cap
-        ctes.append(f"""ft AS MATERIALIZED (
-            SELECT c.id, ts_rank_cd(c.sv, c.tsq) AS s FROM (
-                SELECT m.id, m.search_vector AS sv, q.tsq
-                FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
-                WHERE {where} AND m.search_vector @@ q.tsq LIMIT %(fcap)s) AS c
-            ORDER BY s DESC, c.id LIMIT %(flimit)s)""")
+        params.update(fcap=config.full_text.candidate_cap, fcw=config.full_text.context_weight)
+        if config.full_text.ranking == "bm25":
+            ctes.extend(_bm25_ctes(where))
+            params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b)
+        else:
+            ctes.append(f"""ft AS MATERIALIZED (
+                SELECT c.id, ts_rank_cd(array[0.1, %(fcw)s, 0.4, 1.0]::float4[], c.sv, c.tsq) AS s FROM (
+                    SELECT m.id, m.search_vector AS sv, q.tsq
+                    FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
+                    WHERE {where} AND m.search_vector @@ q.tsq LIMIT %(fcap)s) AS c
+                ORDER BY s DESC, c.id LIMIT %(flimit)s)""")
         parts.append("SELECT 'full_text', id, s, row_number() OVER (ORDER BY s DESC, id) FROM ft")
     mode = trigram_mode(query, config)
     if mode:
@@ -122,6 +134,35 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     return candidates
 
 
+def _bm25_ctes(where: str) -> list[str]:
+    """Full text ranked by BM25 over the user's memories valid at the asked time.
+
+    The matches (at most `fcap`) are the OR of the query's words, so every memory holding a given
+    word is among them: counting per word over the matches gives its document frequency exactly
+    (below the cap). A word in half the memories (a name every message carries) then weighs almost
+    nothing, a rare one a lot; `ts_rank_cd` weighs them alike. tf is the word's positions in the
+    memory (a context or date word counts `context_weight`); length is its distinct words, against the matches' average.
+    """
+    return [
+        f"""ftc AS MATERIALIZED (
+            SELECT m.id, m.search_vector AS sv FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
+            WHERE {where} AND m.search_vector @@ q.tsq LIMIT %(fcap)s)""",
+        """ftq AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('memoryapp_mixed', %(fwords)s)))""",
+        """fth AS MATERIALIZED (
+            SELECT c.id, u.lexeme, length(c.sv)::float8 AS len,
+                (SELECT sum(CASE w WHEN 'A' THEN 1.0 WHEN 'C' THEN %(fcw)s ELSE 0.1 END) FROM unnest(u.weights) AS w)::float8 AS tf
+            FROM ftc c, unnest(c.sv) AS u WHERE u.lexeme IN (SELECT lexeme FROM ftq))""",
+        """ftd AS (SELECT lexeme, count(*)::float8 AS df FROM fth GROUP BY lexeme)""",
+        f"""ftn AS (SELECT greatest((SELECT count(*) FROM memoryapp_memory m WHERE {where}), 1)::float8 AS n,
+            greatest((SELECT avg(length(sv)) FROM ftc), 1)::float8 AS avglen)""",
+        """ft AS MATERIALIZED (
+            SELECT h.id, sum(ln(1 + (greatest(n.n - d.df, 0) + 0.5) / (d.df + 0.5))
+                * h.tf * (%(k1)s + 1) / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.len / n.avglen))) AS s
+            FROM fth h JOIN ftd d USING (lexeme) CROSS JOIN ftn n
+            GROUP BY h.id ORDER BY s DESC, h.id LIMIT %(flimit)s)""",
+    ]
+
+
 def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
     """Scoring inputs for ids found elsewhere (the graph), filtered exactly like the retrievers."""
     if not ids:
@@ -153,7 +194,7 @@ def trigram_mode(query: RecallQuery, config: RecallConfig) -> str | None:
         return None
     if length <= config.trigram.scan_max_chars:
         return "scan"
-    has_other = config.vector.enabled or bool(config.full_text.enabled and tsquery_text(query.text))
+    has_other = config.vector.enabled or bool(config.full_text.enabled and fulltext_query(query))
     return "rerank" if has_other else None
 
 
@@ -162,7 +203,7 @@ def enabled_sources(query: RecallQuery, config: RecallConfig) -> list[Source]:
     sources = []
     if config.vector.enabled:
         sources.append(Source.VECTOR)
-    if config.full_text.enabled and tsquery_text(query.text):
+    if config.full_text.enabled and fulltext_query(query):
         sources.append(Source.FULL_TEXT)
     if trigram_mode(query, config):
         sources.append(Source.TRIGRAM)

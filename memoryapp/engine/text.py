@@ -10,6 +10,7 @@ import hashlib
 import logging
 import re
 import unicodedata
+from datetime import datetime
 
 import jieba
 
@@ -53,6 +54,21 @@ def segment(text: str) -> list[str]:
 def search_tokens(text: str) -> str:
     """What the tsvector is built from: the segmented words separated by spaces."""
     return " ".join(segment(text))
+
+
+_MONTHS = ("january february march april may june july august september october november december").split()
+
+
+def date_words(when: datetime | None) -> str:
+    """A date as the words a question would use for it: "may 2023" (month and year, in English)."""
+    if when is None:
+        return ""
+    return f"{_MONTHS[when.month - 1]} {when.year}"
+
+
+def search_context(context: str, when: datetime | None) -> str:
+    """What the context part of the tsvector is built from: the context's words and the date's."""
+    return " ".join(part for part in (search_tokens(context) if context else "", date_words(when)) if part)
 
 
 def query_terms(text: str, limit: int = 32) -> list[str]:

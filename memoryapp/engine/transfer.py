@@ -22,7 +22,7 @@ from .validation import MemoryInput, format_first_error
 FORMAT = "memoryapp.memories"
 VERSION = 1
 MAX_IMPORT_ROWS = 5000
-IMPORTED_FIELDS = {"content", "kind", "importance", "confidence", "lifecycle", "valid_from"}
+IMPORTED_FIELDS = {"content", "kind", "importance", "confidence", "lifecycle", "valid_from", "context"}
 # Written by export and meaningful only in the account they came from: ignored on import.
 EXPORT_ONLY_FIELDS = {"id", "status", "access_count", "valid_until", "source", "source_conversation_id",
                       "created_at", "updated_at"}
@@ -58,6 +58,7 @@ def export_row(memory: Memory) -> dict:
         "importance": round(memory.importance, 4), "confidence": round(memory.confidence, 4),
         "status": memory.status, "access_count": memory.access_count, "source": memory.source,
         "valid_from": memory.valid_from.isoformat(), "created_at": memory.created_at.isoformat(),
+        "context": memory.context,  # what it was learnt from: searched, not shown, but the user's data
     }
 
 

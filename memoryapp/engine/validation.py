@@ -9,6 +9,8 @@ from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, MemoryKind
 
 from .errors import MemoryValidationError
 
+MAX_CONTEXT_LENGTH = 2 * MAX_CONTENT_LENGTH
+
 
 class MemoryInput(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
@@ -19,12 +21,14 @@ class MemoryInput(BaseModel):
     confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False)
     lifecycle: Lifecycle = Lifecycle.WORKING
     valid_from: datetime | None = None
+    # Where it was learnt (the message it came from): searched, never shown.
+    context: str = Field(default="", max_length=MAX_CONTEXT_LENGTH)
 
-    @field_validator("content")
+    @field_validator("content", "context")
     @classmethod
-    def _no_control_characters(cls, value: str) -> str:
+    def _no_control_characters(cls, value: str, info) -> str:
         if "\x00" in value:
-            raise ValueError("content must not contain NUL characters")
+            raise ValueError(f"{info.field_name} must not contain NUL characters")
         return value
 
 

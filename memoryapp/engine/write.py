@@ -21,7 +21,7 @@ from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySour
 from .errors import MemoryConflict, MemoryValidationError
 from .signals import memory_changed
 from .snapshots import snapshot
-from .text import content_key, search_tokens
+from .text import content_key, search_context, search_tokens
 from .validation import MemoryInput, MemoryPatch, parse
 
 if TYPE_CHECKING:
@@ -129,11 +129,13 @@ def add_memory(
     source_message_id: int | None = None,
     actor: str = Actor.USER,
     embedding: list[float] | None = None,
+    context: str = "",
 ) -> WriteResult:
     """Add a memory, or merge it into the user's current memory it duplicates (cosine >= 0.9)."""
     user_id = getattr(user, "pk", user)
     data = parse(MemoryInput, {"content": content, "kind": kind, "importance": importance,
-                               "confidence": confidence, "lifecycle": lifecycle, "valid_from": valid_from})
+                               "confidence": confidence, "lifecycle": lifecycle, "valid_from": valid_from,
+                               "context": context})
     vector = embedding if embedding is not None else _embed(data.content)  # slow: outside the transaction
     key = content_key(data.content)
     with transaction.atomic():
@@ -141,11 +143,13 @@ def add_memory(
         duplicate = _near_duplicate(user_id, key, vector)
         if duplicate is not None:
             return _merge_into(duplicate, data, actor)
+        start = data.valid_from or timezone.now()
         memory = Memory.objects.create(
             user_id=user_id, content=data.content, content_key=key, kind=data.kind, lifecycle=data.lifecycle,
-            importance=data.importance, confidence=data.confidence, valid_from=data.valid_from or timezone.now(),
+            importance=data.importance, confidence=data.confidence, valid_from=start,
             source=source, source_conversation_id=source_conversation_id, source_message_id=source_message_id,
-            embedding=vector, search_tokens=search_tokens(data.content),
+            embedding=vector, search_tokens=search_tokens(data.content), context=data.context,
+            search_context=search_context(data.context, start),
         )
         record(memory, EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED, actor)
         return WriteResult(memory, EventAction.CREATED)
@@ -164,6 +168,7 @@ def supersede_memory(
     source_conversation_id: int | None = None,
     source_message_id: int | None = None,
     embedding: list[float] | None = None,
+    context: str | None = None,
 ) -> WriteResult:
     """Replace `old` with a new memory: old.valid_until = new.valid_from; both kept, linked both ways."""
     data = parse(MemoryInput, {
@@ -171,6 +176,7 @@ def supersede_memory(
         "importance": old.importance if importance is None else importance,
         "confidence": old.confidence if confidence is None else confidence,
         "lifecycle": old.lifecycle, "valid_from": valid_from,
+        "context": old.context if context is None else context,
     })
     vector = embedding if embedding is not None else _embed(data.content)
     key = content_key(data.content)
@@ -195,6 +201,7 @@ def supersede_memory(
                     valid_from=start, source=source or old.source,
                     source_conversation_id=source_conversation_id or old.source_conversation_id,
                     source_message_id=source_message_id, embedding=vector, search_tokens=search_tokens(data.content),
+                    context=data.context, search_context=search_context(data.context, start),
                 )
         except IntegrityError:
             raise MemoryConflict("an identical memory is already current") from None
