@@ -47,7 +47,23 @@ def embed_cached(texts: list[str], cache_dir: Path) -> tuple[list[list[float]], 
     return vectors, seconds
 
 
-def ingest(sample: Sample, cache_dir: Path) -> Ingested:
+CONTEXTS = ("none", "previous")
+
+
+def turn_contexts(sample: Sample, mode: str = "previous") -> list[str]:
+    """Per turn, what is stored as its memory's context: with "previous", the turn before it in the
+    same session (what it answers), as a chat memory keeps the message it was learnt from."""
+    if mode == "none":
+        return [""] * len(sample.turns)
+    contexts, before = [], None
+    for turn in sample.turns:
+        same_session = before is not None and before.dia_id.split(":")[0] == turn.dia_id.split(":")[0]
+        contexts.append(before.content if same_session else "")
+        before = turn
+    return contexts
+
+
+def ingest(sample: Sample, cache_dir: Path, context: str = "previous") -> Ingested:
     from memoryapp.engine.bulk import bulk_add
     from memoryapp.engine.text import content_key
     from memoryapp.engine.validation import MemoryInput
@@ -55,7 +71,8 @@ def ingest(sample: Sample, cache_dir: Path) -> Ingested:
     from .runtime import fresh_user
 
     user = fresh_user(f"locomo-{sample.sample_id}")
-    items = [MemoryInput(content=turn.content, valid_from=turn.when) for turn in sample.turns]
+    items = [MemoryInput(content=turn.content, valid_from=turn.when, context=ctx)
+             for turn, ctx in zip(sample.turns, turn_contexts(sample, context))]
     vectors, embed_s = embed_cached([item.content for item in items], cache_dir)
     started = time.perf_counter()
     written = bulk_add(user.pk, items, embeddings=vectors)

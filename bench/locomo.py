@@ -19,6 +19,7 @@ from pathlib import Path
 from . import runtime
 from .calibration import score_distribution
 from .dataset import CATEGORY_NAMES, load, recall_questions
+from .ingest import CONTEXTS
 from .metrics import RecallTally, latency_summary
 
 DEFAULT_DATA = runtime.REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
@@ -33,6 +34,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-mem0", action="store_true", help="with --peers, leave mem0 out")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--limit-samples", type=int, help="only the first N samples")
+    parser.add_argument("--context", choices=CONTEXTS, default="previous",
+                        help="what each turn's memory keeps as context (searched, not shown)")
     parser.add_argument("--variants", nargs="*", default=[], help="extra config variants (bench/variants.py)")
     return parser.parse_args(argv)
 
@@ -83,12 +86,13 @@ def run(args: argparse.Namespace) -> dict:
     embedder.embed_one("warm up")  # first call loads weights; not a recall cost
     ours, embed_t, recall_t, postgres_ms = RecallTally(args.k), Timer(), Timer(), []
     variant_tallies = {name: RecallTally(args.k) for name in extra}
+    variant_timers = {name: Timer() for name in extra}  # interleaved with ours: same load, comparable
     peer_tallies: dict[str, RecallTally] = {}
     peer_timers: dict[str, Timer] = {}
     top1, top3 = [], []
     ingest_stats = {"turns": 0, "memories": 0, "duplicates": 0, "embed_s": 0.0, "write_s": 0.0}
     for sample in samples:
-        data = ingest(sample, Path(settings.VAR_DIR) / "embcache")
+        data = ingest(sample, Path(settings.VAR_DIR) / "embcache", context=args.context)
         for key in ("duplicates", "embed_s", "write_s"):
             ingest_stats[key] += getattr(data, key)
         ingest_stats["turns"] += len(sample.turns)
@@ -112,8 +116,8 @@ def run(args: argparse.Namespace) -> dict:
                 if rank == 0:
                     top1.append(hit)
             for name, variant in extra.items():
-                found = recall(data.user, q.question, config=variant, k=top, at=asked_at, query_vector=vector,
-                               record_access=False)
+                found = variant_timers[name](recall, data.user, q.question, config=variant, k=top, at=asked_at,
+                                             query_vector=vector, record_access=False)
                 variant_tallies[name].add(q.category, [i.memory.pk for i in found.items], q.evidence,
                                           data.turns_of)
             for peer in peers:
@@ -125,11 +129,11 @@ def run(args: argparse.Namespace) -> dict:
             peer.close()
         data.user.delete()  # keeps the bench database (and its HNSW index) from growing run after run
     return report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
-                  top1, top3, ingest_stats)
+                  top1, top3, ingest_stats, variant_timers)
 
 
 def report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
-           top1, top3, ingest_stats) -> dict:
+           top1, top3, ingest_stats, variant_timers=None) -> dict:
     with_embedding = [e + r for e, r in zip(embed_t.ms, recall_t.ms)]
     latency = {"recall_with_embedding": latency_summary(with_embedding),
                "recall_without_embedding": latency_summary(recall_t.ms),
@@ -144,9 +148,10 @@ def report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tal
             "p50_search_only": round(mem0_ms["p50"] / latency["recall_without_embedding"]["p50"], 2),
         }
     return {
-        "data": str(args.data), "k": args.k, "questions": len(recall_t.ms),
+        "data": str(args.data), "k": args.k, "context": args.context, "questions": len(recall_t.ms),
         "recall": ours.overall(), "by_category": ours.by_category(), "latency_ms": latency, "peers": peers,
-        "variants": {name: {"recall": t.overall(), "by_category": t.by_category()}
+        "variants": {name: {"recall": t.overall(), "by_category": t.by_category(),
+                            "latency_ms": latency_summary(variant_timers[name].ms) if variant_timers else None}
                      for name, t in variant_tallies.items()},
         "score_distribution": {"top1": score_distribution(top1), "top3": score_distribution(top3)},
         "ingest": {**ingest_stats, "embed_s": round(ingest_stats["embed_s"], 1),
@@ -170,7 +175,9 @@ def print_summary(result: dict) -> None:
     for name, peer in result["peers"].items():
         print(row(f"peer {name}", peer["recall"], peer["latency_ms"]))
     for name, variant in result["variants"].items():
-        print(row(f"variant {name}", variant["recall"], None))
+        print(row(f"variant {name}", variant["recall"], variant.get("latency_ms")))
+        for category, values in variant["by_category"].items():
+            print(row(f"  cat {category} {CATEGORY_NAMES.get(int(category), '')}", values, None))
 
 
 def main(argv: list[str] | None = None) -> None:
