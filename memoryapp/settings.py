@@ -156,6 +156,7 @@ CELERY_BEAT_SCHEDULE = {
     "flush-access": {"task": "tasks.access.flush_access", "schedule": 60.0},
     "graph-drain-pending": {"task": "tasks.graph_sync.drain_pending", "schedule": 300.0},
     "consolidate-due": {"task": "tasks.consolidation.consolidate_due", "schedule": 300.0},
+    "extraction-requeue-stalled": {"task": "tasks.extraction.requeue_stalled", "schedule": 600.0},
     "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
     "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
 }

@@ -54,3 +54,15 @@ def extract_messages(self, conversation_id: int, message_ids: list[int] | None =
 def _summary(run) -> dict:
     return {"run": run.pk, "status": run.status, "applied": run.applied, "llm_calls": run.llm_calls,
             "seconds": run.seconds}
+
+
+@shared_task(base=PipelineTask, name="tasks.extraction.requeue_stalled")
+def requeue_stalled() -> int:
+    """The sweep (every 10 minutes): send stalled runs to a worker again. Safe to repeat: a run
+    that another worker holds or has finished is not claimed twice."""
+    runs = extraction.stalled_runs()
+    for run in runs:
+        extract_messages.delay(run.conversation_id, run.message_ids)
+    if runs:
+        log.info("re-queued %d stalled extraction runs", len(runs))
+    return len(runs)

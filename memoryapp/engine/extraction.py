@@ -40,6 +40,8 @@ WINDOW = 10  # messages per batch
 NEIGHBOURS = 3  # existing memories shown to the model per candidate
 NEIGHBOUR_MIN_SIMILARITY = 0.3  # farther than this is not worth a decision
 STALE_AFTER = timedelta(minutes=15)  # a "running" run older than this belonged to a worker that died
+STALLED_AFTER = timedelta(minutes=10)  # a run still "queued" this long lost its message (broker down)
+SWEEP_MAX_ATTEMPTS = 8  # a failed run is re-queued by the sweep until it has been tried this often
 
 
 @dataclass
@@ -93,6 +95,16 @@ def on_user_turn(conversation: Conversation) -> bool:
 
     extract_messages.delay_on_commit(conversation.pk, ids)  # the worker must see the committed message
     return True
+
+
+def stalled_runs(now=None, limit: int = 200) -> list[ExtractionRun]:
+    """Runs no worker will finish on its own: queued while the broker was down, claimed by a worker
+    that died, or failed (model down past the task's own retries) with attempts left."""
+    now = now or timezone.now()
+    stalled = (Q(status=RunStatus.QUEUED, created_at__lt=now - STALLED_AFTER)
+               | Q(status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER)
+               | Q(status=RunStatus.FAILED, attempts__lt=SWEEP_MAX_ATTEMPTS, finished_at__lt=now - STALLED_AFTER))
+    return list(ExtractionRun.objects.filter(stalled).order_by("created_at")[:limit])
 
 
 class RunTakenOver(Exception):

@@ -142,3 +142,29 @@ def test_it_takes_back_a_window_whose_worker_died_but_not_a_live_one(alice):
 
     result = extract_messages.apply(args=[conversation.pk, ids]).get()
     assert result["status"] == "running" and _current(alice) == []  # a live claim is left alone
+
+
+def test_the_sweep_sends_runs_no_worker_will_finish_back_to_a_worker(alice, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memoryapp.engine.extraction import SWEEP_MAX_ATTEMPTS, queue_run
+    from tasks.extraction import requeue_stalled
+
+    ago = timezone.now() - timedelta(minutes=11)
+    lost, _ = queue_run(*chat(alice, "I prefer tabs over spaces"))  # queued while the broker was down
+    failed, _ = queue_run(*chat(alice, "I live in Porto"))  # the model was down past the task's retries
+    given_up, _ = queue_run(*chat(alice, "I like jazz"))
+    fresh, _ = queue_run(*chat(alice, "I play chess"))  # its message is on its way: leave it
+    ExtractionRun.objects.filter(pk=lost.pk).update(created_at=ago)
+    ExtractionRun.objects.filter(pk=failed.pk).update(status="failed", attempts=3, finished_at=ago)
+    ExtractionRun.objects.filter(pk=given_up.pk).update(status="failed", attempts=SWEEP_MAX_ATTEMPTS, finished_at=ago)
+    sent = []
+    monkeypatch.setattr(extract_messages, "delay", lambda *args: sent.append(extract_messages.apply(args=args).get()))
+
+    assert requeue_stalled() == 2
+
+    assert _current(alice) == ["I live in Porto", "I prefer tabs over spaces"]
+    assert [r["status"] for r in sent] == ["done", "done"]
+    assert requeue_stalled() == 0  # done runs are not sent again
