@@ -42,6 +42,7 @@ class FullTextConfig(_Frozen):
     # A word of the memory's context or date counts this much of a word of the memory itself
     # (0.4 to 1.0 all measured 0.70-0.71 recall@10; half is the middle of that plateau).
     context_weight: float = Field(default=0.5, ge=0, le=1)
+    count_cap: int = Field(default=10_000, ge=1)  # BM25's N, counted up to this
 
 
 class TrigramConfig(_Frozen):

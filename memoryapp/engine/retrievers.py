@@ -92,7 +92,8 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         params.update(fcap=config.full_text.candidate_cap, fcw=config.full_text.context_weight)
         if config.full_text.ranking == "bm25":
             ctes.extend(_bm25_ctes(where))
-            params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b)
+            params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b,
+                          ncap=config.full_text.count_cap)
         else:
             ctes.append(f"""ft AS MATERIALIZED (
                 SELECT c.id, ts_rank_cd(array[0.1, %(fcw)s, 0.4, 1.0]::float4[], c.sv, c.tsq) AS s FROM (
@@ -141,7 +142,9 @@ def _bm25_ctes(where: str) -> list[str]:
     word is among them: counting per word over the matches gives its document frequency exactly
     (below the cap). A word in half the memories (a name every message carries) then weighs almost
     nothing, a rare one a lot; `ts_rank_cd` weighs them alike. tf is the word's positions in the
-    memory (a context or date word counts `context_weight`); length is its distinct words, against the matches' average.
+    memory (a context or date word counts `context_weight`); length is its distinct words, against the
+    matches' average. The number of memories is counted up to `count_cap` (counting all of a large
+    user's rows was most of the cost: 21 of 35 ms at 30k); past it IDF weights shift, their order does not.
     """
     return [
         f"""ftc AS MATERIALIZED (
@@ -150,10 +153,11 @@ def _bm25_ctes(where: str) -> list[str]:
         """ftq AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('memoryapp_mixed', %(fwords)s)))""",
         """fth AS MATERIALIZED (
             SELECT c.id, u.lexeme, length(c.sv)::float8 AS len,
-                (SELECT sum(CASE w WHEN 'A' THEN 1.0 WHEN 'C' THEN %(fcw)s ELSE 0.1 END) FROM unnest(u.weights) AS w)::float8 AS tf
+                (cardinality(array_positions(u.weights, 'A')) + %(fcw)s * cardinality(array_positions(u.weights, 'C')))::float8 AS tf
             FROM ftc c, unnest(c.sv) AS u WHERE u.lexeme IN (SELECT lexeme FROM ftq))""",
         """ftd AS (SELECT lexeme, count(*)::float8 AS df FROM fth GROUP BY lexeme)""",
-        f"""ftn AS (SELECT greatest((SELECT count(*) FROM memoryapp_memory m WHERE {where}), 1)::float8 AS n,
+        f"""ftn AS (SELECT greatest((SELECT count(*) FROM (
+                SELECT 1 FROM memoryapp_memory m WHERE {where} LIMIT %(ncap)s) AS x), 1)::float8 AS n,
             greatest((SELECT avg(length(sv)) FROM ftc), 1)::float8 AS avglen)""",
         """ft AS MATERIALIZED (
             SELECT h.id, sum(ln(1 + (greatest(n.n - d.df, 0) + 0.5) / (d.df + 0.5))
