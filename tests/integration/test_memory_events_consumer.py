@@ -5,17 +5,14 @@ import pytest
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from memoryapp.asgi import application
 from memoryapp.events import user_group
+from tests.support.sockets import app_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def _connect(user=None) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, "/ws/memories/", headers=[(b"origin", b"http://localhost")])
-    if user is not None:
-        communicator.scope["user"] = user
-    return communicator
+    return app_socket("/ws/memories/", user)
 
 
 async def test_it_refuses_an_anonymous_socket():

@@ -18,7 +18,7 @@ from pathlib import Path
 from .servers import free_port
 
 
-def _pings(port: int) -> bool:
+def pings(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
             conn.sendall(b"PING\r\n")
@@ -67,7 +67,7 @@ class DedicatedRedis:
             "--logfile", str(self.folder / "redis.log"), "--save", "", "--appendonly", "yes",
             "--appendfsync", "always",  # a SIGKILL loses nothing that was acknowledged
         ], check=True, capture_output=True, timeout=30)
-        wait_until(lambda: _pings(self.port), 15, f"redis on {self.port} answering ({self.folder}/redis.log)", 0.05)
+        wait_until(lambda: pings(self.port), 15, f"redis on {self.port} answering ({self.folder}/redis.log)", 0.05)
         return self
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
@@ -78,7 +78,7 @@ class DedicatedRedis:
             os.kill(pid, sig)
         except ProcessLookupError:
             pass
-        wait_until(lambda: not _pings(self.port) and not _alive(pid), 15, f"redis {pid} stopping", 0.05)
+        wait_until(lambda: not pings(self.port) and not _alive(pid), 15, f"redis {pid} stopping", 0.05)
         (self.folder / "redis.pid").unlink(missing_ok=True)
 
     def restart(self, sig: int = signal.SIGTERM) -> None:

