@@ -2,6 +2,7 @@
 
     python -m bench.load [--sessions 50] [--readers 10] [--duration 120] [--think 2]
                          [--model offline|scripted] [--json OUT]
+    python -m bench.load --plot docs/img/load_latency.png RESULT.json [RESULT.json ...]
 
 It starts the app as `./run` does (Daphne and a Celery worker, on the bench's embedded Postgres and
 Redis under var/bench), signs in one user per session, then for `--duration` seconds each session
@@ -58,6 +59,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--model", choices=("offline", "scripted"), default="offline")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", type=Path, default=None, help="default: bench/results/load_<model>.json")
+    parser.add_argument("--plot", type=Path, default=None, help="draw the given results as a PNG, run nothing")
+    parser.add_argument("results", type=Path, nargs="*", help="result JSONs for --plot")
     return parser.parse_args(argv)
 
 
@@ -277,10 +280,44 @@ def run(args: argparse.Namespace) -> dict:
     }
 
 
+def plot(results: list[Path], path: Path) -> None:
+    """p50 and p95 per operation, one group of bars per run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = [json.loads(result.read_text()) for result in results]
+    operations = sorted({name for run in runs for name in run["latency_ms"]})
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    width = 0.8 / len(runs)
+    for i, run in enumerate(runs):
+        config = run["config"]
+        label = f"{config['model']} model, think {config['think']:g} s ({run['chat_turns_per_second']} turns/s)"
+        xs = [j + i * width for j in range(len(operations))]
+        p95 = [run["latency_ms"].get(op, {}).get("p95", 0) for op in operations]
+        p50 = [run["latency_ms"].get(op, {}).get("p50", 0) for op in operations]
+        bars = ax.bar(xs, p95, width, alpha=0.45, label=f"{label}: p95")
+        ax.bar(xs, p50, width, color=bars.patches[0].get_facecolor(), alpha=1.0, label=f"{label}: p50")
+    ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(operations))], operations, fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("latency (ms)")
+    ax.set_title(f"{runs[0]['config']['sessions']} chat sessions + {runs[0]['config']['readers']} API readers, "
+                 f"{runs[0]['config']['duration']:g} s, 2 cores")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would drown the summary
     args = parse_args(argv)
+    if args.plot:
+        plot(args.results, args.plot)
+        return 0
     result = run(args)
     out = args.json or RESULTS / f"load_{args.model}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
