@@ -43,6 +43,9 @@ class FullTextConfig(_Frozen):
     # (0.4 to 1.0 all measured 0.70-0.71 recall@10; half is the middle of that plateau).
     context_weight: float = Field(default=0.5, ge=0, le=1)
     count_cap: int = Field(default=10_000, ge=1)  # BM25's N, counted up to this
+    # Leave out of the query the words more than this share of all memories hold (Postgres' column
+    # statistics; retrievers.drop_common_terms), unless every word is. None: every word is searched.
+    max_term_share: float | None = Field(default=None, gt=0, le=1)
 
 
 class TrigramConfig(_Frozen):
