@@ -36,6 +36,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plot", type=Path, default=runtime.REPO / "docs" / "img" / "scale_latency.png")
     parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --json, run nothing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the recall SQL at the largest size")
+    parser.add_argument("--variants", nargs="*", default=[],
+                        help="recall config variants (bench/variants.py) timed beside the default, interleaved")
     return parser.parse_args(argv)
 
 
@@ -101,8 +103,28 @@ def _sample(fn, queries: list[str], vectors: np.ndarray, budget_s: float, minimu
     return out
 
 
+def interleaved(calls: dict, queries: list[str], vectors: np.ndarray, budget_s: float, minimum: int = 20) -> dict:
+    """Latency of each fn(query, vector), taking turns on every query so that load changes on the
+    shared machine hit every series alike; stops past the budget (all series together)."""
+    out = {name: [] for name in calls}
+    overlap = {name: [] for name in calls}  # share of the first series' results each one also returns
+    deadline = time.perf_counter() + budget_s
+    for n, (q, v) in enumerate(zip(queries, vectors)):
+        if n >= minimum and time.perf_counter() > deadline:
+            break
+        first = None
+        for name, fn in calls.items():
+            started = time.perf_counter()
+            found = fn(q, v.tolist())
+            out[name].append((time.perf_counter() - started) * 1000)
+            ids = {m.pk for m in found.memories}
+            first = ids if first is None else first
+            overlap[name].append(len(ids & first) / len(first) if first else 1.0)
+    return {"latency": out, "overlap": {name: sum(v) / len(v) for name, v in overlap.items() if v}}
+
+
 def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], short_vectors: np.ndarray,
-            budget_s: float) -> dict:
+            budget_s: float, variants: list[str] = ()) -> dict:
     """Recall series use chat-like questions; page-search series use search-box queries (1-2 words)."""
     from memoryapp.engine.recall import recall
     from memoryapp.engine.recipes import RECALL_MEMORIES_PAGE, RECALL_POSTGRES_ONLY
@@ -122,6 +144,17 @@ def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], sho
         call = lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False)  # noqa: E731
         _sample(call, qs[:5], vs[:5], budget_s)  # warm caches and the connection
         result[key] = latency_summary(_sample(call, qs, vs, budget_s))
+    if variants:  # the default and each variant, taking turns per query
+        from .variants import resolve
+
+        configs = {"recall_ms": RECALL_POSTGRES_ONLY,
+                   **{f"recall_{name}_ms": resolve(name, RECALL_POSTGRES_ONLY.limit) for name in variants}}
+        calls = {key: (lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False))
+                 for key, config in configs.items()}
+        interleaved(calls, queries[:5], vectors[:5], budget_s)  # warm-up
+        series = interleaved(calls, queries, vectors, budget_s * len(calls))
+        result["interleaved"] = {key: {**latency_summary(values), "top10_overlap": round(series["overlap"][key], 3)}
+                                 for key, values in series["latency"].items()}
     page = lambda: list(Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE).order_by("-created_at")[:20])  # noqa: E731
     result["page_list_ms"] = latency_summary(timed(page, 50))
     return result
@@ -187,7 +220,7 @@ def run(args: argparse.Namespace) -> dict:
         written = sum(c for c, _ in rates)
         row = {"size": size, "write_per_s_precomputed": round(written / sum(c / r for c, r in rates), 1) if rates else None,
                "write_per_s_with_embedding": round(with_embedding, 1), "fill_s": round(time.perf_counter() - started, 1),
-               **measure(user, queries, query_vectors, short, short_vectors, args.budget)}
+               **measure(user, queries, query_vectors, short, short_vectors, args.budget, args.variants)}
         logger.info("%s", json.dumps(row))
         rows.append(row)
     result = {"sizes": rows, "machine": runtime.machine(), "queries": args.queries, "pool": args.pool,
@@ -196,7 +229,8 @@ def run(args: argparse.Namespace) -> dict:
         from .variants import VARIANTS
 
         configs = {"RECALL_POSTGRES_ONLY": RECALL_POSTGRES_ONLY,
-                   "no_trigram": VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit)}
+                   "no_trigram": VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit),
+                   **{name: VARIANTS[name](RECALL_POSTGRES_ONLY.limit) for name in args.variants}}
         result["explain"] = {name: explain(user, queries[0], query_vectors[0].tolist(), config)
                              for name, config in configs.items()}
         for name, plan in result["explain"].items():
@@ -217,6 +251,9 @@ def main(argv: list[str] | None = None) -> None:
     args.json.write_text(json.dumps(result, indent=2) + "\n")
     plot(result["sizes"], args.plot)
     for row in result["sizes"]:
+        for key, summary in row.get("interleaved", {}).items():
+            print(f"{row['size']:>7}: interleaved {key} p50={summary['p50']:.1f} p95={summary['p95']:.1f} ms "
+                  f"top-10 overlap with the default {summary['top10_overlap']}")
         print(f"{row['size']:>7}: recall p50={row['recall_ms']['p50']:.1f} p95={row['recall_ms']['p95']:.1f} ms  "
               f"no-trigram p95={row['recall_no_trigram_ms']['p95']:.1f}  "
               f"search p95={row['page_search_ms']['p95']:.1f}  list p95={row['page_list_ms']['p95']:.1f}  "

@@ -85,6 +85,10 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
                                                                         "context_weight": 0.0}),
     "bm25_context_0.4_meta": lambda n: _with(VARIANTS["bm25_context_0.4"](n), query={"drop_meta_words": True}),
     "bm25_context_0.4_dates": lambda n: _with(VARIANTS["bm25_context_0.4"](n), query={"relative_dates": True}),
+    # Full text without the words more than this share of all memories hold (cost at scale).
+    "drop_common_0.02": lambda n: _with(baseline(n), full_text={"max_term_share": 0.02}),
+    "drop_common_0.05": lambda n: _with(baseline(n), full_text={"max_term_share": 0.05}),
+    "drop_common_0.1": lambda n: _with(baseline(n), full_text={"max_term_share": 0.1}),
 }
 
 
