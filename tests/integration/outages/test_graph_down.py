@@ -18,7 +18,7 @@ from memoryapp.engine import write
 from memoryapp.engine.recall import recall
 from memoryapp.engine.recipes import RECALL_CHAT
 from memoryapp.graph import reset_graph
-from tests.support.servers import free_port
+from tests.support.processes import free_port
 from tests.support.sockets import chat_socket
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

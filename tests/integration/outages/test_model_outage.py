@@ -23,7 +23,7 @@ from tasks.models import ExtractionRun, FailedTask
 from tests.integration.pipeline.conftest import candidates, chat
 from tests.support.fixtures import configure_llm
 from tests.support.llm_server import Cut, Delay, Fail, Raw
-from tests.support.servers import free_port
+from tests.support.processes import free_port
 from tests.support.sockets import chat_socket, frames_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

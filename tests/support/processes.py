@@ -1,0 +1,92 @@
+"""App processes as `./run` starts them: Daphne (HTTP + websockets) and a Celery worker, on a free
+port, each with its own environment and log. Used by the test fixtures (servers.py) and bench/load.py,
+so it imports neither pytest nor the test database.
+"""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait(check, process: subprocess.Popen, log: Path, what: str, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited: {log.read_text()[-3000:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start in {timeout} s: {log.read_text()[-3000:]}")
+        time.sleep(0.2)
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]:
+    """Daphne serving the app on a free port with `env`; returns the process and its base URL."""
+    port = free_port()
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "memoryapp.asgi:application"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+
+    def listening() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    try:
+        _wait(listening, process, log, "daphne")
+    except BaseException:
+        stop_process(process)
+        raise
+    return process, f"http://127.0.0.1:{port}"
+
+
+def start_worker(env: dict[str, str], log: Path, name: str, *, wait: bool = True) -> subprocess.Popen:
+    """A solo-pool Celery worker on both queues with `env`; waits until it answers a ping by `name`."""
+    from celery import Celery
+
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO",
+             "-Q", "celery,graph", "-n", name],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    if not wait:
+        return process
+    client = Celery(broker=env["REDIS_URL"], set_as_current=False)  # the test process keeps the app's
+    try:
+        _wait(lambda: bool(client.control.ping(destination=[_node(name)], timeout=0.5)), process, log,
+              "celery worker")
+    except BaseException:
+        stop_process(process)
+        raise
+    finally:
+        client.close()
+    return process
+
+
+def _node(name: str) -> str:
+    return name.replace("%h", socket.gethostname())
+
+
