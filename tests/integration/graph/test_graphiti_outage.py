@@ -42,8 +42,8 @@ def test_it_raises_graph_unavailable_quickly_for_a_closed_port(alice, settings, 
 
     started = time.monotonic()
     with pytest.raises(GraphUnavailable):
-        search_memory_ids(alice.pk, "Rome", limit=5, timeout_s=2.0)
-    assert time.monotonic() - started < 1.0
+        search_memory_ids(alice.pk, "Rome", limit=5, timeout_s=20.0)
+    assert time.monotonic() - started < 10.0  # refused at once, not waited out (generous for a busy machine)
 
     with pytest.raises(GraphUnavailable):
         graph_tasks.sync_memory(memory.pk)  # called directly, Celery's autoretry re-raises
