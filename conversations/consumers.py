@@ -17,7 +17,6 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from memoryapp.engine import chat
-from memoryapp.models import MemorySettings
 from memoryapp.providers.llm import ProviderError
 
 from . import services
@@ -101,8 +100,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 await self._status(_("Your message could not be handled right now. Try again in a moment."))
                 return
             turn_id = turn.user_message.pk
-            prefs = await database_sync_to_async(MemorySettings.for_user)(self.conversation.user)
-            context = {"conversation": self.conversation, "show_citations": prefs.show_citations}
+            context = {"conversation": self.conversation, "show_citations": turn.prefs.show_citations}
             user_html = "" if text is None else render_to_string(
                 "conversations/_message.html", {**context, "m": turn.user_message})
             await self.send(render_to_string("conversations/_pending.html", {

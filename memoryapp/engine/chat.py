@@ -46,16 +46,20 @@ class Turn:
     prompt: list[dict]
     recalled: list[RecalledMemory] = field(default_factory=list)
     memory_used: bool = False  # False: memory off or temporary chat, nothing was recalled
+    prefs: MemorySettings | None = None  # the user's settings, read once per turn
 
 
-def uses_memory(conversation: Conversation) -> bool:
+def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
     if conversation.temporary:
         return False
-    return MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0].memory_enabled
+    prefs = prefs or MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
+    return prefs.memory_enabled
 
 
 def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt."""
+    prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
+    memory_used = uses_memory(conversation, prefs)
     if text is None:
         user_message = unanswered_message(conversation)
         if user_message is None:
@@ -68,32 +72,32 @@ def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
             raise ChatInputError(_("Messages are limited to %(count)d characters.") % {"count": MAX_MESSAGE_CHARS})
         if "\x00" in text:  # Postgres text cannot hold NUL; say so rather than fail on save
             raise ChatInputError(_("Messages cannot contain NUL characters."))
-        user_message = _save_user_message(conversation, text)
+        user_message = _save_user_message(conversation, text, prefs if memory_used else None)
 
-    history = list(conversation.messages.filter(id__lte=user_message.pk).order_by("created_at", "id"))
-    previous = [m.content for m in history[:-1]]
+    history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
-    memory_used = uses_memory(conversation)
     if memory_used:
         from .recall import recall
 
-        query = recall_query(user_message.content, previous)
+        query = recall_query(user_message.content, [m["content"] for m in history[:-1]])
         recalled = recall(conversation.user, query, config=RECALL_CHAT).items
-    prompt = build_messages(
-        [{"role": m.role, "content": m.content} for m in history if m.role in (Role.USER, Role.ASSISTANT)],
-        [item.memory.content for item in recalled], window_tokens=WINDOW_TOKENS,
-    )
-    cited = prompt_memories(prompt, recalled)
-    return Turn(conversation, user_message, prompt, cited, memory_used)
+    # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
+    fitted = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
+    prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS)
+    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs)
 
 
-def prompt_memories(prompt: list[dict], recalled: list[RecalledMemory]) -> list[RecalledMemory]:
-    """Only the memories that fit the budget and reached the prompt are cited (fitting keeps a prefix)."""
-    kept = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
-    return recalled[: len(kept)]
+def _recent_history(conversation: Conversation, user_message: Message) -> list[dict]:
+    """The chat up to `user_message`, oldest first, cut to what the history budget could ever hold
+    (every message costs at least 4 tokens), so a long chat is not loaded whole each turn."""
+    most = Budget.for_window(WINDOW_TOKENS).history // 4 + 1
+    recent = (conversation.messages.filter(id__lte=user_message.pk, role__in=(Role.USER, Role.ASSISTANT))
+              .order_by("-created_at", "-id").values("role", "content")[:most])
+    return list(reversed(recent))
 
 
-def _save_user_message(conversation: Conversation, text: str) -> Message:
+def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None) -> Message:
+    """Save the message; with `prefs` (memory on for this chat) the pipeline hears of the turn."""
     with transaction.atomic():
         message = Message.objects.create(
             conversation=conversation, role=Role.USER, content=text, token_count=count_tokens(text)
@@ -101,8 +105,8 @@ def _save_user_message(conversation: Conversation, text: str) -> Message:
         if not conversation.title:
             conversation.title = " ".join(text.split())[:TITLE_CHARS]
         conversation.save(update_fields=["title", "updated_at"])
-    if uses_memory(conversation):
-        transaction.on_commit(lambda: notify_extraction(conversation))
+    if prefs is not None:
+        transaction.on_commit(lambda: notify_extraction(conversation, prefs))
     return message
 
 
@@ -148,14 +152,14 @@ def chat_turn(conversation: Conversation, text: str | None) -> tuple[Turn, Messa
 
 # -- the extraction pipeline (tasks/extraction.py, engine/extraction.py) is optional here --------
 
-def notify_extraction(conversation: Conversation) -> None:
+def notify_extraction(conversation: Conversation, prefs: MemorySettings | None = None) -> None:
     """Tell the pipeline a user turn happened; it decides whether this turn queues extraction."""
     try:
         from memoryapp.engine.extraction import on_user_turn
     except ImportError:
         return  # the pipeline is not installed yet: chat works without it
     try:
-        on_user_turn(conversation)
+        on_user_turn(conversation, prefs)
     except Exception:  # extraction must never break a chat turn
         logger.exception("on_user_turn failed for conversation %s", conversation.pk)
 

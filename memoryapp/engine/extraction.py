@@ -76,11 +76,12 @@ def queue_run(conversation: Conversation, message_ids: list[int]) -> tuple[Extra
     return run, created
 
 
-def on_user_turn(conversation: Conversation) -> bool:
-    """Call after saving a user message: every N user turns, queue extraction of the last 10 messages."""
+def on_user_turn(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
+    """Call after saving a user message: every N user turns, queue extraction of the last 10 messages.
+    `prefs`: the user's settings when the caller has them already."""
     if conversation.temporary:
         return False
-    prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
+    prefs = prefs or MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     if not prefs.memory_enabled:
         return False
     since = ExtractionRun.objects.filter(conversation=conversation).aggregate(last=Max("last_message_id"))["last"]
