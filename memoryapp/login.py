@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from memoryapp import ratelimit
@@ -15,15 +17,23 @@ def _bucket(request) -> str:
     return f"login-failures:{request.META.get('REMOTE_ADDR', '')}:{username}"
 
 
+class RateLimitedAuthenticationForm(AuthenticationForm):
+    """Refuses before the password is checked once the limit is reached: a blocked guess costs no hash."""
+
+    blocked = False
+
+    def clean(self):
+        if ratelimit.count(_bucket(self.request), WINDOW_SECONDS) >= settings.LOGIN_FAILURES_PER_15_MINUTES:
+            self.blocked = True
+            raise ValidationError(_("Too many failed attempts. Wait 15 minutes and try again."), code="rate_limited")
+        return super().clean()
+
+
 class RateLimitedLoginView(LoginView):
-    def post(self, request, *args, **kwargs):
-        if ratelimit.count(_bucket(request), WINDOW_SECONDS) >= settings.LOGIN_FAILURES_PER_15_MINUTES:
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many failed attempts. Wait 15 minutes and try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
+    authentication_form = RateLimitedAuthenticationForm
 
     def form_invalid(self, form):
+        if form.blocked:
+            return self.render_to_response(self.get_context_data(form=form), status=429)
         ratelimit.hit(_bucket(self.request), WINDOW_SECONDS)
         return super().form_invalid(form)

@@ -37,3 +37,18 @@ def test_it_does_not_count_successful_logins_or_other_names(client, carol, alice
     for _ in range(3):
         client.post("/accounts/login/", {"username": carol.username, "password": "nope"})
     assert client.post("/accounts/login/", {"username": "alice", "password": PASSWORD}).status_code == 302
+
+
+@override_settings(LOGIN_FAILURES_PER_15_MINUTES=2)
+def test_a_blocked_attempt_never_reaches_the_password_check(client, carol):
+    from django.contrib.auth.signals import user_login_failed
+
+    for _ in range(2):
+        client.post("/accounts/login/", {"username": carol.username, "password": "nope"})
+    checked = []
+    user_login_failed.connect(lambda **kwargs: checked.append(kwargs), weak=False, dispatch_uid="blocked-check")
+    try:
+        assert client.post("/accounts/login/", {"username": carol.username, "password": "nope"}).status_code == 429
+    finally:
+        user_login_failed.disconnect(dispatch_uid="blocked-check")
+    assert checked == []  # no authenticate() call: a blocked guess costs no password hash
