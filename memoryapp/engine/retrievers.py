@@ -235,6 +235,7 @@ def graph_search(query: RecallQuery, config: RecallConfig) -> Hits:
     return search_memory_ids(
         query.user_id, query.text, at=None if query.include_history else query.at, limit=config.graph.limit,
         include_history=query.include_history, timeout_s=config.graph.time_budget_ms / 1000,
+        query_vector=query.vector,  # graphiti embeds with our embedder: the same vector, not computed twice
     )
 
 

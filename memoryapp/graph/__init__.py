@@ -2,7 +2,7 @@
 
 Public surface, light to import (graphiti loads only when a graph is used):
 
-    search_memory_ids(user_id, query, *, at, limit, include_history, timeout_s) -> [(memory_id, score)]
+    search_memory_ids(user_id, query, *, at, limit, include_history, timeout_s, query_vector) -> [(memory_id, score)]
     graph_enabled() -> bool             whether recall should ask the graph (cheap, never raises)
     get_graph() -> GraphPort            the configured adapter (GRAPH_BACKEND)
     GraphError, GraphUnavailable        the only exceptions callers see

@@ -79,8 +79,8 @@ class GraphitiGraph:
             self._run(self._with_graph(user_id, lambda g: self._purge(g, episode_id)))
 
     def search(self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
-               timeout_s: float | None = None) -> list[GraphFact]:
-        coro = self._search(user_id, query, at, limit, include_history)
+               timeout_s: float | None = None, query_vector: list[float] | None = None) -> list[GraphFact]:
+        coro = self._search(user_id, query, at, limit, include_history, query_vector)
         return self._run(coro, timeout_s if timeout_s is not None else self.config.op_timeout_s)
 
     def drop_user(self, user_id: int) -> None:
@@ -215,11 +215,11 @@ class GraphitiGraph:
         await q("MATCH (ep:Episodic {uuid: $ep}) DETACH DELETE ep", ep=episode_id)
 
     async def _search(self, user_id: int, query: str, at: datetime | None, limit: int,
-                      include_history: bool) -> list[GraphFact]:
+                      include_history: bool, query_vector: list[float] | None = None) -> list[GraphFact]:
         g = await self._graph(user_id)
         config = edge_hybrid_search_bfs_rrf().model_copy(update={"limit": max(limit, 1) * 3})
         results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
-                                  search_filter=search_filters(at, include_history))
+                                  search_filter=search_filters(at, include_history), query_vector=query_vector)
         facts = []
         scores = results.edge_reranker_scores or [0.0] * len(results.edges)
         now = timezone.now()

@@ -56,9 +56,10 @@ class GraphPort(Protocol):
 
     def search(
         self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
-        timeout_s: float | None = None,
+        timeout_s: float | None = None, query_vector: list[float] | None = None,
     ) -> list[GraphFact]:
         """Facts best first. Without history: current facts only (or those true at `at`).
+        `query_vector`: the query's embedding when the caller has it (the graph need not embed it again).
 
         Raises GraphUnavailable when no answer came within `timeout_s` (default: GRAPH_TIMEOUT_SECONDS).
         """

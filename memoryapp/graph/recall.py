@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 def search_memory_ids(
     user_id: int, query: str, *, at: datetime | None = None, limit: int = 10, include_history: bool = False,
-    timeout_s: float = 1.0,
+    timeout_s: float = 1.0, query_vector: list[float] | None = None,
 ) -> list[tuple[int, float]]:
     """(memory_id, score) best first, for the user's memories whose graph facts match `query`.
 
@@ -28,7 +28,8 @@ def search_memory_ids(
     started = time.monotonic()
     try:
         facts = get_graph().search(
-            user_id, query, at=at, limit=limit, include_history=include_history, timeout_s=timeout_s
+            user_id, query, at=at, limit=limit, include_history=include_history, timeout_s=timeout_s,
+            query_vector=query_vector,
         )
     except GraphUnavailable:
         raise

@@ -86,7 +86,8 @@ class ZepGraph:
             self._call(lambda o: self.client.memory.delete(episode_id, request_options=o), missing_ok=True)
 
     def search(self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
-               timeout_s: float | None = None) -> list[GraphFact]:
+               timeout_s: float | None = None, query_vector: list[float] | None = None) -> list[GraphFact]:
+        # Zep embeds on its side with its own model: query_vector is not in its space.
         timeout = timeout_s if timeout_s is not None else self.config.op_timeout_s
         response = self._call(lambda o: self.client.memory.search_sessions(
             user_id=self.user_key(user_id), text=query, search_scope="facts", limit=max(limit, 1) * 3,

@@ -116,3 +116,21 @@ def test_it_leaves_memories_pending_without_a_model_then_backfills(alice, graph_
     memory.refresh_from_db()
     assert memory.graph_sync_state == GraphSyncState.SYNCED
     assert [mid for mid, _ in search_memory_ids(alice.pk, "Lisbon", limit=5, timeout_s=10)] == [memory.pk]
+
+
+def test_a_recall_with_the_graph_embeds_its_query_once(alice, graph, graph_script, monkeypatch):
+    from memoryapp.engine import retrievers
+    from memoryapp.engine.recall import recall
+    from memoryapp.providers.embeddings import get_embedder
+
+    memory = make_memory(alice, "I live in Berlin")
+    assert graph_tasks.sync_memory(memory.pk) == "synced"
+    embedder, embedded, graph_hits = get_embedder(), [], []
+    embed_one, graph_search = embedder.embed_one, retrievers.graph_search
+    monkeypatch.setattr(embedder, "embed_one", lambda text: embedded.append(text) or embed_one(text))
+    monkeypatch.setattr(retrievers, "graph_search", lambda *args: graph_hits.append(graph_search(*args)) or graph_hits[-1])
+
+    recall(alice, "Where do I live? Berlin")
+
+    assert len(graph_hits) == 1  # the graph was asked (with the query's vector)
+    assert embedded == ["Where do I live? Berlin"]  # and nothing embedded the query a second time
