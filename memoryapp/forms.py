@@ -19,9 +19,6 @@ class MemoryFilterForm(forms.Form):
     source = forms.ChoiceField(required=False, label=_("Source"),
                                choices=[("", _("Any source")), *MemorySource.choices])
 
-    def clean_q(self) -> str:
-        return self.cleaned_data["q"].replace("\x00", "")
-
     def filter_values(self) -> dict:
         """Valid values only: a bad parameter in a shared link falls back to its default."""
         data = self.cleaned_data if self.is_valid() else {}

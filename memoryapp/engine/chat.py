@@ -150,14 +150,12 @@ def chat_turn(conversation: Conversation, text: str | None) -> tuple[Turn, Messa
     return turn, finish_turn(turn, reply(turn))
 
 
-# -- the extraction pipeline (tasks/extraction.py, engine/extraction.py) is optional here --------
+# -- the extraction pipeline (tasks/extraction.py, engine/extraction.py), imported where used ----------
 
 def notify_extraction(conversation: Conversation, prefs: MemorySettings | None = None) -> None:
     """Tell the pipeline a user turn happened; it decides whether this turn queues extraction."""
-    try:
-        from memoryapp.engine.extraction import on_user_turn
-    except ImportError:
-        return  # the pipeline is not installed yet: chat works without it
+    from memoryapp.engine.extraction import on_user_turn
+
     try:
         on_user_turn(conversation, prefs)
     except Exception:  # extraction must never break a chat turn
@@ -165,11 +163,9 @@ def notify_extraction(conversation: Conversation, prefs: MemorySettings | None =
 
 
 def remember_message(message: Message) -> bool:
-    """Queue extraction of one message now. False when the pipeline is unavailable."""
-    try:
-        from tasks.extraction import extract_messages
-    except ImportError:
-        return False
+    """Queue extraction of one message now. False when the broker cannot take it."""
+    from tasks.extraction import extract_messages
+
     try:
         extract_messages.delay(message.conversation_id, [message.pk])
     except Exception:  # broker down: say so rather than fail the page
