@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# System packages the tests need: Chromium (browser tests), CJK fonts (screenshots), docker-compose
-# (validates compose.yaml offline). Installs them with apt when missing and run as root.
+# System packages the tests need: Chromium (browser tests), the only fonts the test browser sees
+# (tests/browser/fonts.conf: DejaVu for Latin, Noto Sans CJK for Chinese), docker-compose (validates
+# compose.yaml offline). Installs them with apt when missing and run as root.
 set -euo pipefail
-needed=(chromium fonts-noto-cjk docker-compose)
+needed=(chromium fonts-dejavu-core fonts-noto-cjk docker-compose)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -1,8 +1,27 @@
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import pytest
+
+FONTS_CONF = Path(__file__).resolve().parent / "fonts.conf"
+
+
+def font_files() -> list[str]:
+    """The font files fonts.conf accepts: all the test browser can draw with."""
+    return re.findall(r"<glob>(/[^<*]+)</glob>", FONTS_CONF.read_text())
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Chromium sees only the fonts fonts.conf names (installed by scripts/system-deps.sh), so pages lay out
+    and screenshots render the same on every machine, and one that lacks them fails here, not in a layout."""
+    missing = [f for f in font_files() if not Path(f).is_file()]
+    if missing:
+        pytest.fail(f"fonts for the browser tests are missing ({', '.join(missing)}): run scripts/system-deps.sh")
+    return {**browser_type_launch_args, "env": {**os.environ, "FONTCONFIG_FILE": str(FONTS_CONF)}}
 
 
 @pytest.fixture(scope="module", autouse=True)
