@@ -212,12 +212,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [
     BASE_DIR / "static",
-    # Front-end libraries from npm (package.json), installed by scripts/bootstrap.sh.
+    # Front-end libraries from npm (package-lock.json), installed by scripts/build-static.sh (which
+    # scripts/bootstrap.sh and the Dockerfile both run).
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
     ("vendor/htmx-ext-ws", BASE_DIR / "node_modules" / "htmx-ext-ws" / "dist"),
 ]
-STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)
+# collectstatic's output. The image collects at build time into /app/staticfiles (its STATIC_ROOT), out of
+# the var/ volume, which would hide it and keep a stale copy across upgrades.
+STATIC_ROOT = Path(envstr("STATIC_ROOT", str(VAR_DIR / "staticfiles"))).resolve()
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = True  # serve from the app folders without a collectstatic step
 
 # --- Security (production turns these on through the environment; see compose.yaml) ---------

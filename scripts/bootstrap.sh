@@ -17,7 +17,5 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e ".${extras}"
   echo "$want" > "$stamp"
 fi
-# htmx and its websocket extension, served as static files.
-if [ ! -f node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund --silent
-fi
+# htmx and its websocket extension, served as static files: the same build the Dockerfile runs.
+scripts/build-static.sh
