@@ -9,8 +9,9 @@ def main() -> None:
     from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
     from django.db import OperationalError
+    from redis.exceptions import ConnectionError as RedisConnectionError
 
-    from memoryapp.stack import StackError
+    from memoryapp.stack import NOT_RUNNING, StackError
 
     try:
         from django.conf import settings
@@ -19,9 +20,15 @@ def main() -> None:
         execute_from_command_line(sys.argv)
     except (StackError, ImproperlyConfigured) as exc:
         sys.exit(f"memoryapp: {exc}")
-    except OperationalError as exc:
+    except (OperationalError, RedisConnectionError) as exc:
+        from memoryapp.embedded import embedded_server_stopped
+
+        database = isinstance(exc, OperationalError)
+        if embedded_server_stopped(postgres=database):  # the usual case: the embedded stack is not started
+            sys.exit(f"memoryapp: {NOT_RUNNING}")
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        sys.exit(f"memoryapp: cannot reach the database given by DATABASE_URL: {first}")
+        name = "DATABASE_URL" if database else "REDIS_URL"
+        sys.exit(f"memoryapp: cannot reach the server given by {name}: {first}")
 
 
 if __name__ == "__main__":

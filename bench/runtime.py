@@ -9,7 +9,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def setup_django() -> None:
-    """Must run before anything imports memoryapp's models: settings start the embedded servers."""
+    """Must run before anything imports memoryapp's models; starts the bench's embedded servers."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
     os.environ.setdefault("MEMORYAPP_VAR_DIR", str(REPO / "var" / "bench"))
     # A free port for the bench's own Redis, so it never collides with a dev stack on 6479.
@@ -21,6 +21,9 @@ def setup_django() -> None:
     from django.core.management import call_command
 
     django.setup()
+    from memoryapp.embedded import start_embedded
+
+    start_embedded()
     call_command("migrate", verbosity=0)
 
 

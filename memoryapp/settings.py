@@ -1,7 +1,7 @@
 """Django settings for memoryapp, every value from the environment (see README's table).
 
-With no DATABASE_URL / REDIS_URL, the embedded servers under var/ are started (or reused):
-see memoryapp/stack/.
+With no DATABASE_URL / REDIS_URL, the embedded servers under var/ are used; importing the settings
+only names them. They start where the user asks (`./run`, `manage.py stack start`): see memoryapp/stack/.
 """
 from __future__ import annotations
 
@@ -95,6 +95,8 @@ TEMPLATES = [
 # --- Stores -----------------------------------------------------------------------------------
 
 EMBEDDED_REDIS_PORT = envint("EMBEDDED_REDIS_PORT", stack.redis.DEFAULT_PORT)
+EMBEDDED_POSTGRES = not envstr("DATABASE_URL")
+EMBEDDED_REDIS = not envstr("REDIS_URL")
 DATABASE_URL = envstr("DATABASE_URL") or stack.postgres_url(VAR_DIR)
 REDIS_URL = envstr("REDIS_URL") or stack.redis_url(VAR_DIR, EMBEDDED_REDIS_PORT)
 FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL

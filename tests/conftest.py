@@ -31,6 +31,15 @@ def alice_client(client, alice):
     return client
 
 
+@pytest.fixture(scope="session", autouse=True)
+def embedded_servers():
+    """The suite's own embedded Postgres and Redis under MEMORYAPP_VAR_DIR, started before any test
+    (settings only name them). Stopped in pytest_sessionfinish."""
+    from memoryapp.embedded import start_embedded
+
+    start_embedded()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     # Debian's Chromium from apt; Playwright's own browser download cannot run here.
@@ -47,14 +56,11 @@ def pytest_sessionfinish(session, exitstatus):
 
     from django.conf import settings
 
-    from memoryapp.stack import stop_postgres, stop_redis
-
     if not settings.configured or os.environ.get("MEMORYAPP_KEEP_SERVERS") == "True":
         return
-    if not os.environ.get("REDIS_URL"):
-        stop_redis(settings.VAR_DIR)
-    if not os.environ.get("DATABASE_URL"):
-        stop_postgres(settings.VAR_DIR)
+    from memoryapp.embedded import stop_embedded
+
+    stop_embedded()
 
 
 @pytest.hookimpl(trylast=True)

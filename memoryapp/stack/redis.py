@@ -72,24 +72,53 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _running_port(folder: Path) -> int | None:
+    """The port of the server running on `folder`, if one runs and answers."""
+    portfile = folder / "port"
+    if _pid_alive(folder / "redis.pid") and portfile.exists():
+        port = int(portfile.read_text())
+        if _answers_ping(port):
+            return port
+    return None
+
+
 def redis_url(var_dir: Path, port: int = DEFAULT_PORT) -> str:
-    """Start (or reuse) the embedded Redis+FalkorDB and return its URL. Port 0 picks a free one."""
+    """The embedded server's URL, whether or not it runs (nothing is started).
+
+    A running server keeps its port. Port 0 picks a free one once and records it, so every process
+    of the app (and `start_redis`) agrees on it before the server is up."""
     folder = _dir(var_dir)
     with _locked(folder):
-        portfile, pidfile = folder / "port", folder / "redis.pid"
-        if _pid_alive(pidfile) and portfile.exists():
-            running_port = int(portfile.read_text())
-            if _answers_ping(running_port):
-                return f"redis://127.0.0.1:{running_port}/0"
+        running = _running_port(folder)
+        if running:
+            return f"redis://127.0.0.1:{running}/0"
         if port == 0:
-            port = _free_port()
-        elif _port_taken(port):
+            portfile = folder / "port"
+            recorded = int(portfile.read_text()) if portfile.exists() else 0
+            port = recorded if recorded and not _port_taken(recorded) else _free_port()
+            portfile.write_text(str(port))
+        return f"redis://127.0.0.1:{port}/0"
+
+
+def redis_running(var_dir: Path) -> bool:
+    return _running_port(_dir(var_dir)) is not None
+
+
+def start_redis(var_dir: Path, url: str) -> str:
+    """Start (or reuse) the embedded Redis+FalkorDB that `redis_url` named, and return its URL."""
+    folder = _dir(var_dir)
+    port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+    with _locked(folder):
+        running = _running_port(folder)
+        if running:
+            return f"redis://127.0.0.1:{running}/0"
+        if _port_taken(port):
             raise StackError(
                 f"port {port} for the embedded Redis is taken by another program; "
                 "stop it, or set EMBEDDED_REDIS_PORT to a free port, or set REDIS_URL"
             )
         _start(folder, port)
-        portfile.write_text(str(port))
+        (folder / "port").write_text(str(port))
         return f"redis://127.0.0.1:{port}/0"
 
 

@@ -1,22 +1,34 @@
-"""`manage.py stack stop|status`: the embedded servers under var/ (nothing else)."""
+"""`manage.py stack start|stop|status`: the embedded servers under var/ (nothing else)."""
 from __future__ import annotations
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from memoryapp.stack import stop_postgres, stop_redis
+from memoryapp import stack
+from memoryapp.embedded import start_embedded, stop_embedded
 
 
 class Command(BaseCommand):
-    help = "Show or stop the embedded Postgres and Redis under the var directory."
+    help = "Start, stop or show the embedded Postgres and Redis under the var directory."
+    requires_system_checks = []  # `stop` must work whatever the checks would say
 
     def add_arguments(self, parser):
-        parser.add_argument("action", choices=["status", "stop"])
+        parser.add_argument("action", choices=["start", "status", "stop"])
 
     def handle(self, *args, action: str, **options):
-        if action == "stop":
-            stop_redis(settings.VAR_DIR)
-            stop_postgres(settings.VAR_DIR)
+        if action == "start":
+            start_embedded()
+            self.stdout.write("embedded servers running")
+        elif action == "stop":
+            stop_embedded()
             self.stdout.write("embedded servers stopped")
         else:
-            self.stdout.write(f"DATABASE_URL={settings.DATABASE_URL}\nREDIS_URL={settings.REDIS_URL}")
+            for name, embedded, running, url in (
+                ("postgres", settings.EMBEDDED_POSTGRES, stack.postgres_running, settings.DATABASE_URL),
+                ("redis", settings.EMBEDDED_REDIS, stack.redis_running, settings.REDIS_URL),
+            ):
+                if embedded:
+                    state = "running" if running(settings.VAR_DIR) else "stopped"
+                    self.stdout.write(f"{name}: embedded, {state}  {url}")
+                else:  # the URL may hold a password: not printed
+                    self.stdout.write(f"{name}: external (from the environment)")

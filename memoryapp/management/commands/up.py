@@ -1,4 +1,5 @@
-"""`manage.py up`: migrate, create the demo user on first run, and run web + worker + beat."""
+"""`manage.py up`: start the embedded servers, check, migrate, create the demo user on first run,
+and run web + worker + beat."""
 from __future__ import annotations
 
 import secrets
@@ -8,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from memoryapp.embedded import start_embedded, stop_embedded
 from memoryapp.envconf import envstr
-from memoryapp.stack import stop_postgres, stop_redis
 from memoryapp.stack.processes import Child, Supervisor, child_env, port_is_free, python_module, wait_for_port
 
 
@@ -24,12 +25,13 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, concurrency: int, **options):
         if not port_is_free(host, port):
             raise CommandError(f"port {port} on {host} is taken; stop what uses it, or pass --port / set PORT")
-        call_command("migrate", interactive=False, verbosity=0)
+        start_embedded()
+        # The database checks (extensions, the embedding dimension) say what to do before anything runs.
+        self.check(databases=["default"])
+        call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
         self.stdout.write("database ready")
         login = self._ensure_demo_user()
 
-        embedded_db = not envstr("DATABASE_URL")
-        embedded_redis = not envstr("REDIS_URL")
         env = child_env(
             {
                 "DATABASE_URL": settings.DATABASE_URL,
@@ -61,10 +63,7 @@ class Command(BaseCommand):
             code = supervisor.run_until_signal()
         finally:
             supervisor.stop()
-            if embedded_redis:
-                stop_redis(settings.VAR_DIR)
-            if embedded_db:
-                stop_postgres(settings.VAR_DIR)
+            stop_embedded()
         self.stdout.write("stopped")
         if code:
             raise CommandError("a process exited unexpectedly")

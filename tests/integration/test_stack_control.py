@@ -1,0 +1,83 @@
+"""The embedded servers start where the user asks (`./run`, `manage.py stack start`, the suite), never as
+a side effect of importing the settings; a command on a stopped stack says in one line what to run; the
+database checks run on `up` and say what to do."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.support import servers
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.integration
+
+
+def _manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def fresh_var():
+    """A new var dir and no external servers: everything embedded, nothing started yet."""
+    var_dir = Path(tempfile.mkdtemp(prefix="ma-", dir="/tmp"))  # short: the Postgres socket lives here
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "FALKORDB_URL")}
+    env.update(MEMORYAPP_VAR_DIR=str(var_dir), EMBEDDED_REDIS_PORT="0")
+    yield var_dir, env
+    _manage("stack", "stop", env=env)
+    shutil.rmtree(var_dir, ignore_errors=True)
+
+
+def _started_anything(var_dir: Path) -> bool:
+    return (var_dir / "pgdata" / "postmaster.pid").exists() or (var_dir / "redis" / "redis.pid").exists()
+
+
+def test_it_starts_nothing_for_commands_that_do_not_ask(fresh_var):
+    var_dir, env = fresh_var
+    assert _manage("check", env=env).returncode == 0
+    stopped = _manage("stack", "stop", env=env)
+    assert stopped.returncode == 0 and "stopped" in stopped.stdout
+    status = _manage("stack", "status", env=env)
+    assert "postgres: embedded, stopped" in status.stdout and "redis: embedded, stopped" in status.stdout
+    assert not _started_anything(var_dir)
+
+
+def test_it_says_in_one_line_what_to_run_on_a_stopped_stack(fresh_var):
+    var_dir, env = fresh_var
+    result = _manage("migrate", env=env)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == ["memoryapp: the embedded servers are not running: start them with ./run "
+                     "(or manage.py stack start)"], result.stderr
+    assert not _started_anything(var_dir)
+
+
+def test_it_starts_and_stops_on_request(fresh_var):
+    var_dir, env = fresh_var
+    started = _manage("stack", "start", env=env)
+    assert started.returncode == 0, started.stderr
+    status = _manage("stack", "status", env=env)
+    assert "postgres: embedded, running" in status.stdout and "redis: embedded, running" in status.stdout
+    migrated = _manage("migrate", "--skip-checks", env=env)  # the same servers answer a later command
+    assert migrated.returncode == 0, migrated.stderr
+    assert _manage("stack", "stop", env=env).returncode == 0
+    assert "postgres: embedded, stopped" in _manage("stack", "status", env=env).stdout
+    assert not _started_anything(var_dir)
+
+
+@pytest.mark.django_db
+def test_it_refuses_to_run_on_embeddings_of_another_dimension_and_says_what_to_do():
+    """`up` runs the database checks before it serves: stored 384-d vectors and EMBEDDING_DIM=512."""
+    env = {**os.environ, "DATABASE_URL": servers.test_database_url(), "EMBEDDING_DIM": "512", "PORT": "0"}
+    result = _manage("up", "--port", "1", env=env, timeout=60)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "memoryapp.E003" in output and "384 dimensions" in output
+    assert "EMBEDDING_DIM=384" in output and "reembed" not in output  # names what exists
+    assert "is running at" not in output
