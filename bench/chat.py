@@ -1,0 +1,173 @@
+"""What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
+
+    python -m bench.chat [--split dev holdout] [--locomo N] [--json OUT]
+
+Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
+becomes a conversation holding its history, and its message goes through `engine.chat.start_turn`
+(query building, RECALL_CHAT, the memory budget) exactly as a chat turn does. The memories that
+reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
+questions per LoCoMo dev conversation, asked after the conversation's last two turns.
+The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from . import runtime
+from .chat_data import SPLITS, ChatCase, Persona, load_personas, locomo_persona
+from .chat_metrics import TurnOutcome, grouped, summarise
+
+DEFAULT_LOCOMO = runtime.REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
+logger = logging.getLogger("bench.chat")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.chat", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(SPLITS))
+    parser.add_argument("--locomo", type=int, default=20, metavar="N",
+                        help="LoCoMo questions per dev conversation (0: none)")
+    parser.add_argument("--locomo-data", type=Path, default=DEFAULT_LOCOMO)
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
+    return parser.parse_args(argv)
+
+
+def write_memories(persona: Persona, now):
+    """A fresh user holding the persona's memories; returns (user, memory id -> key)."""
+    from memoryapp.engine.bulk import bulk_add
+    from memoryapp.engine.validation import MemoryInput
+    from memoryapp.models import MemorySettings
+
+    from .ingest import embed_cached
+
+    user = runtime.fresh_user(f"chat-{persona.name}")
+    # No extraction: the benchmark measures what a turn is handed, not what it teaches.
+    MemorySettings.objects.update_or_create(user=user, defaults={"extract_every_n_turns": 10_000})
+    # Persona memories were learnt over the last three months, a few days apart.
+    items = [MemoryInput(content=m.content, kind=m.kind, context=m.context,
+                         valid_from=m.valid_from or now - timedelta(days=(index * 7) % 90))
+             for index, m in enumerate(persona.memories)]
+    vectors, _ = embed_cached([item.content for item in items], runtime.REPO / "var" / "bench" / "vectors")
+    written = bulk_add(user.pk, items, embeddings=vectors)
+
+    key_of: dict[int, str] = {}
+    for memory, stored in zip(written, persona.memories):
+        if memory is not None:
+            key_of[memory.pk] = stored.key
+    return user, key_of
+
+
+def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> TurnOutcome:
+    from conversations.models import Conversation, Message
+    from memoryapp.engine.chat import start_turn
+    from memoryapp.engine.text import count_tokens
+
+    conversation = Conversation.objects.create(user=user, title=case.id)
+    Message.objects.bulk_create([
+        Message(conversation=conversation, role=role, content=text, token_count=count_tokens(text))
+        for role, text in case.history
+    ])
+    turn = start_turn(conversation, case.message)
+    injected = tuple(key_of.get(item.memory.pk, f"#{item.memory.pk}") for item in turn.recalled)
+    return TurnOutcome(case.id, case.language, case.shape, persona.split, case.needs, case.relevant,
+                       injected, getattr(turn, "recall_ms", 0.0))
+
+
+def run(args: argparse.Namespace) -> dict:
+    os.environ.setdefault("GRAPH_BACKEND", "off")
+    runtime.setup_django()
+    from django.conf import settings
+    from django.utils import timezone
+
+    from memoryapp.engine.recipes import RECALL_CHAT
+
+    personas = load_personas(tuple(args.split))
+    if args.locomo:
+        from .dataset import load
+
+        personas += [locomo_persona(sample, args.locomo) for sample in load(args.locomo_data)]
+    now = timezone.now()
+    outcomes: list[TurnOutcome] = []
+    started = time.perf_counter()
+    for persona in personas:
+        user, key_of = write_memories(persona, now)
+        for case in persona.cases:
+            outcomes.append(run_case(user, persona, case, key_of))
+        logger.info("%s: %d cases", persona.name, len(persona.cases))
+    chat = [o for o in outcomes if o.split != "locomo"]
+    return {
+        "benchmark": "bench.chat",
+        "embedding_model": settings.EMBEDDING_MODEL,
+        "recipe": RECALL_CHAT.model_dump(mode="json"),
+        "splits": args.split,
+        "overall": summarise(chat),
+        "by_language": grouped(chat, "language"),
+        "by_shape": grouped(chat, "shape"),
+        "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
+                     for split in args.split if (group := [o for o in chat if o.split == split])},
+        "locomo": summarise([o for o in outcomes if o.split == "locomo"]) if args.locomo else None,
+        "seconds": round(time.perf_counter() - started, 1),
+        "machine": runtime.machine(),
+        "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
+                   "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
+                   "recall_ms": round(o.recall_ms, 2)} for o in outcomes],
+    }
+
+
+def _fmt(value) -> str:
+    return "   -  " if value is None else f"{value:6.3f}"
+
+
+def print_summary(result: dict) -> None:
+    header = f"{'':24} {'turns':>5} {'hit@3':>6} {'prec':>6} {'inj/none':>8} {'mem/turn':>8} {'p50 ms':>7} {'p95 ms':>7}"
+
+    def row(name: str, s: dict) -> str:
+        lat = s.get("recall_ms") or {}
+        return (f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_3'])} {_fmt(s['precision'])} "
+                f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s['memories_per_turn']):>8} "
+                f"{lat.get('p50', float('nan')):7.1f} {lat.get('p95', float('nan')):7.1f}")
+
+    print(f"bench.chat, embedder {result['embedding_model']}")
+    print(header)
+    print(row("all", result["overall"]))
+    for split, values in result["by_split"].items():
+        print(row(f"split {split}", values["overall"]))
+        for language, s in values["by_language"].items():
+            print(row(f"  {split} {language}", s))
+    for language, s in result["by_language"].items():
+        print(row(f"language {language}", s))
+    for shape, s in result["by_shape"].items():
+        print(row(f"shape {shape}", s))
+    if result["locomo"]:
+        print(row("locomo questions", result["locomo"]))
+
+
+def print_misses(result: dict, count: int) -> None:
+    for split in result["splits"]:
+        wrong = [t for t in result["turns"] if t["split"] == split
+                 and (set(t["needs"]) - set(t["injected"]) or set(t["injected"]) - set(t["relevant"]))]
+        for turn in wrong[:count]:
+            print(f"{turn['id']:22} {turn['shape']:16} needs={turn['needs']} got={turn['injected']}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    args = parse_args(argv)
+    result = run(args)
+    print_summary(result)
+    if args.show_misses:
+        print_misses(result, args.show_misses)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+        print(f"written to {args.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""What bench.chat reports about the memories a chat turn hands the model: pure functions over plain data.
+
+- need_hit_at_3: on turns that need memories, the share of the needed ones that reach the prompt
+  (the prompt holds at most 3), averaged over turns.
+- precision: of every memory handed to the model, the share its turn marks relevant (all turns: a
+  memory injected into a greeting counts against it).
+- no_memory_injection_rate: of the turns that need no memory, the share that were handed one or more
+  (the goal is at most 0.05).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .metrics import latency_summary
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    case_id: str
+    language: str
+    shape: str
+    split: str
+    needs: frozenset[str]
+    relevant: frozenset[str]
+    injected: tuple[str, ...]  # memory keys, best first
+    recall_ms: float
+
+
+def summarise(outcomes: Iterable[TurnOutcome]) -> dict:
+    outcomes = list(outcomes)
+    need = [o for o in outcomes if o.needs]
+    none = [o for o in outcomes if not o.needs]
+    injected = sum(len(o.injected) for o in outcomes)
+    relevant = sum(sum(1 for key in o.injected if key in o.relevant) for o in outcomes)
+
+    def share(numerator: float, denominator: int) -> float | None:
+        return round(numerator / denominator, 4) if denominator else None
+
+    return {
+        "turns": len(outcomes),
+        "need_turns": len(need),
+        "none_turns": len(none),
+        "need_hit_at_3": share(sum(len(o.needs & set(o.injected)) / len(o.needs) for o in need), len(need)),
+        "precision": share(relevant, injected),
+        "no_memory_injection_rate": share(sum(1 for o in none if o.injected), len(none)),
+        "memories_per_turn": share(injected, len(outcomes)),
+        "recall_ms": latency_summary([o.recall_ms for o in outcomes]) if outcomes else None,
+    }
+
+
+def grouped(outcomes: Iterable[TurnOutcome], attribute: str) -> dict[str, dict]:
+    groups: dict[str, list[TurnOutcome]] = defaultdict(list)
+    for outcome in outcomes:
+        groups[getattr(outcome, attribute)].append(outcome)
+    return {name: summarise(group) for name, group in sorted(groups.items())}
