@@ -19,6 +19,7 @@ from redis.backoff import ExponentialBackoff
 
 from memoryapp.envconf import envbool, envfloat, envint, envsecret, envstr
 from memoryapp import stack
+from memoryapp.providers.embeddings import catalog as embedding_catalog
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(envstr("MEMORYAPP_VAR_DIR", str(BASE_DIR / "var"))).resolve()
@@ -172,8 +173,8 @@ LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 30.0)
 EMBEDDING_PROVIDER = envstr("EMBEDDING_PROVIDER", "local")
 if EMBEDDING_PROVIDER not in ("local", "openai"):
     raise ImproperlyConfigured(f"EMBEDDING_PROVIDER must be 'local' or 'openai', not {EMBEDDING_PROVIDER!r}")
-EMBEDDING_MODEL = envstr("EMBEDDING_MODEL", "all-MiniLM-L6-v2")
-EMBEDDING_DIM = envint("EMBEDDING_DIM", 384)
+EMBEDDING_MODEL = envstr("EMBEDDING_MODEL", embedding_catalog.DEFAULT_MODEL)
+EMBEDDING_DIM = envint("EMBEDDING_DIM", embedding_catalog.default_dimension(EMBEDDING_MODEL))
 EMBEDDING_THREADS = envint("EMBEDDING_THREADS", 1)  # torch threads per process for the local model; 0: torch's default
 EMBEDDING_BASE_URL = envstr("EMBEDDING_BASE_URL") or OPENAI_BASE_URL
 

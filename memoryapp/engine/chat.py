@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
-from .context import Budget, build_messages, fit_memories, recall_query
+from .chat_query import chat_recall_query
+from .context import Budget, build_messages, fit_memories
 from .recipes import RECALL_CHAT
 from .text import count_tokens
 
@@ -47,6 +48,7 @@ class Turn:
     recalled: list[RecalledMemory] = field(default_factory=list)
     memory_used: bool = False  # False: memory off or temporary chat, nothing was recalled
     prefs: MemorySettings | None = None  # the user's settings, read once per turn
+    recall_ms: float = 0.0  # recall inside this turn, the query's embedding included
 
 
 def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
@@ -76,15 +78,17 @@ def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
 
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
-    if memory_used:
+    recall_ms = 0.0
+    query = chat_recall_query(user_message.content, [m["content"] for m in history[:-1] if m["role"] == Role.USER])
+    if memory_used and query is not None:
         from .recall import recall
 
-        query = recall_query(user_message.content, [m["content"] for m in history[:-1]])
-        recalled = recall(conversation.user, query, config=RECALL_CHAT).items
+        results = recall(conversation.user, query, config=RECALL_CHAT)
+        recalled, recall_ms = results.items, results.timings_ms.get("total", 0.0)
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     fitted = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS)
-    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs)
+    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms)
 
 
 def _recent_history(conversation: Conversation, user_message: Message) -> list[dict]:

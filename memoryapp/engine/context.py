@@ -12,7 +12,6 @@ from memoryapp.providers.llm.prompts import format_memories_block
 from .text import count_tokens
 
 SYSTEM_SHARE, MEMORY_SHARE, HISTORY_SHARE, REPLY_SHARE = 0.15, 0.15, 0.50, 0.20
-RECALL_CONTEXT_MESSAGES = 3
 CUT_MARK = "\n[… {count} characters left out …]\n"
 
 SYSTEM_PROMPT = (
@@ -35,11 +34,6 @@ class Budget:
     def for_window(cls, window_tokens: int) -> Budget:
         return cls(int(window_tokens * SYSTEM_SHARE), int(window_tokens * MEMORY_SHARE),
                    int(window_tokens * HISTORY_SHARE), int(window_tokens * REPLY_SHARE))
-
-
-def recall_query(message: str, previous: list[str]) -> str:
-    """What recall searches with: the new message plus the last 3 messages before it."""
-    return "\n".join([message, *previous[-RECALL_CONTEXT_MESSAGES:]])
 
 
 def fit_memories(contents: list[str], budget_tokens: int) -> list[str]:

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from memoryapp.engine.write import add_memory
@@ -151,7 +152,7 @@ def test_it_edits_a_memory_and_shows_the_old_wording_in_its_history(page: Page, 
 def test_it_loads_more_with_the_cursor(page: Page, app_server, alice):
     def many() -> None:
         for i in range(23):
-            vector = [0.0] * 384
+            vector = [0.0] * settings.EMBEDDING_DIM
             vector[i] = 1.0
             add_memory(alice, f"Numbered memory {i:02d}", embedding=vector)
 

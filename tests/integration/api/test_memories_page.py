@@ -105,3 +105,15 @@ def test_it_speaks_chinese(alice_client, alice):
     add_memory(alice, "喜欢喝乌龙茶", kind="preference")
     page = alice_client.get("/settings/memories", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     assert "全部清除" in page and "偏好" in page and "喜欢喝乌龙茶" in page
+
+
+@pytest.mark.parametrize(("related", "unrelated"), [("绿茶", "饮料之外的量子物理"), ("tea", "quantum physics homework")])
+def test_it_says_nothing_matched_instead_of_listing_unrelated_memories(alice_client, alice, related, unrelated):
+    add_memory(alice, "用户不喝咖啡，只喝龙井绿茶。", kind="preference")
+    add_memory(alice, "I drink green tea every morning", kind="preference")
+    add_memory(alice, "Is learning Rust", kind="goal")
+    page = alice_client.get("/settings/memories", {"q": unrelated}).content.decode()
+    assert "No memories match your search." in page and "Is learning Rust" not in page
+    page = alice_client.get("/settings/memories", {"q": related}).content.decode()
+    assert "No memories match your search." not in page and "Is learning Rust" not in page
+    assert "绿茶" in page or "green tea" in page

@@ -11,6 +11,7 @@ from pathlib import Path
 from subprocess import Popen
 
 import pytest
+from django.conf import settings
 import websockets.sync.client as ws_client
 from celery import Celery
 from django.test import Client
@@ -73,7 +74,9 @@ class Stack:
 def stack(own_redis, llm_server, tmp_path) -> Iterator[Stack]:
     """Not started: call `start_worker(name)` and/or `start_web()`."""
     # Embeddings from the scripted server too: the processes start in seconds instead of loading torch.
-    env = {**app_env(llm_server.url), "REDIS_URL": own_redis.url, "EMBEDDING_PROVIDER": "openai"}
+    llm_server.state.embedding_dim = settings.EMBEDDING_DIM  # vectors that fit the suite's database
+    env = {**app_env(llm_server.url), "REDIS_URL": own_redis.url, "EMBEDDING_PROVIDER": "openai",
+           "EMBEDDING_DIM": str(settings.EMBEDDING_DIM)}
     stack = Stack(env, llm_server, tmp_path)
     try:
         yield stack

@@ -14,6 +14,7 @@ import signal
 import time
 
 import pytest
+from django.conf import settings
 from celery import Celery
 
 from memoryapp.engine import write
@@ -33,7 +34,7 @@ def test_it_reruns_a_batch_whose_worker_was_killed_and_applies_it_once(alice, st
     stack.env["CELERY_VISIBILITY_TIMEOUT"] = str(VISIBILITY_TIMEOUT)
     first = stack.start_worker("doomed")
     vue_text = "I like Vue 3 for frontend work"  # embedded as the workers embed (the scripted server)
-    vue = write.add_memory(alice, vue_text, kind="preference", embedding=pseudo_embedding(vue_text, 384)).memory
+    vue = write.add_memory(alice, vue_text, kind="preference", embedding=pseudo_embedding(vue_text, settings.EMBEDDING_DIM)).memory
     conversation, ids = chat(alice, "I now prefer React for frontend work", "I drink green tea every morning")
     batch = candidates(("I now prefer React for frontend work", "preference"), ("I drink green tea every morning", "fact"))
     # The first worker gets its candidates, then waits on the decision call: that is where it dies.

@@ -3,11 +3,6 @@ from __future__ import annotations
 from memoryapp.engine import context
 
 
-def test_it_recalls_with_the_message_and_the_last_three_before_it():
-    query = context.recall_query("now?", ["one", "two", "three", "four"])
-    assert query.splitlines() == ["now?", "two", "three", "four"]
-
-
 def test_it_splits_the_window_as_designed():
     budget = context.Budget.for_window(10000)
     assert (budget.system, budget.memories, budget.history, budget.reply) == (1500, 1500, 5000, 2000)
