@@ -37,8 +37,8 @@ def check_extensions_and_dimension(app_configs=None, databases=None, **kwargs):
             Error(
                 f"EMBEDDING_DIM is {settings.EMBEDDING_DIM} but the stored embeddings have {row[0]} dimensions.",
                 hint=(f"Set EMBEDDING_MODEL and EMBEDDING_DIM={row[0]} back to the model the memories were "
-                      "embedded with. Moving to another model means re-embedding every memory: export them "
-                      "(Settings > Memories > Export), start on an empty database with the new model, and import."),
+                      "embedded with, or move them to the new model: run `manage.py reembed` with the new "
+                      "settings (the app can keep running on the old ones meanwhile), then start with the new."),
                 id="memoryapp.E003",
             )
         )

@@ -81,5 +81,5 @@ def test_it_refuses_to_run_on_embeddings_of_another_dimension_and_says_what_to_d
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "memoryapp.E003" in output and f"{stored} dimensions" in output
-    assert f"EMBEDDING_DIM={stored}" in output and "reembed" not in output  # names what exists
+    assert f"EMBEDDING_DIM={stored}" in output and "manage.py reembed" in output
     assert "is running at" not in output
