@@ -1,6 +1,7 @@
 """Markdown tables from the results JSON, for docs/benchmarks.md.
 
     python -m bench.report [--locomo bench/results/locomo_dev.json] [--variants ...json] [--scale ...json]
+                           [--chat before=bench/results/chat_before.json ... --chat-plot docs/img/chat.png]
 """
 from __future__ import annotations
 
@@ -98,13 +99,46 @@ def plot_locomo(result: dict, path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+CHAT_METRICS = (("need_hit_at_3", "need-hit@3 (higher)"), ("precision", "precision (higher)"),
+                ("no_memory_injection_rate", "memory handed to a no-memory turn (lower)"))
+
+
+def plot_chat(runs: list[tuple[str, dict]], path: Path, languages: tuple[str, ...] = ("en", "zh")) -> None:
+    """bench.chat per language: one panel per metric, a bar per run and language (all splits together)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(CHAT_METRICS), figsize=(11, 3.6))
+    width = 0.8 / len(runs)
+    for ax, (metric, title) in zip(axes, CHAT_METRICS):
+        for i, (label, result) in enumerate(runs):
+            values = [result["by_language"][lang][metric] or 0 for lang in languages]
+            ax.bar([j + i * width for j in range(len(languages))], values, width, label=label)
+        ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(languages))], list(languages))
+        ax.set_ylim(0, 1)
+        ax.set_title(title, fontsize=9)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("bench.chat: what a chat turn hands the model (240 turns, dev + holdout)", fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.report")
     parser.add_argument("--locomo", type=Path, default=RESULTS / "locomo_dev.json")
     parser.add_argument("--variants", type=Path, default=RESULTS / "locomo_dev_variants.json")
     parser.add_argument("--scale", type=Path, default=RESULTS / "scale.json")
     parser.add_argument("--plot", type=Path, help="also draw the LoCoMo recall bars here (PNG)")
+    parser.add_argument("--chat", nargs="+", metavar="LABEL=RESULT.json", default=[],
+                        help="bench.chat runs to draw side by side (with --chat-plot)")
+    parser.add_argument("--chat-plot", type=Path, help="where to draw the bench.chat runs (PNG)")
     args = parser.parse_args(argv)
+    if args.chat and args.chat_plot:
+        runs = [(label, json.loads(Path(file).read_text())) for label, file in (c.split("=", 1) for c in args.chat)]
+        plot_chat(runs, args.chat_plot)
     if args.plot and args.locomo.exists():
         plot_locomo(json.loads(args.locomo.read_text()), args.plot)
     if args.locomo.exists():

@@ -19,7 +19,7 @@ from memoryapp.models import MemorySettings
 
 from .chat_query import chat_recall_query
 from .context import Budget, build_messages, fit_memories
-from .recipes import RECALL_CHAT
+from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
 from .text import count_tokens
 
 if TYPE_CHECKING:
@@ -83,7 +83,8 @@ def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
     if memory_used and query is not None:
         from .recall import recall
 
-        results = recall(conversation.user, query, config=RECALL_CHAT)
+        config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
+        results = recall(conversation.user, query.text, config=config)
         recalled, recall_ms = results.items, results.timings_ms.get("total", 0.0)
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     fitted = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)

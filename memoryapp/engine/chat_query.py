@@ -1,6 +1,8 @@
 """What a chat turn recalls with (DESIGN flow 1): the new message leads; an earlier turn of the user's
 helps only where the message leans on it ("ok, go with the first one", "那周末呢？"); the assistant's
-own words are never evidence; small talk ("thanks!", "好的", "哈哈") recalls nothing.
+own words are never evidence; small talk ("thanks!", "好的", "哈哈") recalls nothing. A message that
+speaks of the user ("I", "my", "我") asks for personal memory more readily than one about the world
+("what's the capital of Australia?"), and the chat's gate is stricter for the latter (recipes.py).
 
 No model runs here: small talk is a short bilingual list of whole-message phrases, and leaning is a
 short message holding a word that points back. Named scenarios in tests/unit/engine/test_chat_query.py.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 import jieba
 
@@ -50,6 +53,17 @@ POINTING_ZH = ("那就", "那么", "那个", "这个", "那些", "这些", "第�
                "还是", "同样", "它", "那", "这", "呢")
 SHORT_MESSAGE_TERMS = 4  # content words; a message with more stands on its own
 
+# The user speaking of themselves: in bench.chat's dev turns, 76 % of those that need a memory do,
+# against 22 % of general questions.
+FIRST_PERSON_EN = frozenset("i i'm im i've i'd i'll me my mine myself we we're our ours us".split())
+FIRST_PERSON_ZH = ("我", "咱", "俺", "本人")
+
+
+@dataclass(frozen=True)
+class ChatQuery:
+    text: str  # what recall searches with
+    about_user: bool  # the user speaks of themselves: personal memory is likelier to be needed
+
 
 def _plain(text: str) -> str:
     """Case-folded, NFKC, punctuation and symbols (emoji included) as spaces."""
@@ -83,13 +97,21 @@ def leans_on_previous(message: str) -> bool:
     return bool(words & POINTING_EN) or any(marker in message for marker in POINTING_ZH)
 
 
-def chat_recall_query(message: str, previous_user_messages: list[str]) -> str | None:
-    """The text a chat turn recalls with, or None when the turn recalls nothing (small talk).
+def speaks_of_user(text: str) -> bool:
+    text = unicodedata.normalize("NFKC", text).replace("’", "'")
+    # "US" in capitals is the country, not "us".
+    words = {w.casefold() for w in re.findall(r"[A-Za-z']+", text) if w != "US"}
+    return bool(words & FIRST_PERSON_EN) or any(marker in text for marker in FIRST_PERSON_ZH)
+
+
+def chat_recall_query(message: str, previous_user_messages: list[str]) -> ChatQuery | None:
+    """What a chat turn recalls with, or None when the turn recalls nothing (small talk).
 
     `previous_user_messages`: the user's own earlier messages in this chat, oldest first; the assistant's
     replies are not passed, so its words never count as evidence of what the user needs."""
     if is_small_talk(message):
         return None
+    text = message
     if previous_user_messages and leans_on_previous(message):
-        return f"{message}\n{previous_user_messages[-1]}"
-    return message
+        text = f"{message}\n{previous_user_messages[-1]}"
+    return ChatQuery(text, speaks_of_user(text))

@@ -101,8 +101,8 @@ class RecallConfig(_Frozen):
     scoring: ScoringConfig = ScoringConfig()
     limit: int = Field(default=3, ge=1, le=500)
     threshold: float = Field(default=0.0, ge=0, le=1)
-    # Evidence gate: a memory counts only if the embedder finds it this close, or a lexical retriever
-    # (full text, trigram) or the graph found it and it is at least `lexical_min_cosine` close.
-    # Rank fusion alone always has a "best" memory.
+    # Evidence gate: a memory counts only if the embedder finds it this close, or (with `found_is_evidence`)
+    # a lexical retriever (full text, trigram scan) or the graph found it. Rank fusion alone always has a
+    # "best" memory.
     min_cosine: float = Field(default=0.0, ge=-1, le=1)
-    lexical_min_cosine: float = Field(default=-1.0, ge=-1, le=1)
+    found_is_evidence: bool = True

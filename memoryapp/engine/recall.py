@@ -142,7 +142,7 @@ def _evidence_sources(query: RecallQuery, config: RecallConfig) -> set[str]:
 def _has_evidence(candidate: Candidate, config: RecallConfig, lexical: set[str]) -> bool:
     if candidate.cosine >= config.min_cosine:
         return True
-    return candidate.cosine >= config.lexical_min_cosine and not lexical.isdisjoint(candidate.ranks)
+    return config.found_is_evidence and not lexical.isdisjoint(candidate.ranks)
 
 
 def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery) -> None:

@@ -3,18 +3,23 @@ from __future__ import annotations
 
 from .config import FusionConfig, GraphConfig, RecallConfig
 
-# The chat prompt: the top 3 whose meaning is close to the message (cosine >= 0.30, or >= 0.25 with a word
-# in common or a graph fact), ranked by meaning, importance and recency. Ranked by rank fusion instead,
-# the words BM25 finds push aside what the message implies ("a restaurant tonight?" -> "vegetarian").
-# Calibrated on bench.chat's dev cases with the multilingual embedder (docs/benchmarks.md, bench.chat).
-RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.30, lexical_min_cosine=0.25,
+# The chat prompt: the top 3 whose meaning is close to the message, ranked by meaning, importance and
+# recency. Ranked by rank fusion instead, the words BM25 finds push aside what a message implies
+# ("a restaurant tonight?" -> "vegetarian"). The gate depends on the message (engine/chat_query.py):
+# one that speaks of the user takes memories at cosine >= 0.20; one about the world ("what's the capital
+# of Australia?") only at >= 0.40. A shared word is not evidence by itself ("the cat command in Linux" is
+# not about the user's cat). Calibrated on bench.chat's dev turns with the multilingual embedder
+# (docs/benchmarks.md, bench.chat).
+RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evidence=False,
                            fusion=FusionConfig(rank_share=0.0))
+RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 
 # The memories page search box: more results, no threshold, typo-tolerant. Searches are short and
 # sets can be small, where rank alone barely separates first from third: meaning counts for half.
 # A memory is listed when it shares a word or a close spelling with the search, or its meaning is
-# close (cosine >= 0.3): a search nothing matches says so instead of listing the nearest strangers.
-RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.3, fusion=FusionConfig(rank_share=0.5))
+# close (cosine >= 0.25; "what is my music job" finds the piano teacher at 0.28): a search nothing
+# matches says so instead of listing the nearest strangers.
+RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
 
 # Postgres alone: what recall falls back to when the graph is down, and the benchmark's baseline.
 RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False))

@@ -30,7 +30,7 @@ def test_the_new_message_leads_and_stands_alone_when_it_can():
     """The headline scenario: the docker lesson is found by the message's own words, with nothing of the
     assistant's reply (which the caller never passes) and nothing of an unrelated earlier turn."""
     query = chat_recall_query("I'm about to start docker compose, anything to remember?", ["What's a good name for a cat?"])
-    assert query == "I'm about to start docker compose, anything to remember?"
+    assert query.text == "I'm about to start docker compose, anything to remember?" and query.about_user
 
 
 @pytest.mark.parametrize(("message", "previous"), [
@@ -42,7 +42,7 @@ def test_the_new_message_leads_and_stands_alone_when_it_can():
 ])
 def test_a_follow_up_borrows_the_users_previous_message(message, previous):
     assert leans_on_previous(message)
-    assert chat_recall_query(message, ["an older message", previous]) == f"{message}\n{previous}"
+    assert chat_recall_query(message, ["an older message", previous]).text == f"{message}\n{previous}"
 
 
 @pytest.mark.parametrize("message", [
@@ -52,8 +52,22 @@ def test_a_follow_up_borrows_the_users_previous_message(message, previous):
 ])
 def test_a_message_that_stands_on_its_own_does_not_borrow(message):
     assert not leans_on_previous(message)
-    assert chat_recall_query(message, ["Any gift ideas for my daughter?"]) == message
+    assert chat_recall_query(message, ["Any gift ideas for my daughter?"]).text == message
 
 
 def test_a_follow_up_at_the_start_of_a_chat_has_nothing_to_borrow():
-    assert chat_recall_query("那就按第二个方案", []) == "那就按第二个方案"
+    assert chat_recall_query("那就按第二个方案", []).text == "那就按第二个方案"
+
+
+@pytest.mark.parametrize(("message", "about_user"), [
+    ("What's the capital of Australia?", False), ("解释一下什么是量子纠缠", False),
+    ("write a regex for US zip codes", False), ("Can you plan a dinner I can eat tonight?", True),
+    ("我周末想去爬山，帮我看看天气", True), ("what should we cook for our anniversary?", True),
+    ("咱们明天几点出发？", True),
+])
+def test_it_tells_a_message_about_the_user_from_one_about_the_world(message, about_user):
+    assert chat_recall_query(message, []).about_user is about_user
+
+
+def test_a_follow_up_speaks_of_the_user_when_the_message_it_leans_on_does():
+    assert chat_recall_query("那周末呢？", ["我这周哪天适合去健身房？"]).about_user
