@@ -16,7 +16,7 @@ COPY pyproject.toml README.md ./
 COPY memoryapp memoryapp
 COPY conversations conversations
 COPY tasks tasks
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 && pip install .
+RUN pip install .
 COPY . .
 COPY --from=static /app/node_modules node_modules
 # Static files collected at build time (whitenoise serves them from STATIC_ROOT). Only the settings are

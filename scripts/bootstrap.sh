@@ -12,8 +12,6 @@ want="$(sha256sum pyproject.toml | cut -c1-16)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "installing Python packages into .venv (first run takes a few minutes)..."
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
-  # The CPU build of torch first: otherwise sentence-transformers pulls a multi-GB CUDA build.
-  .venv/bin/python -m pip install -q torch==2.13.0
   .venv/bin/python -m pip install -q -e ".${extras}"
   echo "$want" > "$stamp"
 fi

