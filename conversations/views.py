@@ -1,6 +1,8 @@
 """The chat page and its small POST endpoints; the turn itself runs over the websocket (consumers.py)."""
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,15 +10,17 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from memoryapp.engine import chat
+from memoryapp.engine import chat, chat_end
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.engine.write import revert_memory
 from memoryapp.models import Memory, MemorySettings
+from tasks.chat_end import end_chats
 
 from . import services
 from .forms import NewChatForm, RenameForm
 from .models import Conversation, Message
 
+logger = logging.getLogger(__name__)
 
 def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
     # Another user's id is indistinguishable from a missing one: 404.
@@ -38,11 +42,21 @@ def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 2
     }, status=status)
 
 
+def _end_other_chats(request: HttpRequest, current: Conversation) -> None:
+    """Moving to another chat ends the ones left: their last turns are learnt from (engine/chat_end.py)."""
+    try:
+        end_chats(chat_end.other_open_chats(request.user.pk, keep=current.pk))
+    except Exception:  # the broker being down must not keep the user from their chat; the idle sweep catches up
+        logger.exception("could not end the other chats of user %s", request.user.pk)
+
+
 @login_required
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """A fresh chat; going home also closes any temporary chat."""
-    return _chat_page(request, services.fresh_conversation(request.user))
+    """A fresh chat; going home also closes any temporary chat and ends the others."""
+    fresh = services.fresh_conversation(request.user)
+    _end_other_chats(request, fresh)
+    return _chat_page(request, fresh)
 
 
 @login_required
@@ -50,6 +64,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     current = _owned(request, conversation_id)
     services.discard_temporary(request.user, keep=current.pk)
+    _end_other_chats(request, current)
     return _chat_page(request, current)
 
 
@@ -71,6 +86,7 @@ def new(request: HttpRequest) -> HttpResponse:
     form = NewChatForm(request.POST)
     temporary = form.is_valid() and form.cleaned_data["temporary"]
     fresh = services.fresh_conversation(request.user, temporary=temporary)
+    _end_other_chats(request, fresh)
     return redirect("conversation", conversation_id=fresh.pk)
 
 

@@ -154,6 +154,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Graph syncs wait on the model several times per memory: their own queue keeps extraction prompt.
 CELERY_TASK_ROUTES = {"tasks.graph_sync.*": {"queue": "graph"}}
 FORGET_HOUR = envint("FORGET_HOUR", 3)  # nightly forgetting, in CELERY_TIMEZONE
+# A chat left this long ends: its last turns are extracted and its last episode written (engine/chat_end.py).
+CHAT_IDLE_MINUTES = envint("CHAT_IDLE_MINUTES", 30)
 # The beat schedule (docs/pipeline.md); task names are strings so settings import no tasks.
 CELERY_BEAT_SCHEDULE = {
     "flush-access": {"task": "tasks.access.flush_access", "schedule": 60.0},
@@ -161,6 +163,7 @@ CELERY_BEAT_SCHEDULE = {
     "consolidate-due": {"task": "tasks.consolidation.consolidate_due", "schedule": 300.0},
     "extraction-requeue-stalled": {"task": "tasks.extraction.requeue_stalled", "schedule": 600.0},
     "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
+    "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},
     "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
 }
 

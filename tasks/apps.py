@@ -14,4 +14,4 @@ class TasksConfig(AppConfig):
     def ready(self) -> None:
         # The pipeline's task modules import models, so they register here rather than in tasks/__init__.py
         # (which Django imports before the models are ready); the worker runs django.setup() first.
-        from . import access, consolidation, extraction, forgetting, maintenance  # noqa: F401
+        from . import access, chat_end, consolidation, extraction, forgetting, maintenance  # noqa: F401

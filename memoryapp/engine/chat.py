@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
+from . import chat_end
 from .chat_query import chat_recall_query
 from .context import Budget, build_messages, fit_memories
 from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
@@ -107,6 +108,7 @@ def _save_user_message(conversation: Conversation, text: str, prefs: MemorySetti
         message = Message.objects.create(
             conversation=conversation, role=Role.USER, content=text, token_count=count_tokens(text)
         )
+        chat_end.reopen(conversation)  # an ended chat that goes on will end again
         if not conversation.title:
             conversation.title = " ".join(text.split())[:TITLE_CHARS]
         conversation.save(update_fields=["title", "updated_at"])

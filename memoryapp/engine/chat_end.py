@@ -1,0 +1,65 @@
+"""When a chat ends (DESIGN flow 1): its user started or opened another chat, or it has been idle for
+CHAT_IDLE_MINUTES. Ending marks it (`ended_at`, claimed by one conditional update) so that its
+unextracted tail is extracted and its last, partial episode consolidated; the edges queue that work
+(tasks/chat_end.py). A chat that goes on after it ended simply extends: its next message clears the
+mark, and it ends again later with only what is new.
+
+Temporary chats never end this way (they are deleted), and nothing is queued for a user whose memory is off.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from conversations.models import Conversation, Role
+from tasks.models import ExtractionRun
+
+from .extraction import WINDOW
+
+
+def _open_chats(user_id: int | None = None):
+    """Kept chats with a user message that have not ended since their last message."""
+    chats = Conversation.objects.filter(temporary=False, ended_at__isnull=True, messages__role=Role.USER)
+    if user_id is not None:
+        chats = chats.filter(user_id=user_id)
+    return chats.distinct()
+
+
+def other_open_chats(user_id: int, keep: int | None) -> list[int]:
+    """The user's chats that end because they opened or started `keep`."""
+    return list(_open_chats(user_id).exclude(pk=keep).values_list("pk", flat=True))
+
+
+def idle_chats(now: datetime | None = None, idle_minutes: int | None = None) -> list[int]:
+    """Chats whose last message is older than the idle limit (settings.CHAT_IDLE_MINUTES)."""
+    from django.conf import settings
+
+    limit = idle_minutes if idle_minutes is not None else settings.CHAT_IDLE_MINUTES
+    cutoff = (now or timezone.now()) - timedelta(minutes=limit)
+    chats = _open_chats().annotate(last=Max("messages__created_at")).filter(last__lt=cutoff)
+    return list(chats.order_by("pk").values_list("pk", flat=True))
+
+
+def mark_ended(conversation_id: int, now: datetime | None = None) -> bool:
+    """End the chat; True for the one caller that ended it (others find it ended already)."""
+    return Conversation.objects.filter(pk=conversation_id, temporary=False, ended_at__isnull=True).update(
+        ended_at=now or timezone.now()) == 1
+
+
+def reopen(conversation: Conversation) -> None:
+    """A new message in an ended chat: it goes on, and will end again."""
+    if conversation.ended_at is not None:
+        Conversation.objects.filter(pk=conversation.pk).update(ended_at=None)
+        conversation.ended_at = None
+
+
+def unextracted_windows(conversation: Conversation) -> list[list[int]]:
+    """The messages after the last extracted window, in windows of WINDOW messages; none when they hold
+    no user message (an assistant's reply alone teaches nothing about the user)."""
+    since = ExtractionRun.objects.filter(conversation=conversation).aggregate(last=Max("last_message_id"))["last"]
+    rows = list(conversation.messages.filter(Q(role=Role.USER) | Q(role=Role.ASSISTANT), id__gt=since or 0)
+                .order_by("created_at", "id").values_list("id", "role"))
+    windows = [rows[i:i + WINDOW] for i in range(0, len(rows), WINDOW)]
+    return [[pk for pk, _ in window] for window in windows if any(role == Role.USER for _, role in window)]

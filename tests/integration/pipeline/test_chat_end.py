@@ -1,0 +1,102 @@
+"""A chat ends when its user moves to another chat or leaves it idle: its last turns are learnt from and
+its last episode written, on the real worker. Short chats (1 and 3 turns) never reach the 5-turn cadence."""
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from conversations.models import Conversation, Message
+from memoryapp.engine import chat_end
+from memoryapp.engine.chat import start_turn
+from memoryapp.models import Memory, MemorySettings
+from memoryapp.providers.llm.prompts import EXTRACT_MARKER, SUMMARISE_MARKER
+from tasks.chat_end import finish_chat
+from tasks.models import ExtractionRun
+
+from .conftest import candidates, chat
+
+pytestmark = pytest.mark.integration
+
+
+def _wait_for(what, timeout: float = 90):
+    deadline = time.monotonic() + timeout
+    while not (found := what()):
+        assert time.monotonic() < deadline, "the worker did not get there in time"
+        time.sleep(0.3)
+    return found
+
+
+def _memories(user, kind: str) -> list[str]:
+    return list(Memory.objects.filter(user=user, kind=kind).values_list("content", flat=True))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_1_turn_and_a_3_turn_chat_are_learnt_from_once_the_user_moves_on(
+        alice, alice_client, celery_worker, session_llm_server):
+    one, _ = chat(alice, "I'm allergic to peanuts, keep that in mind")
+    three, _ = chat(alice, "I'm training for the Berlin marathon", "I run every morning at six",
+                    "My coach is called Anna")
+
+    session_llm_server.script(EXTRACT_MARKER, candidates(("Is allergic to peanuts", "fact")))
+    session_llm_server.script(SUMMARISE_MARKER, "talked about a peanut allergy")
+    assert alice_client.get(f"/c/{three.pk}/").status_code == 200  # opening the 3-turn chat ends the other
+    _wait_for(lambda: _memories(alice, "fact") and _memories(alice, "episode"))
+    assert _memories(alice, "fact") == ["Is allergic to peanuts"]
+    assert "talked about a peanut allergy" in _memories(alice, "episode")[0]
+
+    session_llm_server.script(EXTRACT_MARKER, candidates(("Is training for the Berlin marathon", "goal")))
+    session_llm_server.script(SUMMARISE_MARKER, "talked about marathon training")
+    assert alice_client.get("/").status_code == 200  # a fresh chat ends the 3-turn one
+    _wait_for(lambda: _memories(alice, "goal") and len(_memories(alice, "episode")) == 2)
+    assert _memories(alice, "goal") == ["Is training for the Berlin marathon"]
+    three.refresh_from_db()
+    assert three.ended_at is not None
+    memory = Memory.objects.get(user=alice, kind="goal")
+    assert memory.source_conversation_id == three.pk
+
+    # Moving around again queues nothing new: the windows are done and the chats stay ended.
+    runs = ExtractionRun.objects.count()
+    assert alice_client.get(f"/c/{one.pk}/").status_code == 200
+    time.sleep(2)
+    assert ExtractionRun.objects.count() == runs and len(_memories(alice, "episode")) == 2
+
+
+@pytest.mark.django_db
+def test_only_the_turns_after_the_last_extracted_window_are_left(alice):
+    conversation, ids = chat(alice, "one", "two", "three", "four", "five", "six")
+    ExtractionRun.objects.create(key="k", user=alice, conversation=conversation, message_ids=ids[:10],
+                                 last_message_id=ids[9])
+    assert chat_end.unextracted_windows(conversation) == [ids[10:]]
+    Message.objects.filter(pk=ids[10]).delete()  # only the assistant's reply is left: nothing to learn
+    assert chat_end.unextracted_windows(conversation) == []
+
+
+@pytest.mark.django_db
+def test_a_chat_idle_past_the_limit_ends_and_a_new_message_reopens_it(alice, settings):
+    settings.CHAT_IDLE_MINUTES = 30
+    idle, ids = chat(alice, "I'm moving to Lyon next month")
+    recent, _ = chat(alice, "What's the weather like?")
+    temporary, _ = chat(alice, "secret", temporary=True)
+    long_ago = timezone.now() - timedelta(minutes=31)
+    Message.objects.filter(conversation__in=[idle, temporary]).update(created_at=long_ago)
+
+    assert chat_end.idle_chats() == [idle.pk]
+    assert chat_end.mark_ended(idle.pk) and not chat_end.mark_ended(idle.pk)  # ended once
+    assert chat_end.idle_chats() == []
+
+    start_turn(Conversation.objects.get(pk=idle.pk), "Actually it's Marseille, not Lyon")
+    idle.refresh_from_db()
+    assert idle.ended_at is None  # it goes on, and will end again
+    assert recent.pk not in chat_end.idle_chats()
+
+
+@pytest.mark.django_db
+def test_nothing_is_queued_for_a_temporary_chat_or_a_user_whose_memory_is_off(alice):
+    temporary, _ = chat(alice, "don't keep this", temporary=True)
+    assert finish_chat(temporary.pk) == 0 and not chat_end.mark_ended(temporary.pk)
+    MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
+    kept, _ = chat(alice, "I like jazz")
+    assert finish_chat(kept.pk) == 0
