@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from tqdm import tqdm
 
 from memoryapp.engine.reembed import reembed, stored_dimension
 from memoryapp.providers.embeddings import get_embedder
@@ -22,14 +23,12 @@ class Command(BaseCommand):
         self.stdout.write(f"re-embedding with {settings.EMBEDDING_MODEL} ({embedder.dim}-d; stored now: {before}-d); "
                           "the app keeps answering from the old vectors until the switch")
 
-        def progress(done: int, total: int) -> None:
-            share = done / total if total else 1.0
-            bar = "#" * int(share * 30)
-            self.stdout.write(f"\r[{bar:<30}] {done}/{total} ({share:.0%})", ending="")
-            self.stdout.flush()
+        with tqdm(desc="re-embedding", unit="memory", file=self.stderr) as bar:
+            def progress(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done - bar.n)
 
-        report = reembed(embedder, batch_size=batch_size, progress=progress)
-        self.stdout.write("")
+            report = reembed(embedder, batch_size=batch_size, progress=progress)
         self.stdout.write(self.style.SUCCESS(
             f"done: {report.embedded} embedded in this run, {report.total} memories now on {settings.EMBEDDING_MODEL} "
             f"({embedder.dim}-d). Restart the app with EMBEDDING_MODEL={settings.EMBEDDING_MODEL} "
