@@ -11,6 +11,10 @@ class Conversation(models.Model):
     title = models.CharField(max_length=200, blank=True, default="")
     temporary = models.BooleanField(default=False)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # The rolling summary of the turns that no longer fit the model's window (engine/compaction.py),
+    # and the last message it covers; the prompt carries the summary in their place.
+    summary = models.TextField(blank=True, default="")
+    summary_until = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

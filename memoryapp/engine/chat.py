@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
-from . import chat_end
+from . import chat_end, compaction
 from .chat_query import chat_recall_query
 from .context import Budget, build_messages, fit_memories
 from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
@@ -87,19 +87,41 @@ def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
         config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
         results = recall(conversation.user, query.text, config=config)
         recalled, recall_ms = results.items, results.timings_ms.get("total", 0.0)
+    history = [{"role": m["role"], "content": m["content"]}
+               for m in _compacted_history(conversation, user_message, history)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     fitted = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
-    prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS)
+    prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary)
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms)
 
 
+def _turns_after_summary(conversation: Conversation, user_message: Message):
+    return conversation.messages.filter(id__lte=user_message.pk, id__gt=conversation.summary_until or 0,
+                                        role__in=(Role.USER, Role.ASSISTANT))
+
+
 def _recent_history(conversation: Conversation, user_message: Message) -> list[dict]:
-    """The chat up to `user_message`, oldest first, cut to what the history budget could ever hold
-    (every message costs at least 4 tokens), so a long chat is not loaded whole each turn."""
+    """The chat after its summary up to `user_message`, oldest first, cut to what the history budget could
+    ever hold (every message costs at least 4 tokens), so a long chat is not loaded whole each turn."""
     most = Budget.for_window(WINDOW_TOKENS).history // 4 + 1
-    recent = (conversation.messages.filter(id__lte=user_message.pk, role__in=(Role.USER, Role.ASSISTANT))
-              .order_by("-created_at", "-id").values("role", "content")[:most])
+    recent = (_turns_after_summary(conversation, user_message)
+              .order_by("-created_at", "-id").values("id", "role", "content")[:most])
     return list(reversed(recent))
+
+
+def _compacted_history(conversation: Conversation, user_message: Message, history: list[dict]) -> list[dict]:
+    """`history`, or, when it no longer fits beside the summary, what is left after compacting the oldest
+    turns into the summary (engine/compaction.py)."""
+    budget = Budget.for_window(WINDOW_TOKENS).history
+    if not compaction.overflows(history, budget - count_tokens(conversation.summary)):
+        return history
+    from memoryapp.providers.llm import get_llm
+
+    every = list(_turns_after_summary(conversation, user_message).order_by("created_at", "id")
+                 .values("id", "role", "content"))
+    if compaction.compact(conversation, every[:-1], budget, get_llm()):  # the new message itself stays
+        return _recent_history(conversation, user_message)
+    return history
 
 
 def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None) -> Message:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memoryapp.providers.llm.prompts import format_memories_block
+from memoryapp.providers.llm.prompts import format_earlier_block, format_memories_block
 
 from .text import count_tokens
 
@@ -86,11 +86,17 @@ def fit_history(messages: list[dict], budget_tokens: int) -> list[dict]:
 
 
 def build_messages(history: list[dict], memories: list[str], *, window_tokens: int = 8192,
-                   system_prompt: str = SYSTEM_PROMPT) -> list[dict]:
-    """System prompt (+ memories block) followed by the recent history that fits, ending with the user turn."""
+                   system_prompt: str = SYSTEM_PROMPT, earlier: str = "") -> list[dict]:
+    """System prompt (+ memories block, + the summary of the chat's turns that no longer fit) followed by
+    the recent history that fits, ending with the user turn. The summary is paid from the history budget."""
     budget = Budget.for_window(window_tokens)
     system = system_prompt
     fitted = fit_memories(memories, budget.memories)
     if fitted:
         system = f"{system}\n\n{format_memories_block(fitted)}"
-    return [{"role": "system", "content": system}, *fit_history(history, budget.history)]
+    history_budget = budget.history
+    if earlier:
+        block = format_earlier_block(earlier)
+        system = f"{system}\n\n{block}"
+        history_budget -= count_tokens(block)
+    return [{"role": "system", "content": system}, *fit_history(history, history_budget)]

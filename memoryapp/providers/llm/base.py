@@ -38,3 +38,8 @@ class LLMProvider(Protocol):
     def summarise(self, messages: list[dict]) -> str:
         """One or two sentences on what the conversation was about, in the user's language."""
         ...
+
+    def compact(self, earlier: str, messages: list[dict]) -> str:
+        """A rolling summary of a chat's beginning: `earlier` (the previous summary) and `messages` folded
+        into one text the chat can go on from, in the user's language."""
+        ...

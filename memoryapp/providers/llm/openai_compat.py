@@ -96,6 +96,13 @@ class OpenAICompatibleLLM:
             raise ProviderOutputError("The language model returned an empty summary.", raw=raw, task="summarise")
         return text[:1000]
 
+    def compact(self, earlier: str, messages: list[dict]) -> str:
+        raw = self._complete(prompts.build_compact_messages(earlier, messages))
+        text = " ".join(raw.split())
+        if not text:
+            raise ProviderOutputError("The language model returned an empty summary.", raw=raw, task="compact")
+        return text[:2000]
+
     # -- JSON tasks ---------------------------------------------------------
 
     def extract(self, messages: list[dict]) -> ExtractionResult:
