@@ -197,7 +197,7 @@ def _neighbours(user_id: int, vector: list[float]) -> list[Neighbour]:
         .exclude(embedding__isnull=True).exclude(kind="episode")
         .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:NEIGHBOURS]
     )
-    return [Neighbour(id=m.pk, content=m.content, kind=m.kind) for m in nearest
+    return [Neighbour(id=m.pk, content=m.content, kind=m.kind, similarity=round(1 - m.distance, 4)) for m in nearest
             if 1 - m.distance >= NEIGHBOUR_MIN_SIMILARITY]
 
 

@@ -29,28 +29,50 @@ P, F, G, L = MemoryKind.PREFERENCE, MemoryKind.FACT, MemoryKind.GOAL, MemoryKind
 IMPORTANCE = {P: 0.6, F: 0.7, G: 0.7, L: 0.6}
 CONFIDENCE = 0.6
 MAX_SENTENCE_CHARS = 500  # longer is a pasted blob, not something to remember
+CROSS_KIND_SIMILARITY = 0.5  # a change may supersede a memory of another kind this close
+COMPACT_CHARS = 1200  # an extractive rolling summary: about a sixth of the history budget
 
 # First match wins, so specific rules come before broad ones ("my goal is" before "my ... is").
 _RULES: list[tuple[MemoryKind, re.Pattern[str]]] = [
     (L, re.compile(
         r"\bI(?:'ve| have)? learn(?:ed|t)\b|\blessons?(?: learned)?\s*:|\bnote to self\b|^remember to\b"
-        r"|我学到|我学会了|教训|以后(?:要|不要|别)|切记|记住(?!我)", re.I)),
-    (P, re.compile(
-        r"\bI (?:really |do |still |now |mostly |usually |also |always |never |much )?"
-        r"(?:like|love|prefer|enjoy|hate|dislike|use)\b"
-        r"|\bI(?: do not|'m not| am not| don't| no longer) (?:like|enjoy|use|using)\b"
-        r"|\bI(?:'m| am) (?:now |still )?using\b|\bmy (?:favou?rite|preferred)\b"
-        r"|我(?:很|非常|特别|还是|最|也|比较|一直|现在|更|真的)?(?:喜欢|爱|偏好|讨厌|不喜欢)"
-        r"|我(?:现在|一直|平时|正在|在|也|都|主要)?(?:改用|换用|用)|我最爱", re.I)),
+        r"|\bI (?:have|need|had) to (?:run|use|set|turn|call|wrap|pass|put|restart|connect|pin|keep)\b.{0,60}"
+        r"\b(?:through|with|via|first|before|to)\b|\bturns out\b|\bfound out the hard way\b|\bthat's my rule\b"
+        r"|\bdon't let me forget\b|\b(?:always|never) (?:ask|check|back up|test|pin|use|run|do)\b"
+        r"|我学到|我学会了|教训|以后[^，。,！？]{0,24}(?:一定|要先|先|不要|别|都不|只|得)|切记|记住(?!我)"
+        r"|(?:需要|必须|得|只能)(?:先)?(?:使用|用|通过|加|手洗|提前)[^，。,]{0,30}|我发现[^，。,]{2,30}", re.I)),
     (G, re.compile(
-        r"\bI(?:'m| am) (?:currently |now )?(?:working on|learning|studying|building|trying to|planning to)\b"
-        r"|\bI (?:want|plan|intend|hope|aim) to\b|\bmy (?:goal|plan|aim|dream) is\b"
-        r"|我(?:现在)?正在|我想(?!知道|问|请)|我(?:打算|计划|准备)|我的(?:目标|计划|梦想)是|我在学(?!校)|我要学", re.I)),
+        r"\bI(?:'m| am) (?:currently |now )?(?:working on|learning|studying|building|trying to|planning to|training for"
+        r"|preparing for|saving (?:up )?for)\b|\bI(?:'d| would) (?:love|like) to\b(?! know| ask)"
+        r"|\bI (?:want|plan|intend|hope|aim) to\b|\bmy (?:goal|plan|aim|dream) (?:is|for)\b|\bgoal (?:is|this year)\b"
+        r"|我(?:现在)?正在(?:学|准备|备考|练)|我想(?!知道|问|请)|(?:我|今年|明年|年底前|下半年|这学期)?(?:打算|计划|准备)(?!好了)"
+        r"|我的(?:目标|计划|梦想)是|目标是|我在学(?!校)|我要学|(?:今年|明年|年底|下半年|这个月)[^，。,]{0,6}想"
+        r"|一定要学会|在准备[^，。,]{1,12}(?:考试|比赛|面试)", re.I)),
+    (P, re.compile(
+        r"\bI (?:(?:really|do|still|now|mostly|usually|also|always|never|much|only|rarely|often|honestly) )*"
+        r"(?:like|love|prefer|enjoy|hate|dislike|use|drink|eat|wear|want|go with|stick to|listen to|read)\b"
+        r"|\bI(?: do not|'m not| am not| don't| no longer| can't stand| never) (?:like|enjoy|use|using|drink|eat)\b"
+        r"|\bI(?:'d| would) rather\b|\bI(?:'m| am) (?:now |still )?using\b|\bmy (?:favou?rite|preferred)\b"
+        r"|\bI(?:'m| am) (?:a )?(?:vegetarian|vegan|pescatarian)\b|\b(?:stick to|please keep|keep it)\b"
+        r"|我[^，。,！？]{0,12}?(?:更|很|最|特别|比较|非常)?(?:喜欢|偏好|讨厌|受不了|离不开|爱(?:喝|吃|看|听|用|玩))"
+        r"|我(?:现在|一直|平时|正在|在|也|都|主要|还是|基本)*(?:改用|换用|用)|我最爱"
+        r"|我(?:现在|平时|一般|一直|每天|早上|晚上|从来|也|都|还|看书|喝茶|基本)*(?:不|只|从不|很少|经常|习惯|每天)+"
+        r"(?:喝|吃|穿|抽|玩|看|听|用|坐|开|骑|跑|去)|我习惯|我(?:每天|每周|一般)[^，。,]{1,12}"
+        r"|(?:平时|一直|总是|向来)(?:不|只)?(?:喝|吃|看|听|用)|跟我说话|别(?:给我)?(?:排|用|发|推荐)|一直在(?:循环|听|看)"
+        r"|只(?:看|喝|吃|用|听|穿)", re.I)),
     (F, re.compile(
-        r"\bmy name is\b|\bcall me\b|\bI(?:'m| am) (?:a|an)\b(?! (?:bit|little|lot)\b)|\bI(?:'m| am) from\b"
-        r"|\bI (?:now )?live in\b|\bI(?:'m| am) (?:living|based) in\b|\bI (?:now )?work (?:at|as|for|in)\b"
-        r"|\bmy (?:\w+ ){1,2}(?:is|are)\b"
-        r"|我叫|我的名字是|我是(?!说|不是|在)|我(?:现在)?住在|我在[^，。,！？\s]{1,20}?(?:工作|上班)|我的\S{1,6}是", re.I)),
+        r"\bmy name is\b|\bcall me\b|\bI(?:'m| am) (?:a|an)\b(?! (?:bit|little|lot)\b)|\bI(?:'m| am) (?:originally )?from\b"
+        r"|\bI (?:now )?live in\b|\bI(?:'m| am|'ve been) (?:living|based) in\b|\bI (?:now )?work (?:at|as|for|in)\b"
+        r"|\bmy (?:\w+ ){1,2}(?:is|are)\b|\bI(?:'m| am) allergic\b|\bI have (?:a |an )?(?:type \d |\w+ )?"
+        r"(?:diabetes|allergy|intolerance|asthma|condition|kids?|children|daughter|son|dog|cat)\b"
+        r"|\bmy (?:daughter|son|wife|husband|partner|sister|brother|mom|dad|mother|father|nephew|niece|kid|dog|cat)\b"
+        r"|\bI (?:drive|own|have) (?:a|an) \b|\b(?:at work|our team) (?:we're|we are|is) (?:on|using)\b"
+        r"|\bI (?:just |recently )?(?:joined|started (?:a new job |working )?at|moved to|relocated to|got promoted)\b"
+        r"|\bgot promoted\b|\brelocated to\b|\bwe (?:finally )?moved\b"
+        r"|我叫|我的名字是|我是(?!说|不是|在)|我(?:现在)?住在|我在[^，。,！？]{1,20}?(?:工作|上班|当|做)"
+        r"|我的\s?[^，。,！？\s]{1,12}\s?是|我对[^，。,]{1,10}过敏|(?:我|她|他)(?:有|对)[^，。,]{0,8}(?:过敏|病)"
+        r"|我(?:家|女儿|儿子|老婆|老公|爸|妈|妹妹|姐姐|弟弟|哥哥)[^，。,]{0,4}(?:有|叫|是|今年|在|升)"
+        r"|我(?:现在)?在一家|我是做|(?:跳槽到|入职了?|加入了|搬到了?|换了(?:辆|台|个)?|拿到了?)[^，。,！？]{1,20}", re.I)),
     (L, re.compile(r"^(?:always|never)\b|\bnever again\b|永远不要|千万别|一定要记得", re.I)),
 ]
 
@@ -60,12 +82,13 @@ _QUESTION_EN = re.compile(
     r"|is there|are there|should i)\b", re.I)
 _QUESTION_ZH = re.compile(r"(?:吗|呢|嘛)$|是不是|能不能|可不可以|为什么")
 _CHANGE = re.compile(r"\bnow\b|\binstead\b|\bswitched to\b|\bno longer\b|\banymore\b|\bchanged to\b"
-                     r"|\bmoved to\b|现在|改用|不再|换成|换了|搬到", re.I)
+                     r"|\bmoved\b|\bjoined\b|\brelocated\b|\bgot (?:a|an|promoted)\b|\bagain\b|\bfinally\b"
+                     r"|现在|改用|改喝|改学|不再|换成|换了|搬到|跳槽|已经不|入职|戒了|不学了|拿到|升", re.I)
 # Single-valued facts: a change to one replaces the other even with no shared words.
 _TOPICS = [
     ("name", re.compile(r"\bmy name is\b|\bcall me\b|我叫|我的名字是", re.I)),
     ("home", re.compile(r"\blive in\b|\bbased in\b|\bmoved to\b|住在|搬到", re.I)),
-    ("work", re.compile(r"\bwork (?:at|for|as|in)\b|工作|上班", re.I)),
+    ("work", re.compile(r"\bwork (?:at|for|as|in)\b|\bjoined\b|工作|上班|跳槽|入职", re.I)),
 ]
 _STOP = set(
     "i i'm im me my mine a an the is am are was be to of in on at for with from and or but it its this that "
@@ -119,6 +142,13 @@ class OfflineLLM:
             return ("聊了：" + "；".join(sentences))[:200]
         return ("Talked about: " + "; ".join(sentences))[:200]
 
+    def compact(self, earlier: str, messages: list[dict]) -> str:
+        """Extractive: the earlier summary and then the user's sentences, the beginning kept first."""
+        self.calls += 1
+        sentences = [_trim(s) for s in _user_sentences(messages)]
+        joined = "；".join(sentences) if is_mostly_cjk(" ".join(sentences)) else "; ".join(sentences)
+        return "; ".join(part for part in (earlier, joined) if part)[:COMPACT_CHARS]
+
     # -- chat ---------------------------------------------------------------
 
     def chat(self, messages: list[dict]) -> str:
@@ -148,13 +178,26 @@ def is_mostly_cjk(text: str) -> bool:
     return cjk > 0 and cjk / (cjk + latin) >= 0.3  # one Chinese character says more than one letter
 
 
+_POINTS_BACK = re.compile(r"\b(?:them|it|this|these|those)\b|这个|那个|这些|那些|它们?|这样", re.I)
+
+
 def _user_sentences(messages: list[dict]) -> Iterator[str]:
+    """The user's sentences; one that points back ("run them through proxy-env", "这个要先备份") is
+    joined to the sentence before it, so the memory keeps what "them" is."""
+    before = ""  # the user's previous sentence, in this message or their previous one
     for message in messages:
         if message.get("role") != "user":
             continue
         for sentence in _SENTENCE_END.split(str(message.get("content") or "")):
-            if sentence and sentence.strip():
-                yield sentence.strip()
+            sentence = (sentence or "").strip()
+            if not sentence:
+                continue
+            if before and _POINTS_BACK.search(sentence) and len(before) + len(sentence) <= MAX_SENTENCE_CHARS:
+                joined = f"{before} {sentence}" if before.endswith((";", ",", ".")) else f"{before}{sentence}"
+                yield joined
+            else:
+                yield sentence
+            before = sentence
 
 
 def _trim(sentence: str) -> str:
@@ -171,7 +214,9 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str]) -> Decisi
             return Decision(candidate_index=i, action=DecisionAction.SKIP, target_id=neighbour.id, reason="already known")
     if _CHANGE.search(candidate.content):
         for neighbour in item.neighbours:
-            if neighbour.kind == candidate.kind and _same_topic(candidate.content, neighbour.content):
+            # A goal reached becomes a fact: another kind counts when the two are close in meaning.
+            related = neighbour.kind == candidate.kind or (neighbour.similarity or 0) >= CROSS_KIND_SIMILARITY
+            if related and _same_topic(candidate.content, neighbour.content):
                 return Decision(
                     candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbour.id, reason="stated a change"
                 )
@@ -183,7 +228,19 @@ def _same_topic(a: str, b: str) -> bool:
     for _name, pattern in _TOPICS:
         if pattern.search(a) and pattern.search(b):
             return True
-    return bool(_topic_tokens(a) & _topic_tokens(b))
+    return bool(_topic_tokens(a) & _topic_tokens(b)) or _new_value_for_same_slot(a, b)
+
+
+_PRODUCT = re.compile(r"[A-Za-z][A-Za-z0-9+#.\-]*")
+
+
+def _new_value_for_same_slot(new: str, old: str) -> bool:
+    """Both name a product (a Latin-script name in Chinese text) and the new one says nothing else the
+    old one does not: the same slot with a new value, not a new topic ("我现在用 Rust 写后端" adds 后端)."""
+    if not (_CJK.search(new) and _PRODUCT.search(new) and _PRODUCT.search(old)):
+        return False
+    cjk = lambda text: {w for w in _topic_tokens(text) if _CJK.search(w)}  # noqa: E731
+    return cjk(new) <= cjk(old)
 
 
 def _topic_tokens(text: str) -> set[str]:

@@ -90,6 +90,7 @@ class Neighbour(_Schema):
     id: Annotated[int, Field(strict=True)]
     content: str
     kind: MemoryKind
+    similarity: float | None = None  # cosine to the candidate, where the caller measured it
 
 
 class CandidateWithNeighbours(_Schema):

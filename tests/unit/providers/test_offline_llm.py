@@ -161,3 +161,36 @@ def test_it_picks_offline_when_nothing_is_configured(monkeypatch: pytest.MonkeyP
         assert get_llm() is get_llm()
     finally:
         reset_llm()
+
+
+def test_it_learns_the_chinese_statements_a_browser_chat_once_lost() -> None:
+    found = extracted(
+        "Docker 构建又失败了，网络超时。我的环境需要使用 proxy-env 来运行 docker 命令。",
+        "我不喝咖啡，只喝龙井绿茶。",
+        "我现在更喜欢用 React 了。",
+        "我每天早上六点跑步",
+    )
+    assert found == {
+        "我的环境需要使用 proxy-env 来运行 docker 命令": MemoryKind.LESSON,
+        "我不喝咖啡，只喝龙井绿茶": MemoryKind.PREFERENCE,
+        "我现在更喜欢用 React 了": MemoryKind.PREFERENCE,
+        "我每天早上六点跑步": MemoryKind.PREFERENCE,
+    }
+
+
+def test_a_clause_that_points_back_keeps_what_it_points_at() -> None:
+    found = extracted("My Docker builds keep timing out on the network; I learned I have to run them through proxy-env.")
+    assert list(found) == ["My Docker builds keep timing out on the network; I learned I have to run them through proxy-env"]
+    assert "小雨" in next(iter(extracted("跟你说下我女儿小雨的情况", "她对芒果过敏，这个以后要注意")), "")
+
+
+def test_a_new_value_for_the_same_slot_supersedes_but_a_new_topic_does_not() -> None:
+    vue = (7, "我喜欢用 Vue 3 写前端", MemoryKind.PREFERENCE)
+    react = OfflineLLM().decide([item("我现在更喜欢用 React 了", MemoryKind.PREFERENCE, vue)]).decisions[0]
+    rust = OfflineLLM().decide([item("我现在用 Rust 写后端", MemoryKind.PREFERENCE, vue)]).decisions[0]
+    assert (react.action, react.target_id) == (DecisionAction.UPDATE, 7)
+    assert rust.action is DecisionAction.ADD
+
+
+def test_questions_and_small_talk_still_teach_nothing() -> None:
+    assert extracted("你知道 Obsidian 吗？", "What's a good Python book?", "哈哈好的", "thanks!") == {}
