@@ -12,7 +12,6 @@ The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the ben
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import time
@@ -164,9 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.show_misses:
         print_misses(result, args.show_misses)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-        print(f"written to {args.json}")
+        runtime.write_result(args.json, result)
 
 
 if __name__ == "__main__":

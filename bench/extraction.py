@@ -167,9 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.show_misses:
         print_misses(result, args.show_misses)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-        print(f"written to {args.json}")
+        runtime.write_result(args.json, result)
 
 
 if __name__ == "__main__":

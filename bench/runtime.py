@@ -55,3 +55,12 @@ def machine() -> dict[str, str | int]:
     # The load average is recorded because this machine is shared: latencies scale with it.
     return {"cpu": cpu, "cores": os.cpu_count() or 0, "python": platform.python_version(),
             "platform": platform.platform(), "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
+
+
+def write_result(path: Path, result: dict) -> None:
+    """A benchmark's JSON result, readable (indented, Chinese kept as is)."""
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print(f"written to {path}")

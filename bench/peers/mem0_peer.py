@@ -1,6 +1,7 @@
-"""mem0 (`mem0ai` 2.2.1) as shipped: infer=False adds, pgvector on the bench's own Postgres, the same
-MiniLM weights through its huggingface embedder. No LLM is called (infer=False, no rerank); the LLM
-entry only satisfies mem0's config. Without spaCy its lemmatised keyword scoring is off (DESIGN.md).
+"""mem0 (`mem0ai` 2.2.1) as shipped: infer=False adds, pgvector on the bench's own Postgres, and our
+embedding model (memoryapp's configured embedder) for both its adds and its searches, so the two systems
+are compared end to end on the same vectors. No LLM is called (infer=False, no rerank); the LLM entry only
+satisfies mem0's config. Without spaCy its lemmatised keyword scoring is off (DESIGN.md).
 """
 from __future__ import annotations
 
@@ -25,15 +26,20 @@ class Mem0Peer:
         os.environ.setdefault("MEM0_DIR", str(var_dir / "mem0"))
         from mem0 import Memory
 
+        from memoryapp.providers.embeddings import get_embedder
+
+        ours = get_embedder()
         self.collection = f"mem0_bench_{uuid.uuid4().hex[:8]}"
         self._memory = Memory.from_config({
             "vector_store": {"provider": "pgvector", "config": {
                 "connection_string": connection_string, "collection_name": self.collection,
-                "embedding_model_dims": 384, "hnsw": True}},
+                "embedding_model_dims": ours.dim, "hnsw": True}},
             "embedder": {"provider": "huggingface", "config": {"model": _model_dir()}},
             "llm": {"provider": "openai", "config": {"api_key": "unused-offline", "model": "gpt-4o-mini"}},
             "history_db_path": str(var_dir / f"{self.collection}.db"),
         })
+        # mem0's huggingface embedder is built from its config (MiniLM); every embedding goes through ours.
+        self._memory.embedding_model.embed = lambda text, memory_action=None: ours.embed_one(text)
         self.user_id = f"bench-{uuid.uuid4().hex[:8]}"
         self._by_text: dict[str, int] = {}
         if vectors is not None:
@@ -44,8 +50,8 @@ class Mem0Peer:
             self._by_text[text] = doc_id
 
     def _reuse_vectors(self, texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
-        """Ingest speed only: on "add", hand mem0 the vectors the same MiniLM weights already made
-        (unit length; pgvector's cosine ignores scale). Search still embeds through mem0's embedder."""
+        """Ingest speed only: on "add", hand mem0 the vectors our embedder already made for these texts
+        (unit length; pgvector's cosine ignores scale). Search still embeds the query, through ours."""
         known = {text: list(vector) for text, vector in zip(texts, vectors)}
         embed = self._memory.embedding_model.embed
 
