@@ -112,10 +112,13 @@ def _recent_history(conversation: Conversation, user_message: Message) -> list[d
 def _compacted_history(conversation: Conversation, user_message: Message, history: list[dict]) -> list[dict]:
     """`history`, or, when it no longer fits beside the summary, what is left after compacting the oldest
     turns into the summary (engine/compaction.py)."""
-    budget = Budget.for_window(WINDOW_TOKENS).history
-    if not compaction.overflows(history, budget - count_tokens(conversation.summary)):
-        return history
     from memoryapp.providers.llm import get_llm
+    from memoryapp.providers.llm.prompts import format_earlier_block
+
+    budget = Budget.for_window(WINDOW_TOKENS).history
+    summary_cost = count_tokens(format_earlier_block(conversation.summary)) if conversation.summary else 0
+    if not compaction.overflows(history, budget - summary_cost):  # as build_messages will count it
+        return history
 
     every = list(_turns_after_summary(conversation, user_message).order_by("created_at", "id")
                  .values("id", "role", "content"))
