@@ -1,7 +1,7 @@
 """Named recall presets. Entry points default to one; derive variants with `model_copy(update=...)`."""
 from __future__ import annotations
 
-from .config import FusionConfig, GraphConfig, RecallConfig
+from .config import FullTextConfig, FusionConfig, GraphConfig, RecallConfig, TrigramConfig
 
 # The chat prompt: the top 3 whose meaning is close to the message, ranked by meaning, importance and
 # recency. Ranked by rank fusion instead, the words BM25 finds push aside what a message implies
@@ -9,8 +9,10 @@ from .config import FusionConfig, GraphConfig, RecallConfig
 # one that speaks of the user takes memories at cosine >= 0.20; one about the world ("what's the capital
 # of Australia?") only at >= 0.40. A shared word is not evidence by itself ("the cat command in Linux" is
 # not about the user's cat). Calibrated on bench.chat's dev turns with the multilingual embedder
-# (docs/benchmarks.md, bench.chat).
+# (docs/benchmarks.md, bench.chat). Ranked and gated by meaning, full text and trigram could only add
+# candidates the vector search already ranks: they are off, which spares the chat turn their cost.
 RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evidence=False,
+                           full_text=FullTextConfig(enabled=False), trigram=TrigramConfig(enabled=False),
                            fusion=FusionConfig(rank_share=0.0))
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 
