@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401  (re-exported)
+from tests.support import servers
 from tests.support.servers import app_server, celery_worker, session_llm_server  # noqa: F401
 
 PASSWORD = "correct horse battery staple"
@@ -29,6 +30,18 @@ def bob(db):
 def alice_client(client, alice):
     client.force_login(alice)
     return client
+
+
+@pytest.fixture(autouse=True)
+def settled_pipeline(request, _django_db_marker):
+    """After a test with committed data, let the session's Celery worker finish what the test queued
+    (opening a chat ends the others, which queues their extraction) before the database is flushed."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    if servers.running_worker and marker and marker.kwargs.get("transaction"):
+        from django.conf import settings
+
+        servers.wait_until_idle(settings.REDIS_URL, servers.running_worker)
 
 
 @pytest.fixture(scope="session", autouse=True)

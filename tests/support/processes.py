@@ -90,3 +90,25 @@ def _node(name: str) -> str:
     return name.replace("%h", socket.gethostname())
 
 
+def wait_until_idle(redis_url: str, name: str, queues: tuple[str, ...] = ("celery", "graph"),
+                    timeout: float = 60) -> bool:
+    """Wait until the worker `name` has nothing left to do: its queues empty, nothing delivered and
+    unacknowledged, and it answers a ping (a solo pool answers only between tasks). False on timeout."""
+    import redis
+    from celery import Celery
+
+    broker = redis.Redis.from_url(redis_url)
+    client = Celery(broker=redis_url, set_as_current=False)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            waiting = sum(broker.llen(queue) for queue in queues) + broker.hlen("unacked")
+            if not waiting and client.control.ping(destination=[_node(name)], timeout=0.5):
+                return True
+            time.sleep(0.2)
+        return False
+    finally:
+        client.close()
+        broker.close()
+
+

@@ -16,7 +16,11 @@ import pytest
 from django.conf import settings
 
 from .llm_server import ScriptedLLMServer
-from .processes import start_daphne, start_worker, stop_process  # noqa: F401  (re-exported)
+from .processes import start_daphne, start_worker, stop_process, wait_until_idle  # noqa: F401  (re-exported)
+
+# The session's Celery worker, once a test asked for it: tests with committed data wait for it to go idle
+# before their data is flushed (its jobs write rows; a write in flight deadlocks against the TRUNCATE).
+running_worker: str | None = None
 
 
 def test_database_url() -> str:
@@ -70,8 +74,12 @@ def celery_worker(django_db_setup, session_llm_server, tmp_path_factory) -> Iter
 
     app.control.purge()  # tasks queued by earlier tests for rows that no longer exist
     log = tmp_path_factory.mktemp("celery") / "worker.log"
-    process = start_worker(app_env(session_llm_server.url), log, f"test-{os.getpid()}@%h")
+    global running_worker
+    name = f"test-{os.getpid()}@%h"
+    process = start_worker(app_env(session_llm_server.url), log, name)
+    running_worker = name
     try:
         yield process
     finally:
+        running_worker = None
         stop_process(process)
