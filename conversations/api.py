@@ -55,6 +55,7 @@ class CitationOut(Schema):
     kind: str
     score: float
     rank: int
+    valid_until: datetime | None  # set when the cited version is no longer current (it was true until then)
 
 
 class MessageOut(Schema):
@@ -92,7 +93,7 @@ def _message_out(message: Message) -> dict:
         "id": message.pk, "role": message.role, "content": message.content, "created_at": message.created_at,
         "citations": [
             {"memory_id": c.memory_id, "content": c.memory.content, "kind": c.memory.kind, "score": c.score,
-             "rank": c.rank}
+             "rank": c.rank, "valid_until": c.memory.valid_until}
             for c in message.citations.all()
         ],
     }

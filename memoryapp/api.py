@@ -85,6 +85,7 @@ class ListParams(Schema):
     source: Source | None = None
     since: datetime | None = None
     until: datetime | None = None
+    at: datetime | None = None
     cursor: str | None = None
     limit: int = 20
 
@@ -101,7 +102,7 @@ def list_memories(request: HttpRequest, params: Query[ListParams]):
     if not 1 <= params.limit <= listing.MAX_PAGE_SIZE:
         raise MemoryValidationError(f"limit must be between 1 and {listing.MAX_PAGE_SIZE}", "limit")
     flt = listing.MemoryFilter(kind=params.kind or "", status=params.status, source=params.source or "",
-                               since=params.since, until=params.until)
+                               since=params.since, until=params.until, at=params.at)
     page = listing.list_memories(request.auth, flt, cursor=params.cursor, limit=params.limit)
     return {"items": page.memories, "next_cursor": page.next_cursor}
 
@@ -114,9 +115,12 @@ def create_memory(request: HttpRequest, payload: MemoryIn):
     return Status(201 if result.action == "created" else 200, _written(result))
 
 
-@router.post("/search", response={200: SearchOut, 422: ErrorOut}, summary="Hybrid search (vector, text, graph)")
+@router.post("/search", response={200: SearchOut, 422: ErrorOut},
+             summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date")
 def search_memories(request: HttpRequest, payload: SearchIn):
-    flt = listing.MemoryFilter(q=payload.query, kind=payload.kind or "")
+    flt = listing.MemoryFilter(q=payload.query, kind=payload.kind or "", kinds=tuple(payload.kinds),
+                               status=payload.status, since=payload.since, until=payload.until, at=payload.at,
+                               method=payload.method)
     page = listing.list_memories(request.auth, flt, limit=payload.limit)
     return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": m} for m in page.memories]}
 

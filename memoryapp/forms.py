@@ -1,14 +1,18 @@
 """Forms for the settings pages: the memory filters (a plain GET form) and the settings toggles."""
 from __future__ import annotations
 
+from datetime import datetime, time, timedelta
+
 from django import forms
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 
 RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("Last 7 days")),
                  ("month", _("Last 30 days")), ("year", _("Last year"))]
+METHOD_CHOICES = [("hybrid", _("Words and meaning")), ("keyword", _("Words only")), ("vector", _("Meaning only"))]
 
 
 class MemoryFilterForm(forms.Form):
@@ -18,13 +22,31 @@ class MemoryFilterForm(forms.Form):
     range = forms.ChoiceField(required=False, label=_("Time"), choices=RANGE_CHOICES)
     source = forms.ChoiceField(required=False, label=_("Source"),
                                choices=[("", _("Any source")), *MemorySource.choices])
+    at = forms.DateField(required=False, label=_("As of"), widget=forms.DateInput(attrs={"type": "date"}))
+    method = forms.ChoiceField(required=False, label=_("Match"), choices=METHOD_CHOICES)
+
+    def clean_at(self):
+        day = self.cleaned_data.get("at")
+        if day and day > timezone.localdate():
+            raise forms.ValidationError(_("Pick a day that has begun: the future holds no memories yet."))
+        return day
 
     def filter_values(self) -> dict:
-        """Valid values only: a bad parameter in a shared link falls back to its default."""
-        data = self.cleaned_data if self.is_valid() else {}
+        """Valid values only: a bad parameter falls back to its default (and the form shows its error)."""
+        self.is_valid()
+        data = self.cleaned_data
         return {"q": data.get("q", ""), "kind": data.get("kind", ""),
                 "status": data.get("status") or MemoryStatus.ACTIVE,
-                "range_name": data.get("range", ""), "source": data.get("source", "")}
+                "range_name": data.get("range", ""), "source": data.get("source", ""),
+                "at": self.moment(data.get("at")), "method": data.get("method") or "hybrid"}
+
+    @staticmethod
+    def moment(day) -> datetime | None:
+        """"As of <day>": what was true at the end of that day (or now, for today)."""
+        if day is None:
+            return None
+        end = timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+        return min(end, timezone.now())
 
 
 class MemoryEditForm(forms.Form):

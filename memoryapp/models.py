@@ -125,6 +125,13 @@ class Memory(models.Model):
     def is_current(self) -> bool:
         return self.status == MemoryStatus.ACTIVE and self.valid_until is None
 
+    @property
+    def replaced_by(self) -> Memory | None:
+        """The version that replaced this one, if any (listings prefetch `superseded_by`)."""
+        if self.valid_until is None:
+            return None
+        return min(self.superseded_by.all(), key=lambda m: m.valid_from, default=None)
+
 
 class EventAction(models.TextChoices):
     CREATED = "created", _("Created")

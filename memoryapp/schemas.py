@@ -7,12 +7,22 @@ from typing import Any, Literal
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
-from memoryapp.models import MAX_CONTENT_LENGTH
+from memoryapp.engine.recipes import SEARCH_METHODS
+from memoryapp.models import MAX_CONTENT_LENGTH, Memory
 
 Kind = Literal["preference", "fact", "lesson", "goal", "context", "episode"]
 StatusName = Literal["active", "forgotten", "deleted"]
 Source = Literal["extracted", "manual", "imported"]
 LifecycleName = Literal["core", "working", "temporary"]
+SearchMethod = Literal[tuple(SEARCH_METHODS)]  # hybrid, keyword, vector
+
+
+class ReplacementOut(Schema):
+    """The version that replaced a memory: what it says and since when."""
+
+    id: int
+    content: str
+    valid_from: datetime
 
 
 class MemoryOut(Schema):
@@ -31,6 +41,11 @@ class MemoryOut(Schema):
     source_conversation_id: int | None
     created_at: datetime
     updated_at: datetime
+    replaced_by: ReplacementOut | None = None  # set on a version that is no longer current
+
+    @staticmethod
+    def resolve_replaced_by(memory: Memory) -> Memory | None:
+        return memory.replaced_by
 
 
 class MemoryIn(Schema):
@@ -69,6 +84,12 @@ class SearchIn(Schema):
 
     query: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
     kind: Kind | None = None
+    kinds: list[Kind] = Field(default_factory=list, max_length=10)
+    status: StatusName = "active"
+    since: datetime | None = None  # learnt at or after
+    until: datetime | None = None  # learnt before
+    at: datetime | None = None  # time travel: what was true then, versions replaced since included
+    method: SearchMethod = "hybrid"
     limit: int = Field(default=20, ge=1, le=50)
 
 

@@ -98,7 +98,7 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     context.update(focus=focused.pk if focused else None, stats=listing.stats(request.user),
                    cleared_count=len(cleared), filtered=bool(request.GET.get("q") or request.GET.get("kind")
                                                              or request.GET.get("range") or request.GET.get("source")
-                                                             or flt.status != MemoryStatus.ACTIVE),
+                                                             or flt.at or flt.status != MemoryStatus.ACTIVE),
                    suggestions=list(MemorySuggestion.objects.filter(user=request.user, status=SuggestionStatus.PENDING)
                                     .select_related("conversation")
                                     .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]))

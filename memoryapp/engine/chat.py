@@ -85,14 +85,29 @@ def start_turn(conversation: Conversation, text: str | None = None) -> Turn:
         from .recall import recall
 
         config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
-        results = recall(conversation.user, query.text, config=config)
+        past = query.past
+        results = recall(conversation.user, query.text, config=config, at=past.at if past else None,
+                         include_history=bool(past and past.include_history))
         recalled, recall_ms = results.items, results.timings_ms.get("total", 0.0)
     history = [{"role": m["role"], "content": m["content"]}
                for m in _compacted_history(conversation, user_message, history)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
-    fitted = fit_memories([item.memory.content for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
+    fitted = fit_memories([as_remembered(item.memory) for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary)
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms)
+
+
+def as_remembered(memory) -> str:
+    """A memory as the prompt carries it: a version no longer current says until when it held and what
+    replaced it, so the reply speaks of it as the past ("你5个月前喜欢Vue")."""
+    if memory.valid_until is None:
+        return memory.content
+    new = memory.replaced_by
+    day = memory.valid_until.date().isoformat()
+    if new is None:
+        return _("%(content)s (true until %(day)s, no longer current)") % {"content": memory.content, "day": day}
+    return _("%(content)s (true until %(day)s, then replaced by: %(new)s)") % {
+        "content": memory.content, "day": day, "new": new.content}
 
 
 def _turns_after_summary(conversation: Conversation, user_message: Message):

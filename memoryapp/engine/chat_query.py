@@ -12,9 +12,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 
 import jieba
+from django.utils import timezone
 
+from .past import PastReference, past_reference
 from .text import EN_STOPWORDS, ZH_STOPWORDS
 
 # Whole messages that carry no request: greetings, thanks, acknowledgements, laughter, goodbyes.
@@ -63,6 +66,7 @@ FIRST_PERSON_ZH = ("我", "咱", "俺", "本人")
 class ChatQuery:
     text: str  # what recall searches with
     about_user: bool  # the user speaks of themselves: personal memory is likelier to be needed
+    past: PastReference | None = None  # the message asks what was true then (past.py)
 
 
 def _plain(text: str) -> str:
@@ -104,7 +108,7 @@ def speaks_of_user(text: str) -> bool:
     return bool(words & FIRST_PERSON_EN) or any(marker in text for marker in FIRST_PERSON_ZH)
 
 
-def chat_recall_query(message: str, previous_user_messages: list[str]) -> ChatQuery | None:
+def chat_recall_query(message: str, previous_user_messages: list[str], now: datetime | None = None) -> ChatQuery | None:
     """What a chat turn recalls with, or None when the turn recalls nothing (small talk).
 
     `previous_user_messages`: the user's own earlier messages in this chat, oldest first; the assistant's
@@ -114,4 +118,4 @@ def chat_recall_query(message: str, previous_user_messages: list[str]) -> ChatQu
     text = message
     if previous_user_messages and leans_on_previous(message):
         text = f"{message}\n{previous_user_messages[-1]}"
-    return ChatQuery(text, speaks_of_user(text))
+    return ChatQuery(text, speaks_of_user(text), past_reference(message, now or timezone.now()))

@@ -19,7 +19,7 @@ from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, Memo
 
 from .errors import MemoryValidationError
 from .recall import recall
-from .recipes import RECALL_MEMORIES_PAGE
+from .recipes import SEARCH_METHODS
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -31,7 +31,12 @@ RANGES: dict[str, timedelta] = {
 
 @dataclass(frozen=True)
 class MemoryFilter:
-    """What to list; empty values mean "any". `status` defaults to the current, active memories."""
+    """What to list; empty values mean "any". `status` defaults to the current, active memories.
+
+    `since`/`until` bound when a memory was learnt; `at` is time travel: the active memories that were
+    true at that moment, the versions replaced since included (each knows what replaced it). `kinds`
+    is any of several types (`kind` one); `method` how a search query is matched (SEARCH_METHODS).
+    """
 
     q: str = ""
     kind: str = ""
@@ -39,16 +44,21 @@ class MemoryFilter:
     source: str = ""
     since: datetime | None = None
     until: datetime | None = None
+    kinds: tuple[str, ...] = ()
+    at: datetime | None = None
+    method: str = "hybrid"
 
     def __post_init__(self) -> None:
         checks = (("kind", self.kind, MemoryKind.values), ("status", self.status, MemoryStatus.values),
-                  ("source", self.source, MemorySource.values))
+                  ("source", self.source, MemorySource.values), ("method", self.method, list(SEARCH_METHODS)))
+        checks += tuple(("kinds", kind, MemoryKind.values) for kind in self.kinds)
         for name, value, allowed in checks:
             if value and value not in allowed:
                 raise MemoryValidationError(f"{name} must be one of: {', '.join(allowed)}", name)
+        object.__setattr__(self, "kinds", tuple(dict.fromkeys((*self.kinds, self.kind) if self.kind else self.kinds)))
         if "\x00" in self.q:
             raise MemoryValidationError("q must not contain NUL characters", "q")
-        for name in ("since", "until"):  # Postgres takes offsets up to ±15:59 only: store UTC
+        for name in ("since", "until", "at"):  # Postgres takes offsets up to ±15:59 only: store UTC
             value = getattr(self, name)
             if value is None:
                 continue
@@ -57,6 +67,10 @@ class MemoryFilter:
             except (OverflowError, ValueError):
                 raise MemoryValidationError(f"{name} is out of range", name) from None
             object.__setattr__(self, name, utc)
+        if self.since and self.until and self.since >= self.until:
+            raise MemoryValidationError("since must be before until", "since")
+        if self.at and self.at > timezone.now():
+            raise MemoryValidationError("at must not be in the future", "at")
 
     @classmethod
     def with_range(cls, range_name: str = "", **values) -> MemoryFilter:
@@ -93,13 +107,16 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 def filtered(user, flt: MemoryFilter) -> QuerySet[Memory]:
-    memories = Memory.objects.filter(user=user).select_related("source_conversation")
+    memories = (Memory.objects.filter(user=user).select_related("source_conversation")
+                .prefetch_related("superseded_by"))
     if flt.status:
         memories = memories.filter(status=flt.status)
-        if flt.status == MemoryStatus.ACTIVE:
+        if flt.status == MemoryStatus.ACTIVE and flt.at:
+            memories = memories.filter(Q(valid_until__isnull=True) | Q(valid_until__gt=flt.at), valid_from__lte=flt.at)
+        elif flt.status == MemoryStatus.ACTIVE:
             memories = memories.filter(valid_until__isnull=True)  # replaced ones live in history
-    if flt.kind:
-        memories = memories.filter(kind=flt.kind)
+    if flt.kinds:
+        memories = memories.filter(kind__in=flt.kinds)
     if flt.source:
         memories = memories.filter(source=flt.source)
     if flt.since:
@@ -126,12 +143,13 @@ def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: 
 
 def _search(user, flt: MemoryFilter, limit: int) -> MemoryPage:
     if flt.status == MemoryStatus.ACTIVE:
-        results = recall(user, flt.q.strip(), config=RECALL_MEMORIES_PAGE, k=limit,
-                         kinds=[flt.kind] if flt.kind else None, record_access=False)
-        allowed = set(filtered(user, flt).filter(pk__in=[m.pk for m in results.memories])
-                      .values_list("pk", flat=True))
+        # Time, type and validity filters apply inside recall, so its top `limit` are all eligible.
+        results = recall(user, flt.q.strip(), config=SEARCH_METHODS[flt.method], k=limit, at=flt.at,
+                         kinds=flt.kinds or None, created_since=flt.since, created_until=flt.until,
+                         record_access=False)
+        allowed = filtered(user, flt).in_bulk([m.pk for m in results.memories])  # the source filter
         items = [item for item in results.items if item.memory.pk in allowed]
-        return MemoryPage(memories=[item.memory for item in items],
+        return MemoryPage(memories=[allowed[item.memory.pk] for item in items],
                           scores={item.memory.pk: item.score for item in items})
     # recall covers current memories only; deleted and forgotten ones are matched by their words
     rows = filtered(user, flt).filter(content__icontains=flt.q.strip()).order_by("-created_at", "-id")

@@ -82,8 +82,11 @@ def recall(
     include_history: bool = False,
     query_vector: list[float] | None = None,
     record_access: bool = True,
+    created_since: datetime | None = None,
+    created_until: datetime | None = None,
 ) -> RecallResults:
-    """The user's memories most relevant to `query`, valid at `at` (default now). See recipes.py."""
+    """The user's memories most relevant to `query`, valid at `at` (default now; with `include_history`,
+    every version), learnt in [created_since, created_until) when given. See recipes.py."""
     started = time.perf_counter()
     timings: dict[str, float] = {}
     if query_vector is None:
@@ -97,7 +100,8 @@ def recall(
         terms = tuple(rewrite.rewrite_terms(query, at or now, drop_meta=config.query.drop_meta_words,
                                             dates=config.query.relative_dates))
     request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,
-                          include_history=include_history, kinds=tuple(kinds) if kinds else None, terms=terms)
+                          include_history=include_history, kinds=tuple(kinds) if kinds else None, terms=terms,
+                          created_since=created_since, created_until=created_until)
     limit = k or config.limit
 
     search_started = time.perf_counter()

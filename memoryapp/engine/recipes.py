@@ -1,7 +1,7 @@
 """Named recall presets. Entry points default to one; derive variants with `model_copy(update=...)`."""
 from __future__ import annotations
 
-from .config import FullTextConfig, FusionConfig, GraphConfig, RecallConfig, TrigramConfig
+from .config import FullTextConfig, FusionConfig, GraphConfig, RecallConfig, TrigramConfig, VectorConfig
 
 # The chat prompt: the top 3 whose meaning is close to the message, ranked by meaning, importance and
 # recency. Ranked by rank fusion instead, the words BM25 finds push aside what a message implies
@@ -22,6 +22,18 @@ RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 # close (cosine >= 0.25; "what is my music job" finds the piano teacher at 0.28): a search nothing
 # matches says so instead of listing the nearest strangers.
 RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
+
+# The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds memories
+# that share a word (or, for a short query, a close spelling) and nothing by meaning alone; vector finds
+# by meaning alone, with the page's gate.
+SEARCH_METHODS: dict[str, RecallConfig] = {
+    "hybrid": RECALL_MEMORIES_PAGE,
+    "keyword": RECALL_MEMORIES_PAGE.model_copy(update={
+        "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False), "min_cosine": 1.0}),
+    "vector": RECALL_MEMORIES_PAGE.model_copy(update={
+        "full_text": FullTextConfig(enabled=False), "trigram": TrigramConfig(enabled=False),
+        "graph": GraphConfig(enabled=False)}),
+}
 
 # Postgres alone: what recall falls back to when the graph is down, and the benchmark's baseline.
 RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False))

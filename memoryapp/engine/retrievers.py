@@ -32,6 +32,8 @@ class RecallQuery:
     include_history: bool = False
     kinds: tuple[str, ...] | None = None
     terms: tuple[str, ...] | None = None  # rewritten full-text terms (rewrite.py); None: the text's words
+    created_since: datetime | None = None  # learnt in [since, until): the page's and the API's time filter
+    created_until: datetime | None = None
 
 
 @dataclass
@@ -54,6 +56,12 @@ def _filters(query: RecallQuery) -> tuple[str, dict]:
     if query.kinds:
         clauses.append("m.kind = ANY(%(kinds)s)")
         params["kinds"] = list(query.kinds)
+    if query.created_since:
+        clauses.append("m.created_at >= %(created_since)s")
+        params["created_since"] = query.created_since
+    if query.created_until:
+        clauses.append("m.created_at < %(created_until)s")
+        params["created_until"] = query.created_until
     return " AND ".join(clauses), params
 
 

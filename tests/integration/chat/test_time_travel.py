@@ -1,0 +1,75 @@
+"""Asking the chat about the past: "what did I prefer five months ago?", "我以前喜欢什么？". The turn recalls
+what was true then and hands the old version to the model as old, with what replaced it."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from conversations.models import Conversation
+from memoryapp.engine.chat import start_turn
+from memoryapp.engine.write import add_memory, supersede_memory
+
+pytestmark = pytest.mark.django_db
+
+VUE = "我喜欢用 Vue 3 写前端"
+REACT = "我现在更喜欢用 React 写前端"
+
+
+@pytest.fixture
+def frameworks(alice):
+    """Vue from ten months ago, replaced by React two months ago; a memory about tea all along."""
+    now = timezone.now()
+    vue = add_memory(alice, VUE, kind="preference", valid_from=now - timedelta(days=300)).memory
+    react = supersede_memory(vue, REACT, valid_from=now - timedelta(days=60)).memory
+    add_memory(alice, "用户不喝咖啡，只喝龙井绿茶。", kind="preference", valid_from=now - timedelta(days=300))
+    vue.refresh_from_db()
+    return vue, react
+
+
+def turn(alice, message: str):
+    return start_turn(Conversation.objects.create(user=alice), message)
+
+
+def system_prompt(result) -> str:
+    return result.prompt[0]["content"]
+
+
+@pytest.mark.parametrize("message", ["Which frontend framework did I like five months ago?",
+                                     "5个月前我喜欢用什么前端框架？"])
+def test_a_question_about_a_named_past_recalls_the_version_true_then_as_old(alice, frameworks, message):
+    vue, react = frameworks
+    result = turn(alice, message)
+    recalled = [item.memory.pk for item in result.recalled]
+    assert vue.pk in recalled and react.pk not in recalled  # React was not yet true five months ago
+    prompt = system_prompt(result)
+    assert VUE in prompt
+    assert vue.valid_until.date().isoformat() in prompt and REACT in prompt  # old, and what replaced it
+
+
+def test_a_vague_past_recalls_every_version_and_marks_the_old_one(alice, frameworks):
+    vue, react = frameworks
+    result = turn(alice, "我以前喜欢用什么前端框架？")
+    recalled = [item.memory.pk for item in result.recalled]
+    assert vue.pk in recalled and react.pk in recalled
+    prompt = system_prompt(result)
+    old_line = next(line for line in prompt.splitlines() if VUE in line)
+    assert vue.valid_until.date().isoformat() in old_line
+    current_line = next(line for line in prompt.splitlines() if line.startswith("- ") and REACT in line
+                        and VUE not in line)
+    assert "until" not in current_line and "直到" not in current_line
+
+
+def test_the_present_sees_only_the_current_version(alice, frameworks):
+    vue, react = frameworks
+    result = turn(alice, "Which frontend framework do I prefer?")
+    recalled = [item.memory.pk for item in result.recalled]
+    assert react.pk in recalled and vue.pk not in recalled
+    assert VUE not in system_prompt(result)
+
+
+def test_a_plan_for_a_month_ahead_is_not_the_past(alice, frameworks):
+    vue, _ = frameworks
+    result = turn(alice, "I'm going to rewrite my frontend in March, which framework do I prefer?")
+    assert vue.pk not in [item.memory.pk for item in result.recalled]

@@ -1,0 +1,50 @@
+"""Which chat messages ask about the past, and which moment (engine/past.py). Seen from 23 Nov 2026."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from memoryapp.engine.past import past_reference
+
+NOW = datetime(2026, 11, 23, 20, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("message, day", [
+    ("What did I prefer in March?", "2026-03-15"),
+    ("我三月份喜欢什么？", "2026-03-15"),
+    ("我3月的时候用什么编辑器？", "2026-03-15"),
+    ("What did I like in December?", "2025-12-15"),  # December is still ahead: last year's
+    ("what was my job back in May 2025?", "2025-05-15"),
+    ("2025年5月我住在哪里？", "2025-05-15"),
+    ("去年三月我在学什么？", "2025-03-15"),
+    ("5个月前我喜欢什么框架", "2026-06-26"),
+    ("我两个月前用什么", "2026-09-24"),
+    ("what did I say three months ago?", "2026-08-01"),
+    ("what was I working on last month?", "2026-10-01"),
+    ("上个月我在忙什么", "2026-10-01"),
+    ("In 2025 what was my job?", "2025-07-01"),
+    ("去年我住在哪里", "2025-07-01"),
+])
+def test_a_named_past_becomes_the_moment_recall_looks_at(message, day):
+    reference = past_reference(message, NOW)
+    assert reference is not None and reference.at.date().isoformat() == day
+    assert not reference.include_history
+
+
+@pytest.mark.parametrize("message", ["What did I use to drink?", "我以前喜欢喝什么", "我之前说过我喜欢什么",
+                                     "What editor did I previously use?", "上次我们聊的那个项目叫什么？",
+                                     "你记得我原来住哪吗"])
+def test_a_vague_past_recalls_every_version(message):
+    reference = past_reference(message, NOW)
+    assert reference is not None and reference.at is None and reference.include_history
+
+
+@pytest.mark.parametrize("message", [
+    "hi", "What frontend framework do I prefer?", "我现在喜欢什么？",
+    "I'm going to Japan in March", "我三月要去日本", "I will move to Lyon in May",  # plans, not the past
+    "在开始之前，提醒我一下", "I may go to the gym", "What's on in November?",  # "before", "may", this month
+    "三月以后我打算换工作",
+])
+def test_the_present_and_plans_are_not_the_past(message):
+    assert past_reference(message, NOW) is None
