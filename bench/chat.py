@@ -19,7 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from . import runtime
-from .chat_data import SPLITS, ChatCase, Persona, load_personas, locomo_persona
+from .chat_data import EXTRA_SPLITS, SPLITS, ChatCase, Persona, load_personas, locomo_persona
 from .chat_metrics import TurnOutcome, grouped, summarise
 
 DEFAULT_LOCOMO = runtime.REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
@@ -28,7 +28,8 @@ logger = logging.getLogger("bench.chat")
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.chat", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(SPLITS))
+    parser.add_argument("--split", nargs="+", choices=SPLITS + EXTRA_SPLITS, default=list(SPLITS),
+                        help="past: the time-travel cases (not in the default, whose figures stay comparable)")
     parser.add_argument("--locomo", type=int, default=20, metavar="N",
                         help="LoCoMo questions per dev conversation (0: none)")
     parser.add_argument("--locomo-data", type=Path, default=DEFAULT_LOCOMO)
@@ -56,10 +57,23 @@ def write_memories(persona: Persona, now):
     written = bulk_add(user.pk, items, embeddings=vectors)
 
     key_of: dict[int, str] = {}
+    by_key = {}
     for memory, stored in zip(written, persona.memories):
         if memory is not None:
             key_of[memory.pk] = stored.key
+            by_key[stored.key] = memory
+    _link_versions(persona, by_key)
     return user, key_of
+
+
+def _link_versions(persona: Persona, by_key: dict) -> None:
+    """A replaced memory ends where its newer version starts, linked as supersede_memory links them."""
+    for stored in persona.memories:
+        old, new = by_key.get(stored.key), by_key.get(stored.replaced_by)
+        if old is not None and new is not None:
+            old.valid_until = new.valid_from
+            old.save(update_fields=["valid_until"])
+            new.supersedes.add(old)
 
 
 def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> TurnOutcome:
@@ -72,7 +86,7 @@ def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> 
         Message(conversation=conversation, role=role, content=text, token_count=count_tokens(text))
         for role, text in case.history
     ])
-    turn = start_turn(conversation, case.message)
+    turn = start_turn(conversation, case.message, now=persona.now)
     injected = tuple(key_of.get(item.memory.pk, f"#{item.memory.pk}") for item in turn.recalled)
     return TurnOutcome(case.id, case.language, case.shape, persona.split, case.needs, case.relevant,
                        injected, getattr(turn, "recall_ms", 0.0))

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date, datetime, time, timezone
 from pathlib import Path
 
 from .dataset import Sample
 
 CASES_DIR = Path(__file__).resolve().parent / "chat_cases"
 SPLITS = ("dev", "holdout")
+# Time travel: memories with versions (valid_from, replaced_by), asked about the past, the present after a
+# change, and plans; dated, so a run counts back from the day they were written (`written_on`).
+EXTRA_SPLITS = ("past",)
 LANGUAGES = ("en", "zh", "mixed")
 SHAPES = ("after_unrelated", "follow_up", "topic_switch", "cross_language", "direct", "chitchat", "general",
-          "locomo")
+          "locomo", "past", "after_change", "plan")
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class StoredMemory:
     kind: str = "fact"
     valid_from: object = None
     context: str = ""
+    replaced_by: str = ""  # the key of the version that replaced this one (it starts at that one's valid_from)
 
 
 @dataclass(frozen=True)
@@ -50,18 +55,29 @@ class Persona:
     split: str
     memories: list[StoredMemory] = field(default_factory=list)
     cases: list[ChatCase] = field(default_factory=list)
+    now: datetime | None = None  # the day the cases were written, for questions about the past
 
 
 class CaseFileError(ValueError):
     pass
 
 
+def _noon(day: str | None) -> datetime | None:
+    return datetime.combine(date.fromisoformat(day), time(12), tzinfo=timezone.utc) if day else None
+
+
 def parse_persona(raw: dict, split: str, source: str = "<data>") -> Persona:
-    memories = [StoredMemory(m["key"], m["content"], m.get("kind", "fact")) for m in raw["memories"]]
+    memories = [StoredMemory(m["key"], m["content"], m.get("kind", "fact"), _noon(m.get("valid_from")),
+                             replaced_by=m.get("replaced_by", "")) for m in raw["memories"]]
     keys = {m.key for m in memories}
     if len(keys) != len(memories):
         raise CaseFileError(f"{source}: memory keys repeat")
-    persona = Persona(raw["persona"], split, memories)
+    starts = {m.key: m.valid_from for m in memories}
+    for m in memories:
+        if m.replaced_by and (m.replaced_by not in keys or not m.valid_from or not starts[m.replaced_by]
+                              or starts[m.replaced_by] <= m.valid_from):
+            raise CaseFileError(f"{source}: {m.key} must be replaced by a dated memory that starts after it")
+    persona = Persona(raw["persona"], split, memories, now=_noon(raw.get("written_on")))
     for case in raw["cases"]:
         needs, relevant = frozenset(case["needs"]), frozenset(case["relevant"]) | frozenset(case["needs"])
         if not relevant <= keys:

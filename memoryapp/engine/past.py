@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .rewrite import relative_dates
 
 MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
              "november", "december")
@@ -25,9 +24,26 @@ _EN_MONTH = re.compile(rf"\b(?:in|during|around|since|back in|last|early|late|mi
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ZH_MONTH = re.compile(r"(?:(\d{4})年|(去年|今年))?(十[一二]?|[一二三四五六七八九]|1[0-2]|0?[1-9])月(?!份?[之以]后)")
 _ZH_AGO = re.compile(r"(\d{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*(?:个)?(天|周|星期|个月|月|年)(?:以)?前")
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a few": 3, "a couple of": 2, "half a": 0}
+_EN_AGO = re.compile(rf"\b(\d{{1,3}}|{'|'.join(_EN_NUMBERS)})\s+(day|week|month|year)s?\s+ago\b")
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "天": 1, "周": 7, "星期": 7, "个月": 30, "月": 30, "年": 365}
+_LAST_MONTH = re.compile(r"\blast month\b|上个月|上月")
+_LAST_WEEK = re.compile(r"\blast week\b|上周|上个星期|上星期|上个礼拜")
+_YESTERDAY = re.compile(r"\byesterday\b|昨天")
+# Seasons, holidays and parts of the year, each as the month it stands for.
+_PERIODS = [(re.compile(pattern), month) for pattern, month in (
+    (r"\bspring\b|\beaster\b|春天|春季|开春", 4), (r"\bsummer\b|夏天|夏季|暑假", 7),
+    (r"\bautumn\b|\b(?:in|during|over|last|this) (?:the )?fall\b|秋天|秋季|国庆", 10), (r"\bwinter\b|冬天|冬季|寒假", 1), (r"\bchristmas\b|圣诞", 12),
+    (r"\b(?:start|beginning) of (?:the|this|last) year\b|\bearly (?:this|last) year\b|年初|开年|\bnew year\b|元旦", 1),
+    (r"春节|过年", 2), (r"\bfirst half of (?:the|this|last) year\b|上半年", 4), (r"\bmid-?year\b|年中", 6),
+    (r"\bend of (?:the|last) year\b|年底|年末|年尾", 12),
+)]
+_LAST_YEAR_PERIOD = re.compile(r"\blast year\b|去年|\bof last year\b")
+_A_YEAR_AGO = re.compile(r"\b(?:this time|around now) last year\b|去年(?:这个时候|这时候|此时|同期)")
 _YEAR = re.compile(r"\bin\s+(\d{4})\b|(\d{4})年(?!\d{1,2}月)")
 _LAST_YEAR = re.compile(r"\blast year\b|去年")
-_FUTURE = re.compile(r"\b(?:will|going to|gonna|plan(?:ning)?|next|upcoming|'ll)\b|打算|计划|准备|将要|要去|下个|明年|以后|之后")
+_FUTURE = re.compile(r"\b(?:will|going to|gonna|plan(?:ning)?|next|upcoming|'ll)\b|打算|计划|准备|将要|要去|下个|明年|以后|之后|我要|我们要|年底要|月要|会去")
 _VAGUE_EN = re.compile(r"\b(?:used to|previously|in the past|back then|at first|originally|formerly|"
                        r"before that|earlier on|did i (?:use|used) to|last time)\b")
 _VAGUE_ZH = re.compile(r"以前|从前|过去|曾经|当时|那时|上次|上一次|原来|之前(?:我|的|说|喜欢|用|提)|我之前|你之前")
@@ -55,21 +71,24 @@ def _zh_number(text: str) -> int | None:
     return _ZH_DIGITS.get(text)
 
 
-def _mid_month(year: int, month: int) -> datetime | None:
-    return None if not 1 <= month <= 12 else datetime(year, month, 15, 12)
+def _month_end(year: int, month: int) -> datetime | None:
+    """The last moment of the month: what had come true by then, which is what "in March" asks about."""
+    if not 1 <= month <= 12:
+        return None
+    return datetime(year + month // 12, month % 12 + 1, 1) - timedelta(seconds=1)
 
 
 def _month_moment(now: datetime, month: int, year: int | None) -> datetime | None:
-    """The latest such month that has begun (this year's, or last year's when it is still ahead)."""
+    """The end of the latest such month that has begun (this year's, or last year's when it is still
+    ahead); None for the current month, which is now."""
     if year is None:
         year = now.year if month <= now.month else now.year - 1
         if month == now.month:
             return None  # "in November", said in November: that is now
-    moment = _mid_month(year, month)
+    moment = _month_end(year, month)
     if moment is None:
         return None
-    moment = moment.replace(tzinfo=now.tzinfo)
-    return moment if moment < now else None
+    return min(moment.replace(tzinfo=now.tzinfo), now)
 
 
 def _named_moments(text: str, lowered: str, now: datetime) -> list[datetime]:
@@ -86,20 +105,30 @@ def _named_moments(text: str, lowered: str, now: datetime) -> list[datetime]:
         elif relative == "今年":
             year = str(now.year)
         found.append(_month_moment(now, number, int(year) if year else None) if number else None)
-    for amount, unit in _ZH_AGO.findall(text):
-        count = _zh_number(amount)
-        days = {"天": 1, "周": 7, "星期": 7, "个月": 30, "月": 30, "年": 365}[unit]
-        found.append(now - timedelta(days=days * count) if count else now - timedelta(days=days // 2))
+    # "5 months ago", "5个月前": a moment, counted back in days ("half a year ago", "半年前": half the unit)
+    distances = [(_zh_number(amount), unit) for amount, unit in _ZH_AGO.findall(text)]
+    distances += [(int(amount) if amount.isdigit() else _EN_NUMBERS[amount], unit)
+                  for amount, unit in _EN_AGO.findall(lowered)]
+    for count, unit in distances:
+        found.append(now - timedelta(days=_UNIT_DAYS[unit] * count if count else _UNIT_DAYS[unit] / 2))
+    if _LAST_MONTH.search(lowered):
+        found.append(datetime(now.year, now.month, 1, tzinfo=now.tzinfo) - timedelta(seconds=1))
+    if _LAST_WEEK.search(lowered):
+        found.append(now - timedelta(days=7))
+    if _YESTERDAY.search(lowered):
+        found.append(now - timedelta(days=1))
+    if _A_YEAR_AGO.search(lowered):
+        found.append(now - timedelta(days=365))
     if not found:
-        found += relative_dates(lowered, now)
-        found = [moment for moment in found if moment < now - timedelta(hours=12)]  # "today" is now
+        last_year = now.year - 1 if _LAST_YEAR_PERIOD.search(lowered) else None
+        found += [_month_moment(now, month, last_year) for pattern, month in _PERIODS if pattern.search(lowered)]
     if not found:
         for in_year, zh_year in _YEAR.findall(lowered):
             year = int(in_year or zh_year)
             if year < now.year:
-                found.append(datetime(year, 7, 1, tzinfo=now.tzinfo))
+                found.append(datetime(year, 12, 31, 23, 59, 59, tzinfo=now.tzinfo))
         if _LAST_YEAR.search(lowered):
-            found.append(datetime(now.year - 1, 7, 1, tzinfo=now.tzinfo))
+            found.append(datetime(now.year - 1, 12, 31, 23, 59, 59, tzinfo=now.tzinfo))
     return [moment for moment in found if moment is not None]
 
 

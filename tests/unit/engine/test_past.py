@@ -11,20 +11,28 @@ NOW = datetime(2026, 11, 23, 20, 0, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize("message, day", [
-    ("What did I prefer in March?", "2026-03-15"),
-    ("我三月份喜欢什么？", "2026-03-15"),
-    ("我3月的时候用什么编辑器？", "2026-03-15"),
-    ("What did I like in December?", "2025-12-15"),  # December is still ahead: last year's
-    ("what was my job back in May 2025?", "2025-05-15"),
-    ("2025年5月我住在哪里？", "2025-05-15"),
-    ("去年三月我在学什么？", "2025-03-15"),
+    ("What did I prefer in March?", "2026-03-31"),
+    ("我三月份喜欢什么？", "2026-03-31"),
+    ("我3月的时候用什么编辑器？", "2026-03-31"),
+    ("What did I like in December?", "2025-12-31"),  # December is still ahead: last year's
+    ("what was my job back in May 2025?", "2025-05-31"),
+    ("2025年5月我住在哪里？", "2025-05-31"),
+    ("去年三月我在学什么？", "2025-03-31"),
     ("5个月前我喜欢什么框架", "2026-06-26"),
     ("我两个月前用什么", "2026-09-24"),
-    ("what did I say three months ago?", "2026-08-01"),
-    ("what was I working on last month?", "2026-10-01"),
-    ("上个月我在忙什么", "2026-10-01"),
-    ("In 2025 what was my job?", "2025-07-01"),
-    ("去年我住在哪里", "2025-07-01"),
+    ("what did I say three months ago?", "2026-08-25"),
+    ("what was I working on last month?", "2026-10-31"),
+    ("上个月我在忙什么", "2026-10-31"),
+    ("what did I have for dinner yesterday?", "2026-11-22"),
+    ("half a year ago, what gym did I go to?", "2026-05-25"),
+    ("半年前我在哪上班？", "2026-05-25"),
+    ("In 2025 what was my job?", "2025-12-31"),
+    ("去年我住在哪里", "2025-12-31"),
+    ("during the summer what was my job", "2026-07-31"),
+    ("去年夏天我住哪", "2025-07-31"),
+    ("what did I drink at the start of the year", "2026-01-31"),
+    ("过年那阵子我在干嘛", "2026-02-28"),
+    ("去年这个时候我在做什么工作？", "2025-11-23"),
 ])
 def test_a_named_past_becomes_the_moment_recall_looks_at(message, day):
     reference = past_reference(message, NOW)
@@ -44,7 +52,7 @@ def test_a_vague_past_recalls_every_version(message):
     "hi", "What frontend framework do I prefer?", "我现在喜欢什么？",
     "I'm going to Japan in March", "我三月要去日本", "I will move to Lyon in May",  # plans, not the past
     "在开始之前，提醒我一下", "I may go to the gym", "What's on in November?",  # "before", "may", this month
-    "三月以后我打算换工作",
+    "三月以后我打算换工作", "我年底要搬家", "what will I do this summer", "a book about the fall of Rome",
 ])
 def test_the_present_and_plans_are_not_the_past(message):
     assert past_reference(message, NOW) is None
