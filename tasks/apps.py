@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 class TasksConfig(AppConfig):
-    """The background pipeline's bookkeeping: runs, suggestions and failures (the jobs are Celery tasks)."""
+    """The background pipeline's Celery tasks and their admin; the rows they keep live in memoryapp.pipeline."""
 
     name = "tasks"
     label = "tasks"

@@ -22,9 +22,9 @@ from pgvector.django import CosineDistance
 
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, MemoryStatus
+from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
 from memoryapp.providers.llm.sensitive import contains_sensitive
-from tasks.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 
 from . import write
 from .validation import MAX_CONTEXT_LENGTH

@@ -12,9 +12,9 @@ from conversations.models import Conversation, Message
 from memoryapp.engine import chat_end
 from memoryapp.engine.chat import start_turn
 from memoryapp.models import Memory, MemorySettings
+from memoryapp.pipeline.models import ExtractionRun
 from memoryapp.providers.llm.prompts import EXTRACT_MARKER, SUMMARISE_MARKER
 from tasks.chat_end import finish_chat
-from tasks.models import ExtractionRun
 
 from .conftest import candidates, chat
 

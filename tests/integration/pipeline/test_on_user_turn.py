@@ -6,7 +6,7 @@ import pytest
 from conversations.models import Message
 from memoryapp.engine.extraction import on_user_turn
 from memoryapp.models import MemorySettings
-from tasks.models import ExtractionRun
+from memoryapp.pipeline.models import ExtractionRun
 
 from .conftest import chat
 

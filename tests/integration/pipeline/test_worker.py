@@ -89,7 +89,7 @@ def _wait_for(check, timeout: float = 60) -> bool:
 
 def test_it_reruns_a_failed_task_from_the_admin(alice, admin_client, celery_worker, session_llm_server,
                                                 graph_model_refuses):
-    from tasks.models import FailedTask
+    from memoryapp.pipeline.models import FailedTask
 
     conversation, ids = chat(alice, "I live in Porto")
     failed = FailedTask.objects.create(task_name="tasks.extraction.extract_messages", args=[conversation.pk, ids],

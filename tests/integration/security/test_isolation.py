@@ -18,10 +18,10 @@ from memoryapp.engine import chat
 from memoryapp.engine.recall import recall
 from memoryapp.engine.write import add_memory, delete_memory, edit_memory
 from memoryapp.models import Memory, MemoryStatus
+from memoryapp.pipeline.models import MemorySuggestion
 from memoryapp.views import CLEARED_KEY
 from tasks.extraction import extract_messages
 from tasks.forgetting import forget_user
-from tasks.models import MemorySuggestion
 
 pytestmark = pytest.mark.django_db
 
