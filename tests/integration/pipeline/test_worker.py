@@ -116,7 +116,7 @@ async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, cel
     try:
         def turn(text: str) -> bool:  # what the chat does after saving a user message (autocommit here)
             Message.objects.create(conversation=conversation, role="user", content=text)
-            return on_user_turn(conversation)
+            return on_user_turn(conversation, extract_messages.delay_on_commit)
 
         queued = [await sync_to_async(turn)(t) for t in
                   ["hi", "I am training for a marathon", "any tips?", "thanks", "bye"]]

@@ -23,6 +23,8 @@ from memoryapp.views import CLEARED_KEY
 from tasks.extraction import extract_messages
 from tasks.forgetting import forget_user
 
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
+
 pytestmark = pytest.mark.django_db
 
 SECRET = "zebra-secret"  # in every one of bob's texts; must never appear in anything alice gets
@@ -212,7 +214,8 @@ def test_the_admin_is_for_staff_only(alice_client):
 def test_recall_and_the_chat_never_reach_bobs_memories(alice, own_conversation, bobs, llm_server, use_scripted_llm):
     assert recall(alice, f"Bob's plan is {SECRET} in April").items == []
     llm_server.script(None, "I don't know.")
-    turn, reply = chat.chat_turn(own_conversation, f"What is Bob's plan {SECRET}?")
+    turn, reply = chat.chat_turn(own_conversation, f"What is Bob's plan {SECRET}?",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert "<memories>" not in system and reply.citations.count() == 0
 
