@@ -96,7 +96,7 @@ def test_it_reruns_a_failed_task_from_the_admin(alice, admin_client, celery_work
                                        error="ProviderError: the model was down")
     session_llm_server.script(EXTRACT_MARKER, candidates(("I live in Porto", "fact")))
 
-    response = admin_client.post("/admin/tasks/failedtask/", {
+    response = admin_client.post("/admin/pipeline/failedtask/", {
         "action": "rerun_selected", "_selected_action": [failed.pk]}, follow=True)
 
     assert response.status_code == 200 and b"Queued 1 task" in response.content

@@ -206,7 +206,7 @@ def test_clear_all_and_its_undo_touch_only_alices_memories(alice_client, alice, 
 
 
 def test_the_admin_is_for_staff_only(alice_client):
-    for path in ("/admin/", "/admin/memoryapp/memory/", "/admin/tasks/failedtask/"):
+    for path in ("/admin/", "/admin/memoryapp/memory/", "/admin/pipeline/failedtask/"):
         response = alice_client.get(path)
         assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
 
