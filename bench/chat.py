@@ -86,7 +86,9 @@ def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> 
         Message(conversation=conversation, role=role, content=text, token_count=count_tokens(text))
         for role, text in case.history
     ])
-    turn = start_turn(conversation, case.message, now=persona.now)
+    # The bench measures what the turn recalls: it queues no extraction.
+    turn = start_turn(conversation, case.message, now=persona.now,
+                      enqueue_extraction=lambda conversation_id, message_ids: None)
     injected = tuple(key_of.get(item.memory.pk, f"#{item.memory.pk}") for item in turn.recalled)
     return TurnOutcome(case.id, case.language, case.shape, persona.split, case.needs, case.relevant,
                        injected, getattr(turn, "recall_ms", 0.0))

@@ -16,6 +16,7 @@ from ninja.errors import HttpError
 
 from memoryapp.engine import chat
 from memoryapp.providers.llm import ProviderError
+from tasks.extraction import extract_messages
 
 from . import services
 from .models import Conversation, Message
@@ -150,7 +151,7 @@ def retry(request: HttpRequest, conversation_id: int):
 
 def _answer(conversation: Conversation, text: str | None):
     try:
-        turn = chat.start_turn(conversation, text)
+        turn = chat.start_turn(conversation, text, enqueue_extraction=extract_messages.delay_on_commit)
     except chat.ChatInputError as exc:
         return Status(422, {"detail": exc.message})
     try:

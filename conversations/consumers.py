@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from memoryapp.engine import chat
 from memoryapp.providers.llm import ProviderError
+from tasks.extraction import extract_messages
 
 from . import services
 from .models import Conversation
@@ -91,7 +92,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def _turn(self, text: str | None) -> None:
         with translation.override(self.language):
             try:
-                turn = await _off_shared_thread(chat.start_turn)(self.conversation, text)
+                turn = await _off_shared_thread(chat.start_turn)(
+                    self.conversation, text, enqueue_extraction=extract_messages.delay_on_commit)
             except chat.ChatInputError as exc:
                 await self._status(exc.message)
                 return

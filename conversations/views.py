@@ -15,6 +15,7 @@ from memoryapp.engine.errors import MemoryConflict
 from memoryapp.engine.write import revert_memory
 from memoryapp.models import Memory, MemorySettings
 from tasks.chat_end import end_chats
+from tasks.extraction import extract_messages
 
 from . import services
 from .forms import NewChatForm, RenameForm
@@ -117,7 +118,7 @@ def remember(request: HttpRequest, conversation_id: int, message_id: int) -> Htt
     message = get_object_or_404(Message, pk=message_id, conversation=current)
     if not chat.uses_memory(current):
         text = _("Memory is off for this chat.")
-    elif chat.remember_message(message):
+    elif chat.remember_message(message, extract_messages.delay):
         text = _("Queued: memory will update shortly.")
     else:
         text = _("Extraction is unavailable right now; nothing was queued.")

@@ -8,7 +8,6 @@ class MemoryappConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks  # noqa: F401  (registers system checks)
-        from . import graph  # noqa: F401  (connects the graph-sync receiver to memory_changed)
         from .dbsession import configure_session
 
         connection_created.connect(configure_session, dispatch_uid="memoryapp.configure_session")

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "ninja",  # serves the API docs' Swagger UI from our static files, not a CDN (the CSP allows 'self' only)
     "memoryapp",
     "conversations",
+    "memoryapp.pipeline",  # the pipeline's bookkeeping models (runs, suggestions, failed tasks)
     "tasks",
 ]
 

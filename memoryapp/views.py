@@ -25,7 +25,7 @@ from memoryapp.engine import extraction, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus
-from tasks.models import MemorySuggestion, SuggestionStatus
+from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 CLEARED_KEY = "memories_cleared_ids"

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 
+from memoryapp.pipeline.models import ConsolidationRun, ExtractionRun, FailedTask, ForgettingRun, MemorySuggestion
+
 from .base import rerun
-from .models import ConsolidationRun, ExtractionRun, FailedTask, ForgettingRun, MemorySuggestion
 
 
 @admin.register(FailedTask)

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 class TasksConfig(AppConfig):
-    """The background pipeline's bookkeeping: runs, suggestions and failures (the jobs are Celery tasks)."""
+    """The background pipeline's Celery tasks and their admin; the rows they keep live in memoryapp.pipeline."""
 
     name = "tasks"
     label = "tasks"
@@ -15,3 +15,10 @@ class TasksConfig(AppConfig):
         # The pipeline's task modules import models, so they register here rather than in tasks/__init__.py
         # (which Django imports before the models are ready); the worker runs django.setup() first.
         from . import access, chat_end, consolidation, extraction, forgetting, maintenance  # noqa: F401
+
+        # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.
+        from memoryapp.engine.signals import memory_changed
+
+        from .receivers import on_memory_changed
+
+        memory_changed.connect(on_memory_changed, dispatch_uid="tasks.receivers.on_memory_changed")

@@ -29,7 +29,7 @@ class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
     max_retries = MAX_RETRIES
 
     def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: Any) -> None:
-        from tasks.models import FailedTask
+        from memoryapp.pipeline.models import FailedTask
 
         try:
             FailedTask.objects.create(
@@ -40,7 +40,7 @@ class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
             log.exception("could not record the failure of %s%r", self.name, args)
 
     def on_success(self, retval: Any, task_id: str, args: tuple, kwargs: dict) -> None:
-        from tasks.models import FailedTask
+        from memoryapp.pipeline.models import FailedTask
 
         FailedTask.objects.filter(task_name=self.name, args=list(args), kwargs=dict(kwargs),
                                   resolved_at__isnull=True).update(resolved_at=timezone.now())

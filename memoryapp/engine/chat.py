@@ -1,7 +1,8 @@
 """The chat turn (DESIGN flow 1): save the user message, recall, build the prompt, save the reply.
 
 The consumer streams and the REST API answers in one piece; both go through `start_turn` and
-`finish_turn`, so memory, citations and the extraction cadence behave the same everywhere.
+`finish_turn`, so memory, citations and the extraction cadence behave the same everywhere. Both pass
+`enqueue_extraction` (the extraction task's delay_on_commit): the engine queues no job itself.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from memoryapp.models import MemorySettings
 from . import chat_end, compaction
 from .chat_query import chat_recall_query
 from .context import Budget, build_messages, fit_memories
+from .extraction import EnqueueExtraction, on_user_turn
 from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
 from .text import count_tokens
 
@@ -60,9 +62,11 @@ def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None)
     return prefs.memory_enabled
 
 
-def start_turn(conversation: Conversation, text: str | None = None, *, now: datetime | None = None) -> Turn:
+def start_turn(conversation: Conversation, text: str | None = None, *,
+               enqueue_extraction: EnqueueExtraction, now: datetime | None = None) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt.
-    `now`: the moment a question about the past is counted back from (default: now; benchmarks fix it)."""
+    Every few turns the saved message queues an extraction through `enqueue_extraction`. `now`: the moment
+    a question about the past is counted back from (default: now; benchmarks fix it)."""
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     memory_used = uses_memory(conversation, prefs)
     if text is None:
@@ -77,7 +81,7 @@ def start_turn(conversation: Conversation, text: str | None = None, *, now: date
             raise ChatInputError(_("Messages are limited to %(count)d characters.") % {"count": MAX_MESSAGE_CHARS})
         if "\x00" in text:  # Postgres text cannot hold NUL; say so rather than fail on save
             raise ChatInputError(_("Messages cannot contain NUL characters."))
-        user_message = _save_user_message(conversation, text, prefs if memory_used else None)
+        user_message = _save_user_message(conversation, text, prefs if memory_used else None, enqueue_extraction)
 
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
@@ -147,7 +151,8 @@ def _compacted_history(conversation: Conversation, user_message: Message, histor
     return history
 
 
-def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None) -> Message:
+def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None,
+                       enqueue_extraction: EnqueueExtraction) -> Message:
     """Save the message; with `prefs` (memory on for this chat) the pipeline hears of the turn."""
     with transaction.atomic():
         message = Message.objects.create(
@@ -158,7 +163,7 @@ def _save_user_message(conversation: Conversation, text: str, prefs: MemorySetti
             conversation.title = " ".join(text.split())[:TITLE_CHARS]
         conversation.save(update_fields=["title", "updated_at"])
     if prefs is not None:
-        transaction.on_commit(lambda: notify_extraction(conversation, prefs))
+        transaction.on_commit(lambda: notify_extraction(conversation, enqueue_extraction, prefs))
     return message
 
 
@@ -196,30 +201,29 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
     return message
 
 
-def chat_turn(conversation: Conversation, text: str | None) -> tuple[Turn, Message | None]:
+def chat_turn(conversation: Conversation, text: str | None, *,
+              enqueue_extraction: EnqueueExtraction) -> tuple[Turn, Message | None]:
     """One whole turn without streaming (the REST API)."""
-    turn = start_turn(conversation, text)
+    turn = start_turn(conversation, text, enqueue_extraction=enqueue_extraction)
     return turn, finish_turn(turn, reply(turn))
 
 
-# -- the extraction pipeline (tasks/extraction.py, engine/extraction.py), imported where used ----------
+# -- the extraction pipeline (engine/extraction.py; the edges pass tasks/extraction.py's queueing) --------
 
-def notify_extraction(conversation: Conversation, prefs: MemorySettings | None = None) -> None:
+def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction,
+                      prefs: MemorySettings | None = None) -> None:
     """Tell the pipeline a user turn happened; it decides whether this turn queues extraction."""
-    from memoryapp.engine.extraction import on_user_turn
-
     try:
-        on_user_turn(conversation, prefs)
+        on_user_turn(conversation, enqueue, prefs)
     except Exception:  # extraction must never break a chat turn
         logger.exception("on_user_turn failed for conversation %s", conversation.pk)
 
 
-def remember_message(message: Message) -> bool:
-    """Queue extraction of one message now. False when the broker cannot take it."""
-    from tasks.extraction import extract_messages
-
+def remember_message(message: Message, enqueue: EnqueueExtraction) -> bool:
+    """Queue extraction of one message now (the edge passes the task's delay). False when the broker
+    cannot take it."""
     try:
-        extract_messages.delay(message.conversation_id, [message.pk])
+        enqueue(message.conversation_id, [message.pk])
     except Exception:  # broker down: say so rather than fail the page
         logger.exception("could not queue extraction of message %s", message.pk)
         return False

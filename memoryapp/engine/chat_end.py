@@ -14,7 +14,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from conversations.models import Conversation, Role
-from tasks.models import ExtractionRun
+from memoryapp.pipeline.models import ExtractionRun
 
 from .extraction import WINDOW
 

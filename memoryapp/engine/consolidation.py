@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, MemorySettings, MemorySource
-from tasks.models import ConsolidationRun
+from memoryapp.pipeline.models import ConsolidationRun
 
 from . import write
 

@@ -5,12 +5,16 @@ memories (pgvector), asks the model once to decide ADD / UPDATE / BOOST / DELETE
 and applies every decision in one transaction together with the run's status. A crash anywhere leaves
 the window unextracted and the run claimable again; a finished window is never applied twice.
 With auto-extract off, candidates become MemorySuggestion rows the user confirms or dismisses.
+
+The engine queues no job itself: `on_user_turn` receives an `enqueue` callable, and the edges pass
+the Celery task's (tasks/extraction.py) delay_on_commit.
 """
 from __future__ import annotations
 
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -22,9 +26,9 @@ from pgvector.django import CosineDistance
 
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, MemoryStatus
+from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
 from memoryapp.providers.llm.sensitive import contains_sensitive
-from tasks.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 
 from . import write
 from .validation import MAX_CONTEXT_LENGTH
@@ -42,6 +46,10 @@ NEIGHBOUR_MIN_SIMILARITY = 0.3  # farther than this is not worth a decision
 STALE_AFTER = timedelta(minutes=15)  # a "running" run older than this belonged to a worker that died
 STALLED_AFTER = timedelta(minutes=10)  # a run still "queued" this long lost its message (broker down)
 SWEEP_MAX_ATTEMPTS = 8  # a failed run is re-queued by the sweep until it has been tried this often
+
+
+# Queues the extraction of one window: enqueue(conversation_id, message_ids).
+EnqueueExtraction = Callable[[int, list[int]], object]
 
 
 @dataclass
@@ -76,9 +84,10 @@ def queue_run(conversation: Conversation, message_ids: list[int]) -> tuple[Extra
     return run, created
 
 
-def on_user_turn(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
-    """Call after saving a user message: every N user turns, queue extraction of the last 10 messages.
-    `prefs`: the user's settings when the caller has them already."""
+def on_user_turn(conversation: Conversation, enqueue: EnqueueExtraction, prefs: MemorySettings | None = None) -> bool:
+    """Call after saving a user message: every N user turns, queue extraction of the last 10 messages
+    through `enqueue` (the edges pass the task's delay_on_commit: the worker must see the committed
+    message). `prefs`: the user's settings when the caller has them already."""
     if conversation.temporary:
         return False
     prefs = prefs or MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
@@ -92,9 +101,7 @@ def on_user_turn(conversation: Conversation, prefs: MemorySettings | None = None
     run, created = queue_run(conversation, ids)
     if not created:
         return False
-    from tasks.extraction import extract_messages
-
-    extract_messages.delay_on_commit(conversation.pk, ids)  # the worker must see the committed message
+    enqueue(conversation.pk, ids)
     return True
 
 

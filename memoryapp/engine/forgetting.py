@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from memoryapp.models import Actor, EventAction, Lifecycle, Memory, MemoryKind, MemoryStatus
-from tasks.models import ForgettingRun
+from memoryapp.pipeline.models import ForgettingRun
 
 from . import write
 

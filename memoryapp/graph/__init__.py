@@ -7,7 +7,8 @@ Public surface, light to import (graphiti loads only when a graph is used):
     get_graph() -> GraphPort            the configured adapter (GRAPH_BACKEND)
     GraphError, GraphUnavailable        the only exceptions callers see
 
-Importing this package connects the `memory_changed` receiver that keeps the graph in sync.
+Changes reach the graph through the `memory_changed` receiver in tasks/receivers.py (connected in
+TasksConfig.ready()), which queues the sync jobs that call sync.py.
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from .backend import get_graph, graph_enabled, reset_graph
 from .errors import GraphError, GraphOffline, GraphOutputError, GraphUnavailable
 from .port import GraphFact, GraphHealth, GraphPort
 from .recall import search_memory_ids
-from . import receivers  # noqa: F401  (connects the memory_changed receiver)
 
 __all__ = [
     "GraphError",

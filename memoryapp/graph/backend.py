@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import functools
 
+from django.core.signals import setting_changed
+
 from .conf import graph_config
 from .errors import GraphUnavailable
 from .port import GraphPort
@@ -45,3 +47,16 @@ def reset_graph() -> None:
 
     get_graph.cache_clear()
     runner.reset()
+
+
+# Settings changed (override_settings in tests): the config and the adapter built from it are read again.
+_WATCHED = {"FALKORDB_URL", "ZEP_API_URL", "ZEP_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "LLM_MODEL"}
+
+
+def _on_setting_changed(setting: str, **kwargs: object) -> None:
+    if setting.startswith("GRAPH_") or setting in _WATCHED or setting.startswith("EMBEDDING_"):
+        graph_config.cache_clear()
+        reset_graph()
+
+
+setting_changed.connect(_on_setting_changed)

@@ -1,4 +1,5 @@
-"""The graph's settings as one typed object, re-read when Django settings change (override_settings works).
+"""The graph's settings as one typed object, re-read when Django settings change (override_settings works:
+backend.py forgets it, with the adapter built from it).
 
     GRAPH_BACKEND            graphiti (default) | zep | off
     FALKORDB_URL             graphiti's store (the embedded Redis+FalkorDB by default)
@@ -15,7 +16,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.core.signals import setting_changed
 
 BACKENDS = ("graphiti", "zep", "off")
 STRUCTURED_OUTPUTS = ("json_schema", "json_object")
@@ -58,17 +58,3 @@ def graph_config() -> GraphConfig:
         op_timeout_s=float(getattr(settings, "GRAPH_TIMEOUT_SECONDS", 30)),
         llm_structured_output=structured,
     )
-
-
-_WATCHED = {"FALKORDB_URL", "ZEP_API_URL", "ZEP_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "LLM_MODEL"}
-
-
-def _on_setting_changed(setting: str, **kwargs: object) -> None:
-    if setting.startswith("GRAPH_") or setting in _WATCHED or setting.startswith("EMBEDDING_"):
-        graph_config.cache_clear()
-        from . import backend
-
-        backend.reset_graph()
-
-
-setting_changed.connect(_on_setting_changed)

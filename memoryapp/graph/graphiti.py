@@ -86,11 +86,6 @@ class GraphitiGraph:
     def drop_user(self, user_id: int) -> None:
         self._run(self._with_graph(user_id, lambda g: g.driver.execute_query("MATCH (n) DETACH DELETE n")))
 
-    def rebuild_user(self, user_id: int) -> dict[int, str]:
-        from .sync import rebuild_from_rows
-
-        return rebuild_from_rows(self, user_id)
-
     def facts_of_user(self, user_id: int) -> list[GraphFact]:
         """Every edge in the user's graph (tests and diagnostics)."""
         return self._run(self._with_graph(user_id, self._all_facts))

@@ -1,7 +1,8 @@
 """The port every temporal-graph backend implements (graphiti on FalkorDB, Zep over zep-python).
 
-The memory row is the source of truth; a backend only stores derived facts and must be able to
-rebuild a user's graph from Postgres. Every method raises `GraphError` subclasses and nothing else.
+The memory row is the source of truth; a backend only stores derived facts, so a user's graph can be
+rebuilt from Postgres with `drop_user` and `sync_memory` (sync.rebuild_from_rows). Every method raises
+`GraphError` subclasses and nothing else.
 """
 from __future__ import annotations
 
@@ -67,13 +68,6 @@ class GraphPort(Protocol):
 
     def drop_user(self, user_id: int) -> None:
         """Delete everything the graph holds for the user."""
-        ...
-
-    def rebuild_user(self, user_id: int) -> dict[int, str]:
-        """Drop the user's graph and re-add every memory row, oldest first; return memory id -> episode id.
-
-        Adapters delegate to `memoryapp.graph.sync.rebuild_from_rows`, which also updates the rows.
-        """
         ...
 
     def health(self) -> GraphHealth: ...

@@ -3,7 +3,7 @@
 State lives on the row: `graph_sync_state` pending -> syncing -> synced (or failed), with
 `graph_synced_at` holding the claim's start while syncing and the finish time once synced.
 A claim is a conditional update that must change exactly one row (as healthchecks' sendalerts
-claims a check); any change to the memory puts it back to pending (receivers.py), which makes
+claims a check); any change to the memory puts it back to pending (tasks/receivers.py), which makes
 the running sync's final conditional update miss, so the newer content is synced next.
 
 A slow, failing or offline graph never fails a write: the row simply stays pending.
@@ -157,7 +157,8 @@ def backfill(
 
 
 def rebuild_from_rows(graph: GraphPort, user_id: int) -> dict[int, str]:
-    """Drop the user's graph and re-add every memory row (any status; recall filters), oldest first."""
+    """Drop the user's graph and re-add every memory row (any status; recall filters), oldest first;
+    returns memory id -> episode id."""
     from memoryapp.models import GraphSyncState as S
     from memoryapp.models import Memory
 

@@ -103,11 +103,6 @@ class ZepGraph:
     def drop_user(self, user_id: int) -> None:
         self._call(lambda o: self.client.user.delete(self.user_key(user_id), request_options=o), missing_ok=True)
 
-    def rebuild_user(self, user_id: int) -> dict[int, str]:
-        from .sync import rebuild_from_rows
-
-        return rebuild_from_rows(self, user_id)
-
     def health(self) -> GraphHealth:
         started = time.monotonic()
         try:

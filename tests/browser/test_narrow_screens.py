@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.auth import create_token, revoke_token
 from memoryapp.engine.write import add_memory
-from tasks.models import MemorySuggestion
+from memoryapp.pipeline.models import MemorySuggestion
 from tests.conftest import PASSWORD
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process
 from tests.support.threads import off_loop

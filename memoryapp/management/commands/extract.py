@@ -11,8 +11,8 @@ from tqdm import tqdm
 
 from conversations.models import Conversation
 from memoryapp.engine import extraction
+from memoryapp.pipeline.models import ExtractionRun, RunStatus
 from memoryapp.providers.llm import ProviderError
-from tasks.models import ExtractionRun, RunStatus
 
 
 class Command(BaseCommand):

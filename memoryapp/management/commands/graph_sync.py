@@ -41,7 +41,7 @@ class Command(BaseCommand):
                 raise CommandError("--rebuild needs --user ID")
             self.stdout.write(f"rebuilding the graph of user {user} from Postgres ...")
             try:
-                episodes = graph.rebuild_user(user)
+                episodes = sync.rebuild_from_rows(graph, user)
             except GraphError as exc:
                 raise CommandError(f"rebuild stopped: {exc.message} (run it again; rows not done stay pending)")
             self.stdout.write(self.style.SUCCESS(f"rebuilt: {len(episodes)} memories have episodes"))

@@ -5,7 +5,7 @@ import pytest
 
 from conversations.models import Conversation
 from memoryapp.models import Memory, MemoryStatus
-from tasks.models import MemorySuggestion, SuggestionStatus
+from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
 
 pytestmark = pytest.mark.django_db
 

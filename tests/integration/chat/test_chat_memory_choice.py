@@ -6,6 +6,9 @@ import pytest
 from conversations.models import Conversation, Message, Role
 from memoryapp.engine.chat import start_turn
 from memoryapp.engine.write import add_memory
+from tasks.extraction import extract_messages
+
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +32,8 @@ def handed(alice, memories, message: str, history: tuple[tuple[str, str], ...] =
     conversation = Conversation.objects.create(user=alice)
     for role, text in history:
         Message.objects.create(conversation=conversation, role=role, content=text)
-    return [memories[item.memory.pk] for item in start_turn(conversation, message).recalled]
+    turn = start_turn(conversation, message, enqueue_extraction=ENQUEUE_EXTRACTION)
+    return [memories[item.memory.pk] for item in turn.recalled]
 
 
 def test_the_docker_lesson_reaches_the_turn_that_needs_it_and_nothing_else_does(alice, memories):

@@ -11,6 +11,9 @@ from conversations.services import purge_temporary
 from memoryapp.engine import chat
 from memoryapp.engine.write import add_memory
 from memoryapp.models import MemorySettings
+from tasks.extraction import extract_messages
+
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +23,8 @@ def test_it_puts_recalled_memories_in_the_system_prompt_and_cites_them(alice, ll
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Use Python, as you prefer.")
 
-    turn, reply = chat.chat_turn(conversation, "Which language should I use for scripting? I prefer Python")
+    turn, reply = chat.chat_turn(conversation, "Which language should I use for scripting? I prefer Python",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
 
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert "<memories>" in system and "I prefer Python for scripting" in system
@@ -37,7 +41,8 @@ def test_it_recalls_nothing_when_memory_is_off(alice, llm_server, use_scripted_l
     MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
     conversation = Conversation.objects.create(user=alice)
 
-    turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?")
+    turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
 
     assert "<memories>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert not turn.memory_used and reply.citations.count() == 0
@@ -47,7 +52,8 @@ def test_it_recalls_nothing_in_a_temporary_chat(alice, llm_server, use_scripted_
     add_memory(alice, "I prefer Python for scripting", kind="preference")
     conversation = Conversation.objects.create(user=alice, temporary=True)
 
-    turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?")
+    turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
 
     assert "<memories>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert reply.citations.count() == 0
@@ -57,7 +63,7 @@ def test_it_retries_the_unanswered_message_without_saving_it_twice(alice, llm_se
     conversation = Conversation.objects.create(user=alice)
     Message.objects.create(conversation=conversation, role="user", content="hello there")
 
-    turn, reply = chat.chat_turn(conversation, None)
+    turn, reply = chat.chat_turn(conversation, None, enqueue_extraction=ENQUEUE_EXTRACTION)
 
     assert [m.role for m in conversation.messages.all()] == ["user", "assistant"]
     assert reply.content == "hello there"  # the scripted model echoes when unscripted
@@ -66,7 +72,7 @@ def test_it_retries_the_unanswered_message_without_saving_it_twice(alice, llm_se
 def test_it_rejects_an_empty_message(alice):
     conversation = Conversation.objects.create(user=alice)
     with pytest.raises(chat.ChatInputError):
-        chat.start_turn(conversation, "   ")
+        chat.start_turn(conversation, "   ", enqueue_extraction=ENQUEUE_EXTRACTION)
     assert not conversation.messages.exists()
 
 
@@ -90,7 +96,7 @@ def test_it_answers_with_the_offline_model_when_none_is_configured(alice_client,
     try:
         assert get_llm().offline
         conversation = Conversation.objects.create(user=alice)
-        turn, reply = chat.chat_turn(conversation, "Hello, I like green tea")
+        turn, reply = chat.chat_turn(conversation, "Hello, I like green tea", enqueue_extraction=ENQUEUE_EXTRACTION)
         assert reply is not None and reply.content.strip()
         page = alice_client.get(f"/c/{conversation.pk}/").content.decode()
         assert "No language model is configured" in page

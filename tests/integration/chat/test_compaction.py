@@ -7,6 +7,9 @@ import pytest
 from conversations.models import Conversation, Message
 from memoryapp.engine import chat
 from memoryapp.providers.llm.prompts import COMPACT_MARKER
+from tasks.extraction import extract_messages
+
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +33,8 @@ def test_the_first_turns_of_a_60_turn_chat_reach_the_model_through_the_summary(a
     llm_server.script(COMPACT_MARKER, "Mei, the user's daughter, is allergic to sesame; they are planning meals.")
     llm_server.script(None, "Pack rice crackers: no sesame, for Mei.")
 
-    turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?")
+    turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
 
     compacting = llm_server.chat_requests(COMPACT_MARKER)
     assert len(compacting) == 1 and FIRST in compacting[0]["messages"][1]["content"]  # the first turn was read
@@ -44,13 +48,13 @@ def test_the_first_turns_of_a_60_turn_chat_reach_the_model_through_the_summary(a
     assert "sesame" in conversation.summary and conversation.summary_until is not None
 
     llm_server.script(None, "Sure.")
-    chat.chat_turn(conversation, "Thanks, and for Thursday?")
+    chat.chat_turn(conversation, "Thanks, and for Thursday?", enqueue_extraction=ENQUEUE_EXTRACTION)
     assert len(llm_server.chat_requests(COMPACT_MARKER)) == 1  # the kept turns fit: no new call next turn
 
 
 def test_the_offline_model_keeps_the_users_own_words(alice):
     conversation = sixty_turn_chat(alice, first="我女儿叫小美，她对芝麻过敏。")
-    turn = chat.start_turn(conversation, "明天给女儿带什么零食好？")
+    turn = chat.start_turn(conversation, "明天给女儿带什么零食好？", enqueue_extraction=ENQUEUE_EXTRACTION)
     system = turn.prompt[0]["content"]
     assert "<earlier_in_this_chat>" in system and "我女儿叫小美，她对芝麻过敏" in system
 
@@ -61,7 +65,8 @@ def test_a_model_that_fails_to_summarise_does_not_fail_the_turn(alice, llm_serve
     conversation = sixty_turn_chat(alice)
     llm_server.script(COMPACT_MARKER, Fail(400))
     llm_server.script(None, "Here is an idea.")
-    turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?")
+    turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
     assert reply.content == "Here is an idea."
     conversation.refresh_from_db()
     assert conversation.summary == ""
@@ -69,6 +74,7 @@ def test_a_model_that_fails_to_summarise_does_not_fail_the_turn(alice, llm_serve
 
 def test_the_chat_page_shows_the_summary(alice, alice_client):
     conversation = sixty_turn_chat(alice)
-    chat.start_turn(conversation, "What snack can I pack for my daughter tomorrow?")
+    chat.start_turn(conversation, "What snack can I pack for my daughter tomorrow?",
+                    enqueue_extraction=ENQUEUE_EXTRACTION)
     page = alice_client.get(f"/c/{conversation.pk}/").content.decode()
     assert "Earlier in this chat:" in page and "allergic to sesame" in page

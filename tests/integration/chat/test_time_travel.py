@@ -10,6 +10,7 @@ from django.utils import timezone
 from conversations.models import Conversation
 from memoryapp.engine.chat import start_turn
 from memoryapp.engine.write import add_memory, supersede_memory
+from tasks.extraction import extract_messages
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,8 @@ def frameworks(alice):
 
 
 def turn(alice, message: str):
-    return start_turn(Conversation.objects.create(user=alice), message)
+    return start_turn(Conversation.objects.create(user=alice), message,
+                      enqueue_extraction=extract_messages.delay_on_commit)
 
 
 def system_prompt(result) -> str:

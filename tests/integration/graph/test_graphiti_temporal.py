@@ -113,7 +113,7 @@ def test_it_rebuilds_a_users_graph_from_postgres_with_the_same_facts(alice, grap
         }
 
     before = snapshot()
-    episodes = graph.rebuild_user(alice.pk)
+    episodes = sync.rebuild_from_rows(graph, alice.pk)
 
     assert snapshot() == before
     assert set(episodes) == {berlin.pk, paris.pk, tea.pk}

@@ -103,7 +103,7 @@ def test_it_rebuilds_a_users_zep_data_from_postgres(alice, zep):
     for memory in memories:
         sync.sync_memory(memory.pk)
 
-    episodes = get_graph().rebuild_user(alice.pk)
+    episodes = sync.rebuild_from_rows(get_graph(), alice.pk)
 
     assert set(episodes) == {m.pk for m in memories}
     assert ("DELETE", f"/api/v2/users/memoryapp-user-{alice.pk}") in [(r["method"], r["path"]) for r in zep.requests]

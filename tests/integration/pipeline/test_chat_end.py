@@ -12,11 +12,14 @@ from conversations.models import Conversation, Message
 from memoryapp.engine import chat_end
 from memoryapp.engine.chat import start_turn
 from memoryapp.models import Memory, MemorySettings
+from memoryapp.pipeline.models import ExtractionRun
 from memoryapp.providers.llm.prompts import EXTRACT_MARKER, SUMMARISE_MARKER
 from tasks.chat_end import finish_chat
-from tasks.models import ExtractionRun
+from tasks.extraction import extract_messages
 
 from .conftest import candidates, chat
+
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
 
 pytestmark = pytest.mark.integration
 
@@ -87,7 +90,8 @@ def test_a_chat_idle_past_the_limit_ends_and_a_new_message_reopens_it(alice, set
     assert chat_end.mark_ended(idle.pk) and not chat_end.mark_ended(idle.pk)  # ended once
     assert chat_end.idle_chats() == []
 
-    start_turn(Conversation.objects.get(pk=idle.pk), "Actually it's Marseille, not Lyon")
+    start_turn(Conversation.objects.get(pk=idle.pk), "Actually it's Marseille, not Lyon",
+               enqueue_extraction=ENQUEUE_EXTRACTION)
     idle.refresh_from_db()
     assert idle.ended_at is None  # it goes on, and will end again
     assert recent.pk not in chat_end.idle_chats()

@@ -5,9 +5,9 @@ import pytest
 
 from memoryapp.engine import write
 from memoryapp.models import Memory, MemoryEvent, MemorySettings
+from memoryapp.pipeline.models import ExtractionRun, FailedTask
 from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
 from tasks.extraction import extract_messages
-from tasks.models import ExtractionRun, FailedTask
 from tests.support.llm_server import Garbage
 
 from .conftest import candidates, chat, decisions
@@ -102,7 +102,7 @@ def test_it_applies_nothing_when_a_decision_fails_part_way(alice, llm_server, us
 
 def test_it_turns_candidates_into_suggestions_when_auto_extract_is_off(alice, llm_server, use_scripted_llm):
     from memoryapp.engine.extraction import confirm_suggestion, dismiss_suggestion
-    from tasks.models import MemorySuggestion
+    from memoryapp.pipeline.models import MemorySuggestion
 
     MemorySettings.objects.create(user=alice, auto_extract=False)
     conversation, ids = chat(alice, "I like jazz. I am a nurse.")

@@ -6,7 +6,8 @@ import pytest
 from conversations.models import Message
 from memoryapp.engine.extraction import on_user_turn
 from memoryapp.models import MemorySettings
-from tasks.models import ExtractionRun
+from memoryapp.pipeline.models import ExtractionRun
+from tasks.extraction import extract_messages
 
 from .conftest import chat
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def _turn(conversation, text: str) -> bool:
     Message.objects.create(conversation=conversation, role="user", content=text)
-    return on_user_turn(conversation)
+    return on_user_turn(conversation, extract_messages.delay_on_commit)
 
 
 def test_it_queues_the_last_ten_messages_every_fifth_user_turn(alice, django_capture_on_commit_callbacks):

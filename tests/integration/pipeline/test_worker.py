@@ -89,14 +89,14 @@ def _wait_for(check, timeout: float = 60) -> bool:
 
 def test_it_reruns_a_failed_task_from_the_admin(alice, admin_client, celery_worker, session_llm_server,
                                                 graph_model_refuses):
-    from tasks.models import FailedTask
+    from memoryapp.pipeline.models import FailedTask
 
     conversation, ids = chat(alice, "I live in Porto")
     failed = FailedTask.objects.create(task_name="tasks.extraction.extract_messages", args=[conversation.pk, ids],
                                        error="ProviderError: the model was down")
     session_llm_server.script(EXTRACT_MARKER, candidates(("I live in Porto", "fact")))
 
-    response = admin_client.post("/admin/tasks/failedtask/", {
+    response = admin_client.post("/admin/pipeline/failedtask/", {
         "action": "rerun_selected", "_selected_action": [failed.pk]}, follow=True)
 
     assert response.status_code == 200 and b"Queued 1 task" in response.content
@@ -116,7 +116,7 @@ async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, cel
     try:
         def turn(text: str) -> bool:  # what the chat does after saving a user message (autocommit here)
             Message.objects.create(conversation=conversation, role="user", content=text)
-            return on_user_turn(conversation)
+            return on_user_turn(conversation, extract_messages.delay_on_commit)
 
         queued = [await sync_to_async(turn)(t) for t in
                   ["hi", "I am training for a marathon", "any tips?", "thanks", "bye"]]

@@ -16,7 +16,10 @@ from memoryapp.auth import create_token
 from memoryapp.engine import chat, extraction
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Memory
+from tasks.extraction import extract_messages
 from tests.support.sockets import REPLY_SAVED, chat_socket, frames_until
+
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
 
 pytestmark = pytest.mark.django_db
 
@@ -165,7 +168,7 @@ def test_instructions_inside_a_memory_stay_data_in_the_chat_prompt(alice, llm_se
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Oolong it is.")
 
-    chat.chat_turn(conversation, "What is my favourite tea? Oolong?")
+    chat.chat_turn(conversation, "What is my favourite tea? Oolong?", enqueue_extraction=ENQUEUE_EXTRACTION)
 
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert system.count("<memories>") == 1 and system.count("</memories>") == 1

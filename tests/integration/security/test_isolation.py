@@ -18,10 +18,12 @@ from memoryapp.engine import chat
 from memoryapp.engine.recall import recall
 from memoryapp.engine.write import add_memory, delete_memory, edit_memory
 from memoryapp.models import Memory, MemoryStatus
+from memoryapp.pipeline.models import MemorySuggestion
 from memoryapp.views import CLEARED_KEY
 from tasks.extraction import extract_messages
 from tasks.forgetting import forget_user
-from tasks.models import MemorySuggestion
+
+ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
 
 pytestmark = pytest.mark.django_db
 
@@ -204,7 +206,7 @@ def test_clear_all_and_its_undo_touch_only_alices_memories(alice_client, alice, 
 
 
 def test_the_admin_is_for_staff_only(alice_client):
-    for path in ("/admin/", "/admin/memoryapp/memory/", "/admin/tasks/failedtask/"):
+    for path in ("/admin/", "/admin/memoryapp/memory/", "/admin/pipeline/failedtask/"):
         response = alice_client.get(path)
         assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
 
@@ -212,7 +214,8 @@ def test_the_admin_is_for_staff_only(alice_client):
 def test_recall_and_the_chat_never_reach_bobs_memories(alice, own_conversation, bobs, llm_server, use_scripted_llm):
     assert recall(alice, f"Bob's plan is {SECRET} in April").items == []
     llm_server.script(None, "I don't know.")
-    turn, reply = chat.chat_turn(own_conversation, f"What is Bob's plan {SECRET}?")
+    turn, reply = chat.chat_turn(own_conversation, f"What is Bob's plan {SECRET}?",
+                                 enqueue_extraction=ENQUEUE_EXTRACTION)
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert "<memories>" not in system and reply.citations.count() == 0
 

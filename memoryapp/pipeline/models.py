@@ -1,6 +1,8 @@
 """Bookkeeping for the background pipeline: what ran on which window, what waits for the user, what failed.
 
 Each run row is the idempotency key of its job: a window of messages, a conversation window, or a user's day.
+These models lived in the `tasks` app until the engine needed them without importing an edge; their tables
+kept the names they had there (`db_table`), so the move dropped no row.
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ class ExtractionRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "tasks_extractionrun"
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["conversation", "last_message_id"], name="extraction_conv_last")]
 
@@ -75,6 +78,7 @@ class MemorySuggestion(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "tasks_memorysuggestion"
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "status"], name="suggestion_user_status")]
 
@@ -94,6 +98,7 @@ class ConsolidationRun(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "tasks_consolidationrun"
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["conversation", "first_message_id"],
                                                name="consolidation_once_per_window")]
@@ -110,6 +115,7 @@ class ForgettingRun(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "tasks_forgettingrun"
         ordering = ["-day", "-id"]
         constraints = [models.UniqueConstraint(fields=["user", "day"], name="forgetting_once_per_day")]
 
@@ -127,6 +133,7 @@ class FailedTask(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "tasks_failedtask"
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["task_name", "resolved_at"], name="failed_task_open")]
 

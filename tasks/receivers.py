@@ -4,6 +4,8 @@
 puts the row back to pending first (so a sync already running will not mark it synced with
 stale content), then queues `tasks.graph_sync.sync_memory`. A purge queues the episode's removal.
 Nothing here may fail the writer: a broker that is down only leaves the row pending for the drain.
+
+The engine sends the signal and knows no task; TasksConfig.ready() connects this receiver.
 """
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import receiver
 
-from memoryapp.engine.signals import memory_changed
+from .graph_sync import purge_episode, sync_memory
 
 log = logging.getLogger(__name__)
 
@@ -23,10 +24,7 @@ log = logging.getLogger(__name__)
 IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "exported"})
 
 
-@receiver(memory_changed, dispatch_uid="memoryapp.graph.on_memory_changed")
 def on_memory_changed(sender: Any, memory_id: int, user_id: int, action: str, **kwargs: Any) -> None:
-    from tasks.graph_sync import purge_episode, sync_memory
-
     if action == "purged":
         if kwargs.get("episode_id"):
             _enqueue_on_commit(purge_episode.delay, kwargs["episode_id"], user_id)
