@@ -160,14 +160,7 @@ def print_misses(result: dict, count: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    args = parse_args(argv)
-    result = run(args)
-    print_summary(result)
-    if args.show_misses:
-        print_misses(result, args.show_misses)
-    if args.json:
-        runtime.write_result(args.json, result)
+    runtime.run_benchmark(argv, parse_args, run, print_summary, print_misses)
 
 
 if __name__ == "__main__":

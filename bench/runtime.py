@@ -64,3 +64,17 @@ def write_result(path: Path, result: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(f"written to {path}")
+
+
+def run_benchmark(argv, parse_args, run, print_summary, print_misses) -> None:
+    """A bench command's main: parse, run, print, optionally list misses (--show-misses) and write --json."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    args = parse_args(argv)
+    result = run(args)
+    print_summary(result)
+    if args.show_misses:
+        print_misses(result, args.show_misses)
+    if args.json:
+        write_result(args.json, result)

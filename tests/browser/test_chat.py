@@ -11,6 +11,7 @@ from conversations.models import Conversation
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Memory, MemoryStatus
 from tests.conftest import PASSWORD
+from tests.support.llm_server import CHAT_TURN
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,12 +39,12 @@ def _send(page: Page, text: str) -> None:
 
 
 def _systems(app_server) -> list[str]:
-    return [r["messages"][0]["content"] for r in app_server.llm.chat_requests()]
+    return [r["messages"][0]["content"] for r in app_server.llm.chat_requests(CHAT_TURN)]
 
 
 def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice):
     _log_in(page, app_server)
-    app_server.llm.script(None, "Hello **there**, how can I help?")
+    app_server.llm.script(CHAT_TURN, "Hello **there**, how can I help?")
     _send(page, "Hi!")
     expect(page.locator(".message-assistant").last).to_contain_text("Hello there, how can I help?", timeout=30_000)
     expect(page.locator(".message-assistant strong").last).to_have_text("there")
@@ -51,7 +52,7 @@ def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice):
 
     memory = _add_memory(alice, "I prefer functional style in Python", kind="preference")
     page.locator("form[action='/c/new/'] button.new-chat").click()
-    app_server.llm.script(None, "Based on your preference for functional style, use map and filter.")
+    app_server.llm.script(CHAT_TURN, "Based on your preference for functional style, use map and filter.")
     _send(page, "How should I write this Python loop? I prefer functional style")
     chip = page.locator(f".chip[data-memory-id='{memory.pk}']")
     expect(chip).to_be_visible(timeout=30_000)
@@ -69,8 +70,8 @@ def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Pag
     page.keyboard.press("Control+Shift+T")
     expect(page.locator(".temporary-banner")).to_be_visible()
     conversation = Conversation.objects.get(user=alice, temporary=True)
-    app_server.llm.script(None, "Noted for now.")
-    asked = len(app_server.llm.chat_requests())
+    app_server.llm.script(CHAT_TURN, "Noted for now.")
+    asked = len(app_server.llm.chat_requests(CHAT_TURN))
     _send(page, "Am I allergic to peanuts?")
     expect(page.locator(".message-assistant").last).to_contain_text("Noted for now.", timeout=30_000)
     assert "<memories>" not in _systems(app_server)[asked]
@@ -83,7 +84,7 @@ def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Pag
 
 def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice):
     _log_in(page, app_server)
-    app_server.llm.script(None, "Lisbon is lovely.")
+    app_server.llm.script(CHAT_TURN, "Lisbon is lovely.")
     _send(page, "I live in Lisbon")
     expect(page.locator(".message-assistant").last).to_contain_text("Lisbon is lovely.", timeout=30_000)
     conversation_id = int(page.locator("#chat").get_attribute("data-conversation-id"))
@@ -103,12 +104,12 @@ def test_it_shows_an_error_and_retries_when_the_model_is_down(page: Page, app_se
     from tests.support.llm_server import Fail
 
     _log_in(page, app_server)
-    app_server.llm.script(None, Fail(503), Fail(503))
+    app_server.llm.script(CHAT_TURN, Fail(503), Fail(503))
     _send(page, "Are you there?")
     error = page.locator(".message-error")
     expect(error).to_contain_text("The model is down or too slow", timeout=30_000)
     expect(page.locator(".message-user .plain").last).to_have_text("Are you there?")
-    app_server.llm.script(None, "Back again.")
+    app_server.llm.script(CHAT_TURN, "Back again.")
     error.locator("button.retry").click()
     expect(page.locator(".message-assistant").last).to_contain_text("Back again.", timeout=30_000)
     expect(page.locator(".message-error")).to_have_count(0)
@@ -119,7 +120,7 @@ def test_it_works_in_chinese(page: Page, app_server, alice):
     _log_in(page, app_server, language="zh-hans")
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     expect(page.locator("#composer button.send")).to_have_text("发送")
-    app_server.llm.script(None, "根据你喜欢绿茶的偏好，推荐龙井。")
+    app_server.llm.script(CHAT_TURN, "根据你喜欢绿茶的偏好，推荐龙井。")
     _send(page, "推荐一种茶吧，我喜欢喝绿茶")
     expect(page.locator(".message-assistant").last).to_contain_text("推荐龙井", timeout=30_000)
     expect(page.locator(f".chip[data-memory-id='{memory.pk}']")).to_be_visible()

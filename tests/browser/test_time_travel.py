@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from memoryapp.engine.write import add_memory, supersede_memory
 from tests.conftest import PASSWORD
+from tests.support.llm_server import CHAT_TURN
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -67,7 +68,7 @@ def test_the_memories_page_as_of_a_past_day(page: Page, app_server, alice, langu
 def test_a_question_about_the_past_cites_the_old_version_as_old(page: Page, app_server, alice, language):
     text = TEXT[language]
     old, _ = off_loop(_seed, alice, language)
-    app_server.llm.script(None, "Back then: Vue 3.")
+    app_server.llm.script(CHAT_TURN, "Back then: Vue 3.")
     _log_in(page, app_server, language, "/")
     page.fill("#composer textarea", text["ask"])
     page.keyboard.press("Enter")
@@ -75,5 +76,5 @@ def test_a_question_about_the_past_cites_the_old_version_as_old(page: Page, app_
     chip = page.locator(f".chip[data-memory-id='{old.pk}']")
     expect(chip).to_be_visible()
     expect(chip.locator(".chip-past")).to_have_text(re.compile(text["past"], re.IGNORECASE))
-    system = app_server.llm.chat_requests()[-1]["messages"][0]["content"]
+    system = app_server.llm.chat_requests(CHAT_TURN)[-1]["messages"][0]["content"]
     assert text["old"] in system and text["new"] in system  # the old version, and what replaced it
