@@ -162,3 +162,12 @@ def test_it_loads_more_with_the_cursor(page: Page, app_server, alice):
     page.get_by_role("link", name="Load more").click()
     expect(page.locator(".memory-card")).to_have_count(23)
     expect(page.get_by_role("link", name="Load more")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("language", "just_now"), [("en", "just now"), ("zh-hans", "刚刚")])
+def test_it_says_just_now_for_a_memory_under_a_minute_old(page: Page, app_server, alice, language, just_now):
+    open_memories(page, app_server)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": app_server.url}])
+    off_loop(add_memory, alice, "Keeps a sourdough starter called Bubbles", kind="fact")
+    page.goto(f"{app_server.url}/settings/memories")
+    expect(card(page, "sourdough").locator("header time")).to_have_text(just_now)
