@@ -23,12 +23,6 @@
     if (e.target === composer) composer.reset();
   });
   document.body.addEventListener("htmx:wsAfterMessage", scrollDown);
-  document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey && e.shiftKey && (e.key === "T" || e.key === "t")) {
-      e.preventDefault();
-      document.getElementById("temporary-toggle").click();
-    }
-  });
 
   function notice(memory) {
     const box = document.createElement("div");

@@ -125,3 +125,13 @@ def test_it_works_in_chinese(page: Page, app_server, alice):
     expect(page.locator(f".chip[data-memory-id='{memory.pk}']")).to_be_visible()
     expect(page.locator(".citations-label").last).to_have_text("依据记忆：")
     page.screenshot(path=str(SHOTS / "chat-zh.png"), full_page=True)
+
+
+@pytest.mark.parametrize("start", ["/settings/memories", "/settings/"])
+def test_it_opens_a_temporary_chat_with_the_shortcut_from_any_page(page: Page, app_server, alice, start):
+    _log_in(page, app_server)
+    page.goto(f"{app_server.url}{start}")
+    page.wait_for_load_state()
+    page.keyboard.press("Control+Shift+T")
+    expect(page.locator(".temporary-banner")).to_be_visible()
+    assert Conversation.objects.filter(user=alice, temporary=True).exists()
