@@ -135,3 +135,14 @@ def test_it_opens_a_temporary_chat_with_the_shortcut_from_any_page(page: Page, a
     page.keyboard.press("Control+Shift+T")
     expect(page.locator(".temporary-banner")).to_be_visible()
     assert Conversation.objects.filter(user=alice, temporary=True).exists()
+
+
+def test_it_lists_a_new_chat_in_the_sidebar_from_its_first_message(page: Page, app_server, alice):
+    _log_in(page, app_server)
+    expect(page.locator("#conversation-list")).to_contain_text("No chats yet.")
+    app_server.llm.script(None, "Kyoto in spring is beautiful.")
+    _send(page, "Plan a trip to Kyoto")
+    current = page.locator("#conversation-list li.current")
+    expect(current).to_have_text("Plan a trip to Kyoto", timeout=15_000)
+    expect(page.locator("#conversation-list")).not_to_contain_text("No chats yet.")
+    expect(page.locator(".message-assistant").last).to_contain_text("Kyoto in spring", timeout=30_000)
