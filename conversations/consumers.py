@@ -21,7 +21,7 @@ from memoryapp.providers.llm import ProviderError
 from tasks.extraction import extract_messages
 
 from . import services
-from .models import Conversation
+from .models import Conversation, Role
 
 logger = logging.getLogger(__name__)
 _END = object()
@@ -105,9 +105,17 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             context = {"conversation": self.conversation, "show_citations": turn.prefs.show_citations}
             user_html = "" if text is None else render_to_string(
                 "conversations/_message.html", {**context, "m": turn.user_message})
+            sidebar = None if text is None else await database_sync_to_async(self._sidebar_if_new)()
             await self.send(render_to_string("conversations/_pending.html", {
-                "turn_id": turn_id, "user_html": user_html, "retry": text is None}))
+                "turn_id": turn_id, "user_html": user_html, "retry": text is None,
+                "conversation": self.conversation, "sidebar": sidebar}))
             await self._stream(turn, turn_id, context)
+
+    def _sidebar_if_new(self) -> list[Conversation] | None:
+        """The sidebar's chats once this one has its first message (and so its title): it joins the list."""
+        if self.conversation.temporary or self.conversation.messages.filter(role=Role.USER).count() != 1:
+            return None
+        return list(services.listed_conversations(self.conversation.user))
 
     async def _stream(self, turn: chat.Turn, turn_id: int, context: dict) -> None:
         parts: list[str] = []

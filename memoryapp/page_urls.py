@@ -10,6 +10,7 @@ urlpatterns = [
     path("memories", views.memories_page, name="memories"),
     path("memories/clear", views.memories_clear, name="memories-clear"),
     path("memories/clear/undo", views.memories_undo_clear, name="memories-undo-clear"),
+    path("memories/stats", views.memories_stats, name="memories-stats"),
     path("memories/export", views.memories_export, name="memories-export"),
     path("memories/import", views.memories_import, name="memories-import"),
     path("memories/suggestions/<int:suggestion_id>/confirm", views.suggestion_confirm, name="suggestion-confirm"),

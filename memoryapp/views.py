@@ -75,6 +75,12 @@ def _card(request: HttpRequest, memory: Memory, **extra) -> HttpResponse:
     return render(request, "memoryapp/_memory_card.html", {"m": memory, **extra})
 
 
+def _changed_card(request: HttpRequest, memory: Memory, **extra) -> HttpResponse:
+    """The card after an action, with the counts above the list out of band: they change with it."""
+    return render(request, "memoryapp/_memory_changed.html",
+                  {"m": memory, "stats": listing.stats(request.user), **extra})
+
+
 @login_required
 @require_GET
 def memories_page(request: HttpRequest) -> HttpResponse:
@@ -103,6 +109,13 @@ def memories_page(request: HttpRequest) -> HttpResponse:
                                     .select_related("conversation")
                                     .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]))
     return render(request, "memoryapp/memories.html", context)
+
+
+@login_required
+@require_GET
+def memories_stats(request: HttpRequest) -> HttpResponse:
+    """The counts above the list, refetched when a memory changes elsewhere (memories.js)."""
+    return render(request, "memoryapp/_stats.html", {"stats": listing.stats(request.user)})
 
 
 def _pending_suggestion(request: HttpRequest, suggestion_id: int) -> MemorySuggestion:
@@ -152,7 +165,7 @@ def memory_status(request: HttpRequest, memory_id: int, action: str) -> HttpResp
     except MemoryConflict as exc:
         error = exc.message
     if _htmx(request):
-        return _card(request, memory, error=error)
+        return _changed_card(request, memory, error=error)
     if error:
         messages.error(request, error)
     return _back(request)
@@ -172,7 +185,7 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
         except (MemoryValidationError, MemoryConflict) as exc:
             form.add_error(None, exc.message)
         else:
-            return _card(request, result.memory) if _htmx(request) else _back(request)
+            return _changed_card(request, result.memory) if _htmx(request) else _back(request)
     template = "memoryapp/_memory_edit.html" if _htmx(request) else "memoryapp/memory_edit.html"
     return render(request, template, {"m": memory, "form": form})
 

@@ -9,6 +9,7 @@
   const notices = document.getElementById("notices");
   const conversationId = Number(chat.dataset.conversationId);
   const t = chat.dataset;
+  const NOTICE_SECONDS = 6;
 
   const scrollDown = () => { messages.scrollTop = messages.scrollHeight; };
   scrollDown();
@@ -23,38 +24,82 @@
     if (e.target === composer) composer.reset();
   });
   document.body.addEventListener("htmx:wsAfterMessage", scrollDown);
-  document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey && e.shiftKey && (e.key === "T" || e.key === "t")) {
-      e.preventDefault();
-      document.getElementById("temporary-toggle").click();
+
+  // What this chat learnt lately, shown as one line that fades: the newest memory with [view] [undo],
+  // a count when there were several, and the memories page (where each one can be undone) one click away.
+  const inNotice = new Map();  // id -> memory, newest last
+  let fadeTimer = null;
+
+  function noticeBox() {
+    let box = notices.querySelector(".memory-notice");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "memory-notice";
+      // Hovering or tabbing into the line holds it, so its links can be reached.
+      box.addEventListener("mouseenter", holdNotice);
+      box.addEventListener("focusin", holdNotice);
+      box.addEventListener("mouseleave", () => setTimeout(fadeLater));  // once :hover no longer matches
+      box.addEventListener("focusout", () => setTimeout(fadeLater));
+      notices.append(box);
     }
-  });
+    return box;
+  }
+
+  function holdNotice() { clearTimeout(fadeTimer); notices.querySelector(".memory-notice")?.classList.remove("fading"); }
+
+  function fadeLater() {
+    clearTimeout(fadeTimer);
+    if (notices.querySelector(".memory-notice:hover, .memory-notice:focus-within")) return;  // held
+    fadeTimer = setTimeout(() => {
+      const box = notices.querySelector(".memory-notice");
+      if (!box) return;
+      box.classList.add("fading");  // chat.css fades it out over a second
+      fadeTimer = setTimeout(() => { box.remove(); inNotice.clear(); }, 1000);
+    }, NOTICE_SECONDS * 1000);
+  }
+
+  function link(href, label, className) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = label;
+    if (className) a.className = className;
+    return a;
+  }
 
   function notice(memory) {
-    const box = document.createElement("div");
+    inNotice.delete(memory.id);  // an update of one already shown counts once, as the newest
+    inNotice.set(memory.id, memory);
+    const box = noticeBox();
     box.className = "memory-notice";
     box.dataset.memoryId = memory.id;
     const text = document.createElement("span");
-    text.textContent = `${t.tUpdated} «${memory.content}» `;
-    const view = document.createElement("a");
-    view.href = `/settings/memories?focus=${encodeURIComponent(memory.id)}`;
-    view.textContent = `[${t.tView}]`;
+    text.className = "notice-text";
+    const lead = inNotice.size > 1 ? t.tUpdatedMany.replace("{count}", inNotice.size) : t.tUpdated;
+    text.textContent = `${lead} «${memory.content}»`;
+    text.title = memory.content;
     const undo = document.createElement("button");
     undo.type = "button";
     undo.className = "link undo";
     undo.textContent = `[${t.tUndo}]`;
     undo.addEventListener("click", () => undoMemory(memory.id, box, undo));
-    box.append(text, view, " ", undo);
-    notices.querySelector(`[data-memory-id="${memory.id}"]`)?.remove();
-    notices.append(box);
+    const view = link(`/settings/memories?focus=${encodeURIComponent(memory.id)}`, `[${t.tView}]`);
+    box.replaceChildren(text, " ", view, " ", undo);
+    if (inNotice.size > 1) {
+      const all = link("/settings/memories", `[${t.tAll}]`, "all-memories");
+      all.title = t.tAllTitle;
+      box.append(" ", all);
+    }
+    fadeLater();
   }
 
   async function undoMemory(id, box, button) {
     button.disabled = true;
     const url = t.undoUrl.replace(/\/0\/undo\/$/, `/${id}/undo/`);
     const response = await fetch(url, { method: "POST", headers: { "X-CSRFToken": t.csrf }, credentials: "same-origin" });
+    if (response.ok) inNotice.delete(id);
     box.textContent = response.ok ? t.tUndone : t.tUndoFailed;
     box.classList.add(response.ok ? "undone" : "failed");
+    fadeLater();
   }
 
   function listen() {

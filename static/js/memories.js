@@ -43,6 +43,7 @@
   function onEvent(message) {
     const memory = message.memory || {};
     if (!memory.id) return;
+    htmx.trigger(document.body, "memories-changed");  // the counts above the list refetch (_stats.html)
     const card = document.getElementById("memory-" + memory.id);
     if (card && !card.classList.contains("editing")) {
       if (card.dataset.sig !== signature(memory)) refreshCard(card, memory.id);  // else: already shows it

@@ -7,3 +7,13 @@ document.addEventListener("submit", (event) => {
   const question = event.target.dataset.confirm;
   if (question && !window.confirm(question)) event.preventDefault();
 });
+// Ctrl+Shift+T opens a temporary chat from any page; on the chat page it flips the toggle beside the input.
+document.addEventListener("keydown", (event) => {
+  if (!event.ctrlKey || !event.shiftKey || event.key.toLowerCase() !== "t") return;
+  const toggle = document.getElementById("temporary-toggle");
+  const form = document.getElementById("temporary-chat");  // in the header when logged in (base.html)
+  if (!toggle && !form) return;
+  event.preventDefault();
+  if (toggle) toggle.click();
+  else form.requestSubmit();
+});

@@ -126,3 +126,58 @@ def test_it_works_in_chinese(page: Page, app_server, alice):
     expect(page.locator(f".chip[data-memory-id='{memory.pk}']")).to_be_visible()
     expect(page.locator(".citations-label").last).to_have_text("依据记忆：")
     page.screenshot(path=str(SHOTS / "chat-zh.png"), full_page=True)
+
+
+@pytest.mark.parametrize("start", ["/settings/memories", "/settings/"])
+def test_it_opens_a_temporary_chat_with_the_shortcut_from_any_page(page: Page, app_server, alice, start):
+    _log_in(page, app_server)
+    page.goto(f"{app_server.url}{start}")
+    page.wait_for_load_state()
+    page.keyboard.press("Control+Shift+T")
+    expect(page.locator(".temporary-banner")).to_be_visible()
+    assert Conversation.objects.filter(user=alice, temporary=True).exists()
+
+
+def test_it_lists_a_new_chat_in_the_sidebar_from_its_first_message(page: Page, app_server, alice):
+    _log_in(page, app_server)
+    expect(page.locator("#conversation-list")).to_contain_text("No chats yet.")
+    app_server.llm.script(None, "Kyoto in spring is beautiful.")
+    _send(page, "Plan a trip to Kyoto")
+    current = page.locator("#conversation-list li.current")
+    expect(current).to_have_text("Plan a trip to Kyoto", timeout=15_000)
+    expect(page.locator("#conversation-list")).not_to_contain_text("No chats yet.")
+    expect(page.locator(".message-assistant").last).to_contain_text("Kyoto in spring", timeout=30_000)
+
+
+LEARNT = {"en": ("3 memories updated, the latest: «Has a dog called Rex»", "Memory updated: «Likes hiking»"),
+          "zh-hans": ("3 条记忆已更新，最新一条： «Has a dog called Rex»", "记忆已更新： «Likes hiking»")}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_server, alice, language):
+    _log_in(page, app_server, language)
+    app_server.llm.script(None, "Nice to meet you.")
+    _send(page, "I live in Lisbon, work as a nurse and have a dog called Rex")
+    expect(page.locator(".message-assistant").last).to_contain_text("Nice to meet you.", timeout=30_000)
+    conversation_id = int(page.locator("#chat").get_attribute("data-conversation-id"))
+    first = _add_memory(alice, "Lives in Lisbon", kind="fact", source="extracted", source_conversation_id=conversation_id)
+    notice = page.locator(".memory-notice")
+    expect(notice).to_contain_text("«Lives in Lisbon»", timeout=15_000)
+    one_line = notice.bounding_box()["height"]
+    _add_memory(alice, "Works as a nurse", kind="fact", source="extracted", source_conversation_id=conversation_id)
+    latest = _add_memory(alice, "Has a dog called Rex", kind="fact", source="extracted",
+                         source_conversation_id=conversation_id)
+    many, single = LEARNT[language]
+    expect(notice).to_contain_text(many, timeout=15_000)
+    expect(notice).to_have_count(1)
+    expect(notice.locator(f"a[href='/settings/memories?focus={latest.pk}']")).to_be_visible()
+    expect(notice.locator("a.all-memories")).to_have_attribute("href", "/settings/memories")  # each one there
+    assert page.locator("#notices").bounding_box()["height"] <= one_line + 1  # one line, however many were learnt
+    page.screenshot(path=str(SHOTS / f"chat-memories-updated-{language}.png"))
+    page.set_viewport_size({"width": 320, "height": 640})  # a phone: the line cuts the memory short, not the page
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert notice.bounding_box()["x"] + notice.bounding_box()["width"] <= 320
+    expect(notice).to_have_count(0, timeout=15_000)  # it fades on its own
+    assert Memory.objects.get(pk=first.pk).status == MemoryStatus.ACTIVE
+    _add_memory(alice, "Likes hiking", kind="preference", source="extracted", source_conversation_id=conversation_id)
+    expect(notice).to_have_text(re.compile("^" + re.escape(single)), timeout=15_000)  # a new line, counting afresh

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.write import add_memory, delete_memory
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
 from tests.support.threads import off_loop
@@ -162,3 +163,51 @@ def test_it_loads_more_with_the_cursor(page: Page, app_server, alice):
     page.get_by_role("link", name="Load more").click()
     expect(page.locator(".memory-card")).to_have_count(23)
     expect(page.get_by_role("link", name="Load more")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("language", "just_now"), [("en", "just now"), ("zh-hans", "刚刚")])
+def test_it_says_just_now_for_a_memory_under_a_minute_old(page: Page, app_server, alice, language, just_now):
+    open_memories(page, app_server)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": app_server.url}])
+    off_loop(add_memory, alice, "Keeps a sourdough starter called Bubbles", kind="fact")
+    page.goto(f"{app_server.url}/settings/memories")
+    expect(card(page, "sourdough").locator("header time")).to_have_text(just_now)
+
+
+def counts(page: Page):
+    return page.locator("#mem-stats")
+
+
+def test_it_keeps_the_counts_in_step_with_every_change(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    stats = counts(page)
+    expect(stats.locator(".stat-status")).to_contain_text("Active 4")
+
+    card(page, "piano teacher").get_by_role("button", name="Delete").click()
+    expect(stats.locator(".stat-status")).to_contain_text("Active 3")
+    expect(stats.locator(".stat-status")).to_contain_text("Deleted 1")
+    expect(stats.locator("#stat-total")).to_have_text("3")
+
+    card(page, "piano teacher").get_by_role("button", name="Restore").click()
+    expect(stats.locator(".stat-status")).to_contain_text("Deleted 0")
+    expect(stats.locator("a[href='?kind=fact']")).to_have_text(re.compile(r"Fact\s+1$"))
+
+    card(page, "half marathon").get_by_role("link", name="Edit").click()
+    page.locator(".memory-card.editing select[name=kind]").select_option("fact")
+    page.locator(".memory-card.editing").get_by_role("button", name="Save").click()
+    expect(stats.locator("a[href='?kind=fact']")).to_have_text(re.compile(r"Fact\s+2$"))
+    expect(stats.locator("a[href='?kind=goal']")).to_have_text(re.compile(r"Goal\s+0$"))
+
+    # Changes made elsewhere (a chat, the API) arrive over the websocket.
+    off_loop(add_memory, alice, "Is allergic to cats", kind="fact", importance=0.9)
+    expect(stats.locator("#stat-total")).to_have_text("5", timeout=15_000)
+    tea = off_loop(add_memory, alice, "Drinks green tea every morning", kind="preference").memory
+    expect(stats.locator("#stat-total")).to_have_text("6", timeout=15_000)
+    off_loop(delete_memory, Memory.objects.get(pk=tea.pk))
+    expect(stats.locator(".stat-status")).to_contain_text("Deleted 1", timeout=15_000)
+    expect(stats.locator("#stat-total")).to_have_text("5")
+
+    page.get_by_role("button", name="Clear all").click()
+    expect(stats.locator(".stat-status")).to_contain_text("Active 0")
+    expect(stats.locator(".stat-status")).to_contain_text("Deleted 6")

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from memoryapp.auth import hash_token
 from memoryapp.engine.write import add_memory
@@ -37,6 +38,19 @@ def test_it_deletes_and_restores_without_javascript(alice_client, alice):
     alice_client.post(f"/settings/memories/{memory.pk}/restore")
     memory.refresh_from_db()
     assert memory.status == "active"
+
+
+def test_it_sends_the_counts_with_each_change_and_counts_only_the_callers(alice_client, alice, bob):
+    memory = add_memory(alice, "Plays chess on Sundays").memory
+    add_memory(bob, "Collects stamps")
+    add_memory(bob, "Rows at dawn")
+    reply = alice_client.post(f"/settings/memories/{memory.pk}/delete", HTTP_HX_REQUEST="true").content.decode()
+    assert f'id="memory-{memory.pk}"' in reply
+    counts = reply[reply.index('id="mem-stats"'):]
+    assert 'hx-swap-oob="true"' in counts and "Active 0" in counts and "Deleted 1" in counts
+    fragment = alice_client.get("/settings/memories/stats", HTTP_HX_REQUEST="true").content.decode()
+    assert "Active 0" in fragment and "Deleted 1" in fragment and "hx-swap-oob" not in fragment
+    assert Client().get("/settings/memories/stats").status_code == 302  # to the login page
 
 
 def test_it_clears_all_and_undoes(alice_client, alice):
