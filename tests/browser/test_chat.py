@@ -141,7 +141,7 @@ def test_it_opens_a_temporary_chat_with_the_shortcut_from_any_page(page: Page, a
 def test_it_lists_a_new_chat_in_the_sidebar_from_its_first_message(page: Page, app_server, alice):
     _log_in(page, app_server)
     expect(page.locator("#conversation-list")).to_contain_text("No chats yet.")
-    app_server.llm.script(None, "Kyoto in spring is beautiful.")
+    app_server.llm.script(CHAT_TURN, "Kyoto in spring is beautiful.")
     _send(page, "Plan a trip to Kyoto")
     current = page.locator("#conversation-list li.current")
     expect(current).to_have_text("Plan a trip to Kyoto", timeout=15_000)
@@ -156,7 +156,7 @@ LEARNT = {"en": ("3 memories updated, the latest: «Has a dog called Rex»", "Me
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_server, alice, language):
     _log_in(page, app_server, language)
-    app_server.llm.script(None, "Nice to meet you.")
+    app_server.llm.script(CHAT_TURN, "Nice to meet you.")
     _send(page, "I live in Lisbon, work as a nurse and have a dog called Rex")
     expect(page.locator(".message-assistant").last).to_contain_text("Nice to meet you.", timeout=30_000)
     conversation_id = int(page.locator("#chat").get_attribute("data-conversation-id"))
