@@ -20,4 +20,5 @@ urlpatterns = [
     path("memories/<int:memory_id>/history", views.memory_history, name="memory-history"),
     path("memories/<int:memory_id>/delete", views.memory_status, {"action": "delete"}, name="memory-delete"),
     path("memories/<int:memory_id>/restore", views.memory_status, {"action": "restore"}, name="memory-restore"),
+    path("memories/<int:memory_id>/revert", views.memory_status, {"action": "revert"}, name="memory-revert"),
 ]

@@ -161,7 +161,12 @@ def memory_status(request: HttpRequest, memory_id: int, action: str) -> HttpResp
     memory = _own(request, memory_id)
     error = ""
     try:
-        memory = (write.restore_memory if action == "restore" else write.delete_memory)(memory).memory
+        if action == "revert":  # undo a change: the version it replaced is current again, in its place
+            replaced = list(memory.supersedes.values_list("pk", flat=True))
+            memory = write.revert_memory(memory).memory
+            memory = Memory.objects.filter(pk__in=replaced, valid_until__isnull=True).first() or memory
+        else:
+            memory = (write.restore_memory if action == "restore" else write.delete_memory)(memory).memory
     except MemoryConflict as exc:
         error = exc.message
     if _htmx(request):

@@ -108,7 +108,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 def filtered(user, flt: MemoryFilter) -> QuerySet[Memory]:
     memories = (Memory.objects.filter(user=user).select_related("source_conversation")
-                .prefetch_related("superseded_by"))
+                .prefetch_related("superseded_by", "supersedes"))
     if flt.status:
         memories = memories.filter(status=flt.status)
         if flt.status == MemoryStatus.ACTIVE and flt.at:

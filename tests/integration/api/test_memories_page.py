@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from memoryapp.auth import hash_token
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.write import add_memory, supersede_memory
 from memoryapp.models import ApiToken, Memory, MemorySettings
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,24 @@ def test_it_sends_the_counts_with_each_change_and_counts_only_the_callers(alice_
     fragment = alice_client.get("/settings/memories/stats", HTTP_HX_REQUEST="true").content.decode()
     assert "Active 0" in fragment and "Deleted 1" in fragment and "hx-swap-oob" not in fragment
     assert Client().get("/settings/memories/stats").status_code == 302  # to the login page
+
+
+def test_it_undoes_a_change_putting_back_the_version_it_replaced(alice_client, alice, bob):
+    old = add_memory(alice, "Prefers Vue 3 for frontend work").memory
+    new = supersede_memory(old, "Prefers React for frontend work").memory
+    page = alice_client.get("/settings/memories").content.decode()
+    assert f"/settings/memories/{new.pk}/revert" in page  # a changed memory offers the undo
+    assert Client().post(f"/settings/memories/{new.pk}/revert").status_code == 302  # to the login page
+    bob_client = Client()
+    bob_client.force_login(bob)
+    assert bob_client.post(f"/settings/memories/{new.pk}/revert").status_code == 404
+    reply = alice_client.post(f"/settings/memories/{new.pk}/revert", HTTP_HX_REQUEST="true").content.decode()
+    assert f'id="memory-{old.pk}"' in reply and "Prefers Vue 3" in reply  # in the changed card's place
+    old.refresh_from_db()
+    new.refresh_from_db()
+    assert old.is_current and new.status == "deleted"
+    page = alice_client.get("/settings/memories").content.decode()
+    assert "Prefers Vue 3" in page and "Prefers React" not in page
 
 
 def test_it_clears_all_and_undoes(alice_client, alice):
