@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -14,7 +13,6 @@ from tests.conftest import PASSWORD
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def _add_memory(*args, **kwargs) -> Memory:
@@ -41,7 +39,7 @@ def _systems(app_server) -> list[str]:
     return [r["messages"][0]["content"] for r in app_server.llm.chat_requests()]
 
 
-def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice):
+def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice, shots):
     _log_in(page, app_server)
     app_server.llm.script(None, "Hello **there**, how can I help?")
     _send(page, "Hi!")
@@ -59,11 +57,10 @@ def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice):
     chip.locator("summary").click()
     expect(chip.locator(".chip-content")).to_have_text(memory.content)
     expect(chip.locator(f"a[href='/settings/memories?focus={memory.pk}']")).to_be_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "chat.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat.png"), full_page=True)
 
 
-def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Page, app_server, alice):
+def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Page, app_server, alice, shots):
     _add_memory(alice, "I am allergic to peanuts", kind="fact")
     _log_in(page, app_server)
     page.keyboard.press("Control+Shift+T")
@@ -76,12 +73,12 @@ def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Pag
     assert "<memories>" not in _systems(app_server)[asked]
     expect(page.locator("#conversation-list")).not_to_contain_text("allergic")
     expect(page.locator(".chip")).to_have_count(0)
-    page.screenshot(path=str(SHOTS / "chat-temporary.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat-temporary.png"), full_page=True)
     page.goto(f"{app_server.url}/")
     assert not Conversation.objects.filter(pk=conversation.pk).exists()
 
 
-def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice):
+def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice, shots):
     _log_in(page, app_server)
     app_server.llm.script(None, "Lisbon is lovely.")
     _send(page, "I live in Lisbon")
@@ -93,7 +90,7 @@ def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice):
     notice = page.locator(f".memory-notice[data-memory-id='{memory.pk}']")
     expect(notice).to_contain_text("Memory updated: «I live in Lisbon»", timeout=15_000)
     expect(notice.locator(f"a[href='/settings/memories?focus={memory.pk}']")).to_be_visible()
-    page.screenshot(path=str(SHOTS / "chat-memory-updated.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat-memory-updated.png"), full_page=True)
     notice.locator("button.undo").click()
     expect(notice).to_contain_text("Undone", timeout=10_000)
     assert Memory.objects.get(pk=memory.pk).status == MemoryStatus.DELETED
@@ -114,7 +111,7 @@ def test_it_shows_an_error_and_retries_when_the_model_is_down(page: Page, app_se
     expect(page.locator(".message-error")).to_have_count(0)
 
 
-def test_it_works_in_chinese(page: Page, app_server, alice):
+def test_it_works_in_chinese(page: Page, app_server, alice, shots):
     memory = _add_memory(alice, "我喜欢喝绿茶", kind="preference")
     _log_in(page, app_server, language="zh-hans")
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
@@ -124,4 +121,4 @@ def test_it_works_in_chinese(page: Page, app_server, alice):
     expect(page.locator(".message-assistant").last).to_contain_text("推荐龙井", timeout=30_000)
     expect(page.locator(f".chip[data-memory-id='{memory.pk}']")).to_be_visible()
     expect(page.locator(".citations-label").last).to_have_text("依据记忆：")
-    page.screenshot(path=str(SHOTS / "chat-zh.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat-zh.png"), full_page=True)
