@@ -141,7 +141,11 @@ def test_it_rate_limits_writes(api, alice):
     cache.clear()
     codes = [api.post("/memories", {"content": f"Fact number {i} {'q' * i}"}).status_code for i in range(3)]
     assert codes[:2] == [201, 201] and codes[2] == 429
-    assert "per minute" in api.post("/memories", {"content": "one more"}).json()["detail"]
+    refused = api.post("/memories", {"content": "one more"})
+    assert "at most 2 per minute" in refused.json()["detail"] and 0 < int(refused["Retry-After"]) <= 60
+    assert api.get("/memories").status_code == 200  # reads are not limited
+    assert api.post("/memories/search", {"query": "fact"}).status_code == 200
+    assert api.post("/conversations/1/messages", {"content": "hi"}).status_code == 429  # chat turns are writes
     cache.clear()
 
 
