@@ -119,11 +119,10 @@ def memory_stats(request: HttpRequest):
 
 @router.get("/export", response={200: ExportOut}, summary="Export as JSON (format=json) or Markdown")
 def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = "json"):
-    if format == "markdown":
-        response = HttpResponse(transfer.export_markdown(request.auth), content_type="text/markdown; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="memories.md"'
-        return response
-    return transfer.export_json(request.auth)
+    file = transfer.export_file(request.auth, format, actor=Actor.API)
+    response = HttpResponse(file.body, content_type=file.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
+    return response
 
 
 @router.post("/import", response={200: ImportOut, 422: ImportErrorOut, 429: ErrorOut},

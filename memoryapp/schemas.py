@@ -110,6 +110,7 @@ class ExportRowOut(Schema):
     source: str
     valid_from: str
     created_at: str
+    context: str
 
 
 class ExportOut(Schema):

@@ -90,9 +90,11 @@ def test_it_counts_by_type_and_status(api, alice):
 
 
 def test_it_exports_and_imports_round_trip(api, alice, bob):
-    add_memory(alice, "Speaks Spanish", kind="fact")
+    spanish = add_memory(alice, "Speaks Spanish", kind="fact", context="I grew up in Madrid").memory
     exported = api.get("/memories/export").json()
     assert exported["format"] == "memoryapp.memories" and exported["memories"][0]["content"] == "Speaks Spanish"
+    assert exported["memories"][0]["context"] == "I grew up in Madrid"  # the same file the memories page sends
+    assert MemoryEvent.objects.get(memory_ref=spanish.pk, action="exported").actor == "api"
     markdown = api.get("/memories/export?format=markdown")
     assert markdown["Content-Type"].startswith("text/markdown") and "Speaks Spanish" in markdown.content.decode()
     Memory.objects.filter(user=alice).delete()
