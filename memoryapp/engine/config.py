@@ -19,10 +19,14 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+DEFAULT_EF_SEARCH = 80  # every connection starts with it (memoryapp/dbsession.py)
+
+
 class VectorConfig(_Frozen):
     enabled: bool = True
     limit: int = Field(default=100, ge=1, le=1000)
-    ef_search: int = Field(default=80, ge=10, le=1000)
+    # HNSW's search breadth (pgvector's hnsw.ef_search); another value is set around this query only.
+    ef_search: int = Field(default=DEFAULT_EF_SEARCH, ge=10, le=1000)
     weight: float = 1.0
 
 

@@ -5,16 +5,18 @@ history, every version); results are (memory id, raw score) lists, best first.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection
+from django.db import DatabaseError, connection
 
-from .config import RecallConfig, Source
+from .config import DEFAULT_EF_SEARCH, RecallConfig, Source
 from .text import query_terms
 
 logger = logging.getLogger(__name__)
@@ -116,6 +118,20 @@ def fulltext_query(query: RecallQuery) -> str:
     return " | ".join(t for t in query.terms if _LEXEME.fullmatch(t))
 
 
+@contextlib.contextmanager
+def _ef_search(cursor, ef_search: int | None) -> Iterator[None]:
+    """The config's hnsw.ef_search for one query; the connection's default (dbsession.py) needs no round trip."""
+    if ef_search is None or ef_search == DEFAULT_EF_SEARCH:
+        yield
+        return
+    cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(ef_search)])
+    try:
+        yield
+    finally:
+        with contextlib.suppress(DatabaseError):  # an aborted transaction rolls the setting back itself
+            cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(DEFAULT_EF_SEARCH)])
+
+
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
     """Run the enabled Postgres retrievers as one statement; return candidates with per-source ranks."""
     where, params = _filters(query)
@@ -173,7 +189,8 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
-    with connection.cursor() as cursor:
+    ef_search = config.vector.ef_search if config.vector.enabled else None
+    with connection.cursor() as cursor, _ef_search(cursor, ef_search):
         cursor.execute(sql, params)
         for src, memory_id, score, rank, cosine, importance, valid_from in cursor.fetchall():
             found = candidates.setdefault(memory_id, Candidate(memory_id))

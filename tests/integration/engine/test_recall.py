@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memoryapp.engine import access, write
 from memoryapp.engine.recall import recall
@@ -92,3 +94,16 @@ def test_it_counts_accesses_off_the_hot_path_in_batches(memories, alice):
     assert target.access_count == 2 and target.last_accessed_at is not None
     assert target.events.filter(action="accessed").count() == 1
     assert Memory.objects.exclude(pk=target.pk).filter(access_count__gt=0).count() == 0
+
+
+def test_it_searches_with_the_configs_ef_search_and_leaves_the_connections_default(alice):
+    write.add_memory(alice, "I keep bees on the roof")
+    wide = RECALL_POSTGRES_ONLY.model_copy(update={"vector": RECALL_POSTGRES_ONLY.vector.model_copy(
+        update={"ef_search": 200})})
+    with CaptureQueriesContext(connection) as queries:
+        found = recall(alice, "bees", config=wide)
+    assert [item.memory.content for item in found.items] == ["I keep bees on the roof"]
+    assert any("set_config('hnsw.ef_search', '200'" in q["sql"] for q in queries.captured_queries)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW hnsw.ef_search")
+        assert cursor.fetchone()[0] == "80"
