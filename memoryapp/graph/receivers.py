@@ -19,8 +19,10 @@ from memoryapp.engine.signals import memory_changed
 
 log = logging.getLogger(__name__)
 
-# Changes the graph does not reflect: no work, no model calls.
-IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "exported"})
+# Changes the graph does not reflect: no work, no model calls. Deleted and forgotten change only the
+# row's status, which recall reads from the row (the graph serves no fact of a row it filters out).
+# Restored still syncs: undoing a learnt memory also clears its predecessor's valid_until.
+IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "exported", "deleted", "forgotten"})
 
 
 @receiver(memory_changed, dispatch_uid="memoryapp.graph.on_memory_changed")
