@@ -18,13 +18,16 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-DEFAULT_EF_SEARCH = 80  # every connection starts with it (memoryapp/dbsession.py)
+# Every connection starts with these (memoryapp/dbsession.py); a config asking for other values has
+# them set around its own query only.
+DEFAULT_EF_SEARCH = 80
+DEFAULT_TRIGRAM_THRESHOLD = 0.3
 
 
 class VectorConfig(_Frozen):
     enabled: bool = True
     limit: int = Field(default=100, ge=1, le=1000)
-    # HNSW's search breadth (pgvector's hnsw.ef_search); another value is set around this query only.
+    # HNSW's search breadth (pgvector's hnsw.ef_search).
     ef_search: int = Field(default=DEFAULT_EF_SEARCH, ge=10, le=1000)
     weight: float = 1.0
 
@@ -55,7 +58,8 @@ class TrigramConfig(_Frozen):
     scan_max_chars: int = 16
     candidate_cap: int = Field(default=500, ge=1)
     max_query_chars: int = 512
-    min_similarity: float = Field(default=0.3, ge=0, le=1)
+    # Also the trigram index's cut (pg_trgm.word_similarity_threshold) when a short query scans it.
+    min_similarity: float = Field(default=DEFAULT_TRIGRAM_THRESHOLD, ge=0, le=1)
     weight: float = 0.5
 
 

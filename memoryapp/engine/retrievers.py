@@ -15,10 +15,12 @@ from datetime import datetime
 
 from django.db import DatabaseError, connection
 
-from .config import DEFAULT_EF_SEARCH, RecallConfig, Source
+from .config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD, RecallConfig, Source
 from .text import query_terms
 
 logger = logging.getLogger(__name__)
+_SESSION_DEFAULTS = {"hnsw.ef_search": DEFAULT_EF_SEARCH,
+                     "pg_trgm.word_similarity_threshold": DEFAULT_TRIGRAM_THRESHOLD}
 
 Hits = list[tuple[int, float]]
 _LEXEME = re.compile(r"\w+")
@@ -74,17 +76,18 @@ def fulltext_query(query: RecallQuery) -> str:
 
 
 @contextlib.contextmanager
-def _ef_search(cursor, ef_search: int | None) -> Iterator[None]:
-    """The config's hnsw.ef_search for one query; the connection's default (dbsession.py) needs no round trip."""
-    if ef_search is None or ef_search == DEFAULT_EF_SEARCH:
-        yield
-        return
-    cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(ef_search)])
+def _session_settings(cursor, wanted: dict[str, object]) -> Iterator[None]:
+    """Set the config's values of these Postgres settings for one query, then the connection's defaults
+    back; values equal to the defaults (dbsession.py), the usual case, cost no round trip."""
+    changed = {name: value for name, value in wanted.items() if value != _SESSION_DEFAULTS[name]}
+    for name, value in changed.items():
+        cursor.execute("SELECT set_config(%s, %s, false)", [name, str(value)])
     try:
         yield
     finally:
-        with contextlib.suppress(DatabaseError):  # an aborted transaction rolls the setting back itself
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(DEFAULT_EF_SEARCH)])
+        with contextlib.suppress(DatabaseError):  # an aborted transaction rolls the settings back itself
+            for name in changed:
+                cursor.execute("SELECT set_config(%s, %s, false)", [name, str(_SESSION_DEFAULTS[name])])
 
 
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
@@ -134,8 +137,12 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
-    ef_search = config.vector.ef_search if config.vector.enabled else None
-    with connection.cursor() as cursor, _ef_search(cursor, ef_search):
+    wanted: dict[str, object] = {}
+    if config.vector.enabled:
+        wanted["hnsw.ef_search"] = config.vector.ef_search
+    if mode == "scan":
+        wanted["pg_trgm.word_similarity_threshold"] = config.trigram.min_similarity
+    with connection.cursor() as cursor, _session_settings(cursor, wanted):
         cursor.execute(sql, params)
         for src, memory_id, score, rank, cosine, importance, valid_from in cursor.fetchall():
             found = candidates.setdefault(memory_id, Candidate(memory_id))

@@ -107,3 +107,17 @@ def test_it_searches_with_the_configs_ef_search_and_leaves_the_connections_defau
     with connection.cursor() as cursor:
         cursor.execute("SHOW hnsw.ef_search")
         assert cursor.fetchone()[0] == "80"
+
+
+def test_a_short_query_scans_trigrams_with_the_configs_threshold(alice):
+    write.add_memory(alice, "Bought a new saxophone")
+    default = recall(alice, "sacsofoan", config=RECALL_POSTGRES_ONLY)
+    assert "trigram" not in {source for item in default.items for source in item.ranks}  # under 0.3
+    loose = RECALL_POSTGRES_ONLY.model_copy(update={"trigram": RECALL_POSTGRES_ONLY.trigram.model_copy(
+        update={"min_similarity": 0.1}), "vector": RECALL_POSTGRES_ONLY.vector.model_copy(update={"enabled": False})})
+    found = recall(alice, "sacsofoan", config=loose)
+    assert [item.memory.content for item in found.items] == ["Bought a new saxophone"]
+    assert "trigram" in found.items[0].ranks
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW pg_trgm.word_similarity_threshold")
+        assert cursor.fetchone()[0] == "0.3"
