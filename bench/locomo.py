@@ -91,19 +91,8 @@ def run(args: argparse.Namespace) -> dict:
     peer_timers: dict[str, Timer] = {}
     top1, top3 = [], []
     ingest_stats = {"turns": 0, "memories": 0, "duplicates": 0, "embed_s": 0.0, "write_s": 0.0}
-    # A config that reads Postgres' column statistics (full_text.max_term_share) needs them to describe
-    # the memories just written, as autovacuum's ANALYZE would on a settled table.
-    analyze = any(c.full_text.max_term_share is not None for c in (config, *extra.values()))
     for sample in samples:
         data = ingest(sample, Path(settings.VAR_DIR) / "embcache", context=args.context)
-        if analyze:
-            from django.db import connection
-
-            from memoryapp.engine import retrievers
-
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE memoryapp_memory")
-            retrievers.forget_term_shares()
         for key in ("duplicates", "embed_s", "write_s"):
             ingest_stats[key] += getattr(data, key)
         ingest_stats["turns"] += len(sample.turns)

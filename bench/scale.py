@@ -136,7 +136,6 @@ def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], sho
     page_no_trigram = RECALL_MEMORIES_PAGE.model_copy(
         update={"trigram": RECALL_MEMORIES_PAGE.trigram.model_copy(update={"enabled": False})})
     runs = {"recall_ms": RECALL_POSTGRES_ONLY, "recall_no_trigram_ms": no_trigram,
-            "recall_cover_density_ms": VARIANTS["cover_density"](RECALL_POSTGRES_ONLY.limit),
             "page_search_ms": RECALL_MEMORIES_PAGE, "page_search_no_trigram_ms": page_no_trigram}
     result = {}
     for key, config in runs.items():

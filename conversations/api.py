@@ -151,12 +151,10 @@ def retry(request: HttpRequest, conversation_id: int):
 
 def _answer(conversation: Conversation, text: str | None):
     try:
-        turn = chat.start_turn(conversation, text, enqueue_extraction=extract_messages.delay_on_commit)
+        turn, reply = chat.chat_turn(conversation, text, enqueue_extraction=extract_messages.delay_on_commit)
     except chat.ChatInputError as exc:
         return Status(422, {"detail": exc.message})
-    try:
-        reply = chat.finish_turn(turn, chat.reply(turn))
-    except ProviderError as exc:
+    except ProviderError as exc:  # the user's message is kept: `/retry` answers it
         return Status(502, {"detail": exc.message})
     if reply is None:
         raise HttpError(502, "The language model returned an empty reply.")

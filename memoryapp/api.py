@@ -12,9 +12,9 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema, Status
+from ninja.errors import Throttled
 
 from conversations.api import router as conversations_router
-from memoryapp import ratelimit
 from memoryapp.auth import bearer_auth, session_auth
 from memoryapp.engine import listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
@@ -23,14 +23,11 @@ from memoryapp.schemas import (
     ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut, MemoryPatchIn,
     RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut,
 )
+from memoryapp.throttling import WritesPerUser
 
 api = NinjaAPI(title="memoryapp API", version="1", urls_namespace="api", auth=[bearer_auth, session_auth],
-               docs_url="/docs")
+               docs_url="/docs", throttle=WritesPerUser())
 router = Router(tags=["memories"])
-
-
-class RateLimited(Exception):
-    pass
 
 
 @api.exception_handler(MemoryValidationError)
@@ -54,18 +51,12 @@ def on_body_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpRespons
     return api.create_response(request, {"detail": f"the request body is larger than {limit_mb:g} MB"}, status=413)
 
 
-@api.exception_handler(RateLimited)
-def on_rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
-    response = api.create_response(request, {"detail": str(exc)}, status=429)
-    response["Retry-After"] = "60"
-    return response
-
-
-def throttle_writes(request: HttpRequest) -> None:
-    """At most API_WRITES_PER_MINUTE writes per user per clock minute (a counter in the shared cache)."""
-    limit = int(getattr(settings, "API_WRITES_PER_MINUTE", 120))
-    if ratelimit.hit(f"api-writes:{request.auth.pk}", 60) > limit:
-        raise RateLimited(f"too many changes: at most {limit} per minute; try again in a minute")
+@api.exception_handler(Throttled)
+def on_throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    """ninja sets Retry-After; the body says which limit was hit."""
+    limit = settings.API_WRITES_PER_MINUTE
+    return api.create_response(
+        request, {"detail": f"too many changes: at most {limit} per minute; try again in a minute"}, status=429)
 
 
 def _memory(request: HttpRequest, memory_id: int) -> Memory:
@@ -110,13 +101,13 @@ def list_memories(request: HttpRequest, params: Query[ListParams]):
 @router.post("", response={201: WriteOut, 200: WriteOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
              summary="Add a memory (a near-duplicate is merged into the existing one: 200)")
 def create_memory(request: HttpRequest, payload: MemoryIn):
-    throttle_writes(request)
     result = write.add_memory(request.auth, **payload.dict(), actor=Actor.API)
     return Status(201 if result.action == "created" else 200, _written(result))
 
 
 @router.post("/search", response={200: SearchOut, 422: ErrorOut},
-             summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date")
+             summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date",
+             throttle=[])  # a read sent as POST: not a write
 def search_memories(request: HttpRequest, payload: SearchIn):
     flt = listing.MemoryFilter(q=payload.query, kind=payload.kind or "", kinds=tuple(payload.kinds),
                                status=payload.status, since=payload.since, until=payload.until, at=payload.at,
@@ -132,17 +123,15 @@ def memory_stats(request: HttpRequest):
 
 @router.get("/export", response={200: ExportOut}, summary="Export as JSON (format=json) or Markdown")
 def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = "json"):
-    if format == "markdown":
-        response = HttpResponse(transfer.export_markdown(request.auth), content_type="text/markdown; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="memories.md"'
-        return response
-    return transfer.export_json(request.auth)
+    file = transfer.export_file(request.auth, format, actor=Actor.API)
+    response = HttpResponse(file.body, content_type=file.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
+    return response
 
 
 @router.post("/import", response={200: ImportOut, 422: ImportErrorOut, 429: ErrorOut},
              summary="Import an export file: all rows or, if any row is bad, none")
 def import_memories(request: HttpRequest, payload: ImportIn):
-    throttle_writes(request)
     try:
         report = transfer.import_memories(request.auth, {"memories": payload.memories})
     except MemoryValidationError as exc:
@@ -163,7 +152,6 @@ def get_memory(request: HttpRequest, memory_id: int):
               summary="Edit; a new content supersedes the memory")
 def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
     memory = _memory(request, memory_id)
-    throttle_writes(request)
     return _written(write.edit_memory(memory, payload.dict(exclude_unset=True), actor=Actor.API))
 
 
@@ -171,14 +159,12 @@ def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
                summary="Delete (soft: restorable)")
 def delete_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
-    throttle_writes(request)
     return _written(write.delete_memory(memory, actor=Actor.API))
 
 
 @router.post("/{int:memory_id}/restore", response={200: WriteOut, 404: ErrorOut, 409: ErrorOut, 429: ErrorOut})
 def restore_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
-    throttle_writes(request)
     return _written(write.restore_memory(memory, actor=Actor.API))
 
 

@@ -1,5 +1,5 @@
-"""System checks: the database must have pgvector and pg_trgm, and the embedding column must
-have the dimension the settings ask for (healthchecks-style: ids and hints).
+"""System checks: the graph settings must be valid; the database must have pgvector and pg_trgm, and
+the embedding column must have the dimension the settings ask for (healthchecks-style: ids and hints).
 
 Database checks run where a database is named: `./run` (`manage.py up`), `migrate`,
 `check --database default`."""
@@ -7,8 +7,21 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.checks import Error, Tags, register
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.db.utils import DatabaseError
+
+
+@register()
+def check_graph_settings(app_configs=None, **kwargs):
+    """GRAPH_* are validated in one place, the graph's typed settings; every command that checks fails here."""
+    from memoryapp.graph.conf import graph_config
+
+    try:
+        graph_config()
+    except ImproperlyConfigured as exc:
+        return [Error(str(exc), hint="see the configuration table in README.md", id="memoryapp.E010")]
+    return []
 
 
 @register(Tags.database)

@@ -1,11 +1,14 @@
 """Per-connection Postgres settings that recall relies on."""
 from __future__ import annotations
 
+from memoryapp.engine.config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD
+
 # Iterative HNSW scans (pgvector 0.8) keep recall when the user filter removes most neighbours;
-# relaxed order is re-sorted by the query. The trigram threshold bounds fuzzy-match work.
+# relaxed order is re-sorted by the query. ef_search and the trigram threshold (which bounds
+# fuzzy-match work) are RecallConfig's defaults; a config asking for others sets them per query.
 SESSION_SQL = (
-    "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 80; "
-    "SET pg_trgm.word_similarity_threshold = 0.3"
+    f"SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = {int(DEFAULT_EF_SEARCH)}; "
+    f"SET pg_trgm.word_similarity_threshold = {float(DEFAULT_TRIGRAM_THRESHOLD)}"
 )
 
 

@@ -4,6 +4,9 @@ The graph is derived from these rows and can be rebuilt from them.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
@@ -14,6 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
 MAX_CONTENT_LENGTH = 2000
+_SPACES = re.compile(r"\s+")
+
+
+def normalise_content(text: str) -> str:
+    """What "the same memory" compares (Memory.content_key hashes it; extraction drops repeats by it):
+    NFKC, case-folded, spaces collapsed, trailing punctuation dropped."""
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    return text.rstrip(".!?。！？;；,，")
 
 
 class MemoryKind(models.TextChoices):
@@ -23,6 +34,15 @@ class MemoryKind(models.TextChoices):
     GOAL = "goal", _("Goal")
     CONTEXT = "context", _("Context")
     EPISODE = "episode", _("Episode")
+
+    @property
+    def icon(self) -> str:
+        """The symbol every page shows beside this kind (drawn by the fonts the pages use)."""
+        return KIND_ICONS[self]
+
+
+KIND_ICONS = {MemoryKind.PREFERENCE: "♥", MemoryKind.FACT: "ℹ", MemoryKind.LESSON: "✎", MemoryKind.GOAL: "◎",
+              MemoryKind.CONTEXT: "⌂", MemoryKind.EPISODE: "◷"}
 
 
 class Lifecycle(models.TextChoices):

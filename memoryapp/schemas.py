@@ -8,12 +8,13 @@ from ninja import Schema
 from pydantic import ConfigDict, Field
 
 from memoryapp.engine.recipes import SEARCH_METHODS
-from memoryapp.models import MAX_CONTENT_LENGTH, Memory
+from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, Memory, MemoryKind, MemorySource, MemoryStatus
 
-Kind = Literal["preference", "fact", "lesson", "goal", "context", "episode"]
-StatusName = Literal["active", "forgotten", "deleted"]
-Source = Literal["extracted", "manual", "imported"]
-LifecycleName = Literal["core", "working", "temporary"]
+# The API's vocabularies are the models' choices: one list each, so the two cannot drift.
+Kind = MemoryKind
+StatusName = MemoryStatus
+Source = MemorySource
+LifecycleName = Lifecycle
 SearchMethod = Literal[tuple(SEARCH_METHODS)]  # hybrid, keyword, vector
 
 
@@ -52,10 +53,10 @@ class MemoryIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
     content: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
-    kind: Kind = "fact"
+    kind: Kind = MemoryKind.FACT
     importance: float = Field(default=0.5, ge=0, le=1, allow_inf_nan=False)
     confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False)
-    lifecycle: LifecycleName = "working"
+    lifecycle: LifecycleName = Lifecycle.WORKING
 
 
 class MemoryPatchIn(Schema):
@@ -130,6 +131,7 @@ class ExportRowOut(Schema):
     source: str
     valid_from: str
     created_at: str
+    context: str
 
 
 class ExportOut(Schema):

@@ -184,9 +184,7 @@ EMBEDDING_BASE_URL = envstr("EMBEDDING_BASE_URL") or OPENAI_BASE_URL
 
 ZEP_API_URL = envstr("ZEP_API_URL")
 ZEP_API_KEY = envsecret("ZEP_API_KEY")
-GRAPH_BACKEND = envstr("GRAPH_BACKEND", "zep" if ZEP_API_URL else "graphiti")
-if GRAPH_BACKEND not in ("graphiti", "zep", "off"):
-    raise ImproperlyConfigured(f"GRAPH_BACKEND must be 'graphiti', 'zep' or 'off', not {GRAPH_BACKEND!r}")
+GRAPH_BACKEND = envstr("GRAPH_BACKEND", "zep" if ZEP_API_URL else "graphiti")  # checked by memoryapp.graph.conf
 GRAPH_NAMESPACE = envstr("GRAPH_NAMESPACE", "memoryapp")
 GRAPH_SYNC_TIMEOUT_SECONDS = envfloat("GRAPH_SYNC_TIMEOUT_SECONDS", 300.0)
 GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)

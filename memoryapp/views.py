@@ -233,13 +233,9 @@ def memories_undo_clear(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def memories_export(request: HttpRequest) -> HttpResponse:
-    if request.GET.get("format") == "markdown":
-        response = HttpResponse(transfer.export_markdown(request.user), content_type="text/markdown; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="memories.md"'
-        return response
-    body = json.dumps(transfer.export_json(request.user), ensure_ascii=False, indent=2)
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="memories.json"'
+    file = transfer.export_file(request.user, request.GET.get("format", "json"))
+    response = HttpResponse(file.body, content_type=file.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
     return response
 
 

@@ -9,24 +9,29 @@ import logging
 from typing import Any
 
 from celery.contrib.django.task import DjangoTask
+from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
-# Model and transport hiccups: retried with exponential backoff before a task gives up.
-RETRY_BACKOFF = 5  # 5 s, 10 s, 20 s ... capped by RETRY_BACKOFF_MAX
-RETRY_BACKOFF_MAX = 300
-MAX_RETRIES = 4
-
-
-def backoff(retries: int) -> int:
-    return min(RETRY_BACKOFF * 2**retries, RETRY_BACKOFF_MAX)
-
-
 class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
     acks_late = True  # every pipeline task is idempotent, so a redelivery after a crash is safe
     reject_on_worker_lost = True
-    max_retries = MAX_RETRIES
+    # Model and transport hiccups: retried with Celery's exponential backoff (up to 5, 10, 20, 40 s,
+    # full jitter) before the task gives up.
+    max_retries = 4
+    retry_backoff = 5
+    retry_backoff_max = 300
+    retry_jitter = True
+
+    def retry_later(self, exc: Exception) -> None:
+        """Retry after Celery's backoff, or re-raise once retries run out. Not `autoretry_for`: whether a
+        ProviderError is worth retrying is its `retryable` flag, not its type."""
+        if self.request.retries >= self.max_retries:
+            raise exc
+        countdown = get_exponential_backoff_interval(self.retry_backoff, self.request.retries,
+                                                     self.retry_backoff_max, self.retry_jitter)
+        raise self.retry(exc=exc, countdown=countdown) from exc
 
     def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: Any) -> None:
         from memoryapp.pipeline.models import FailedTask

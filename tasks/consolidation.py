@@ -7,7 +7,7 @@ from conversations.models import Conversation
 from memoryapp.engine import consolidation
 from memoryapp.providers.llm import ProviderError
 
-from .base import PipelineTask, backoff
+from .base import PipelineTask
 
 
 @shared_task(bind=True, base=PipelineTask, name="tasks.consolidation.consolidate_conversation")
@@ -18,8 +18,8 @@ def consolidate_conversation(self, conversation_id: int) -> list[int | None]:
     try:
         return [episode.memory_id for episode in consolidation.consolidate(conversation)]
     except ProviderError as exc:
-        if exc.retryable and self.request.retries < self.max_retries:
-            raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
+        if exc.retryable:
+            self.retry_later(exc)
         raise
 
 

@@ -14,7 +14,7 @@ from memoryapp.engine import extraction
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.providers.llm import ProviderError
 
-from .base import PipelineTask, backoff
+from .base import PipelineTask
 
 log = logging.getLogger(__name__)
 
@@ -29,22 +29,29 @@ def extract_messages(self, conversation_id: int, message_ids: list[int] | None =
     if not ids:
         return {"status": "empty"}
     run, _created = extraction.queue_run(conversation, ids)
-    if not extraction.claim(run, owner=self.request.id or ""):
-        return _summary(run)  # done already, or another worker has it
     try:
-        return _summary(extraction.extract(run).run)
-    except extraction.RunTakenOver:
-        run.refresh_from_db()
-        return _summary(run)  # the attempt that took over applies the batch
+        return _summary(run_window(run, owner=self.request.id or "")[0])
     except ProviderError as exc:
-        extraction.fail(run, str(exc))
-        if exc.retryable and self.request.retries < self.max_retries:
-            raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
+        if exc.retryable:
+            self.retry_later(exc)
         raise
     except MemoryConflict as exc:  # memories changed under the batch: decide again on fresh neighbours
+        self.retry_later(exc)
+
+
+def run_window(run: extraction.ExtractionRun, owner: str = "") -> tuple[extraction.ExtractionRun, bool]:
+    """Claim `run` and extract it; returns the run and whether this call ran it (False: it was done
+    already, or another worker holds it). Any failure marks the run failed before it propagates, so a
+    run never stays "running" because its attempt died; the task and `manage.py extract` both call this."""
+    if not extraction.claim(run, owner=owner):
+        return run, False
+    try:
+        return extraction.extract(run).run, True
+    except extraction.RunTakenOver:
+        run.refresh_from_db()
+        return run, False  # the attempt that took over applies the batch
+    except (ProviderError, MemoryConflict) as exc:
         extraction.fail(run, str(exc))
-        if self.request.retries < self.max_retries:
-            raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
         raise
     except Exception as exc:
         extraction.fail(run, f"{type(exc).__name__}: {exc}")

@@ -20,8 +20,10 @@ from .graph_sync import purge_episode, sync_memory
 
 log = logging.getLogger(__name__)
 
-# Changes the graph does not reflect: no work, no model calls.
-IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "exported"})
+# Changes the graph does not reflect: no work, no model calls. Deleted and forgotten change only the
+# row's status, which recall reads from the row (the graph serves no fact of a row it filters out).
+# Restored still syncs: undoing a learnt memory also clears its predecessor's valid_until.
+IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "exported", "deleted", "forgotten"})
 
 
 def on_memory_changed(sender: Any, memory_id: int, user_id: int, action: str, **kwargs: Any) -> None:

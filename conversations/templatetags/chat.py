@@ -7,17 +7,9 @@ from conversations.markdown import render_markdown
 
 register = template.Library()
 
-KIND_ICONS = {"preference": "♥", "fact": "ℹ", "lesson": "✎", "goal": "◎", "context": "☰", "episode": "⏱"}
-
-
 @register.filter
 def markdown(text: str) -> str:
     return mark_safe(render_markdown(text))  # nh3-sanitised in render_markdown
-
-
-@register.filter
-def kind_icon(kind: str) -> str:
-    return KIND_ICONS.get(kind, "•")
 
 
 @register.filter

@@ -50,12 +50,12 @@ def bulk_add(
                     continue
                 seen.add(key)
                 positions.append(position)
-                start = item.valid_from or timezone.now()
+                valid_from = item.valid_from or timezone.now()
                 rows.append(Memory(
                     user_id=user_id, content=item.content, content_key=key, kind=item.kind,
                     lifecycle=item.lifecycle, importance=item.importance, confidence=item.confidence,
-                    valid_from=start, source=source, embedding=vector, search_tokens=search_tokens(item.content),
-                    context=item.context, search_context=search_context(item.context, start),
+                    valid_from=valid_from, source=source, embedding=vector, search_tokens=search_tokens(item.content),
+                    context=item.context, search_context=search_context(item.context, valid_from),
                 ))
             created = Memory.objects.bulk_create(rows)
             MemoryEvent.objects.bulk_create([

@@ -3,7 +3,6 @@ one: derive with `model_copy(update=...)`."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,10 +18,17 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# Every connection starts with these (memoryapp/dbsession.py); a config asking for other values has
+# them set around its own query only.
+DEFAULT_EF_SEARCH = 80
+DEFAULT_TRIGRAM_THRESHOLD = 0.3
+
+
 class VectorConfig(_Frozen):
     enabled: bool = True
     limit: int = Field(default=100, ge=1, le=1000)
-    ef_search: int = Field(default=80, ge=10, le=1000)
+    # HNSW's search breadth (pgvector's hnsw.ef_search).
+    ef_search: int = Field(default=DEFAULT_EF_SEARCH, ge=10, le=1000)
     weight: float = 1.0
 
 
@@ -32,22 +38,15 @@ class FullTextConfig(_Frozen):
     # Shared words are stronger evidence than MiniLM's nearness on conversational text (LoCoMo dev).
     weight: float = 1.5
     candidate_cap: int = Field(default=1000, ge=1)
-    # "bm25": each matched word weighs by its rarity among the user's memories (IDF), with BM25's
-    # term-frequency saturation (k1) and length normalisation (b); standard k1 and b.
-    # "cover_density": Postgres' ts_rank_cd (every word counts the same, nearness counts).
-    # With context indexed, BM25 ranks best on LoCoMo dev (recall@10 0.704 vs 0.650; docs/recall.md).
-    ranking: Literal["cover_density", "bm25"] = "bm25"
+    # BM25: each matched word weighs by its rarity among the user's memories (IDF), with BM25's
+    # term-frequency saturation (k1) and length normalisation (b); standard k1 and b. (Postgres'
+    # ts_rank_cd measured worse with context indexed, recall@10 0.650 vs 0.704, and was removed.)
     k1: float = Field(default=1.2, ge=0)
     b: float = Field(default=0.75, ge=0, le=1)
     # A word of the memory's context or date counts this much of a word of the memory itself
     # (0.4 to 1.0 all measured 0.70-0.71 recall@10; half is the middle of that plateau).
     context_weight: float = Field(default=0.5, ge=0, le=1)
     count_cap: int = Field(default=10_000, ge=1)  # BM25's N, counted up to this
-    # Leave out of the query the words more than this share of all memories hold (Postgres' column
-    # statistics; retrievers.drop_common_terms), unless every word is. None: every word is searched.
-    # Off: 0.05 cost LoCoMo recall@10 0.016 (0.1: 0.001) and made recall slower at 100k, where the
-    # matches are found by a sequential scan that a rarer query must read further (docs/benchmarks.md).
-    max_term_share: float | None = Field(default=None, gt=0, le=1)
 
 
 class TrigramConfig(_Frozen):
@@ -59,7 +58,8 @@ class TrigramConfig(_Frozen):
     scan_max_chars: int = 16
     candidate_cap: int = Field(default=500, ge=1)
     max_query_chars: int = 512
-    min_similarity: float = Field(default=0.3, ge=0, le=1)
+    # Also the trigram index's cut (pg_trgm.word_similarity_threshold) when a short query scans it.
+    min_similarity: float = Field(default=DEFAULT_TRIGRAM_THRESHOLD, ge=0, le=1)
     weight: float = 0.5
 
 

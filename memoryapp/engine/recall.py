@@ -50,10 +50,8 @@ class RecallResults:
 def _start_graph(query: RecallQuery, config: RecallConfig):
     if not config.graph.enabled:
         return None
-    try:
-        from memoryapp.graph import graph_enabled
-    except ImportError:
-        return None
+    from memoryapp.graph import graph_enabled
+
     if not graph_enabled():
         return None
     return _graph_pool.submit(retrievers.graph_search, query, config)

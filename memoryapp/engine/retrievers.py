@@ -5,19 +5,22 @@ history, every version); results are (memory id, raw score) lists, best first.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import re
-import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection
+from django.db import DatabaseError, connection
 
-from .config import RecallConfig, Source
+from .config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD, RecallConfig, Source
 from .text import query_terms
 
 logger = logging.getLogger(__name__)
+_SESSION_DEFAULTS = {"hnsw.ef_search": DEFAULT_EF_SEARCH,
+                     "pg_trgm.word_similarity_threshold": DEFAULT_TRIGRAM_THRESHOLD}
 
 Hits = list[tuple[int, float]]
 _LEXEME = re.compile(r"\w+")
@@ -73,55 +76,26 @@ def tsquery_text(text: str) -> str:
     return " | ".join(terms)
 
 
-_SHARES_TTL_S = 600.0
-_shares: dict[str, float] = {}
-_shares_loaded_at = 0.0
-
-
-def term_shares(words: list[str]) -> dict[str, float]:
-    """Per word, the share of all memories whose search vector holds its lexeme, read from Postgres'
-    statistics of `search_vector` (ANALYZE's most common elements; a word not among them gets 0).
-
-    Table-wide, not per user: it is what the word costs the full-text index scan (the GIN index covers
-    every user). Cached per process for 10 minutes, so a recall rarely pays the round trip.
-    """
-    global _shares_loaded_at
-    if time.monotonic() - _shares_loaded_at > _SHARES_TTL_S:
-        _shares.clear()
-        _shares_loaded_at = time.monotonic()
-    missing = [w for w in dict.fromkeys(words) if w not in _shares]
-    if missing:
-        sql = """WITH s AS (SELECT most_common_elems::text::text[] AS e, most_common_elem_freqs AS f FROM pg_stats
-                WHERE schemaname = current_schema() AND tablename = 'memoryapp_memory' AND attname = 'search_vector')
-            SELECT w.w, coalesce((SELECT s.f[array_position(s.e, l.lexeme)] FROM s), 0)
-            FROM unnest(%(words)s::text[]) AS w(w)
-            LEFT JOIN LATERAL (SELECT lexeme FROM unnest(to_tsvector('memoryapp_mixed', w.w)) LIMIT 1) AS l ON true"""
-        with connection.cursor() as cursor:
-            cursor.execute(sql, {"words": missing})
-            _shares.update((word, float(share)) for word, share in cursor.fetchall())
-    return {w: _shares.get(w, 0.0) for w in words}
-
-
-def forget_term_shares() -> None:
-    """Drop the cached shares (after an ANALYZE that changed them)."""
-    _shares.clear()
-
-
-def drop_common_terms(ts: str, max_share: float) -> str:
-    """The tsquery text without the words more than `max_share` of all memories hold (see
-    `term_shares`); unchanged when every word is that common. Such a word weighs almost nothing in
-    BM25, yet its index scan and the cap on matches it fills are most of full text's cost at scale."""
-    words = ts.split(" | ")
-    shares = term_shares(words)
-    kept = [w for w in words if shares[w] <= max_share]
-    return " | ".join(kept) if kept else ts
-
-
 def fulltext_query(query: RecallQuery) -> str:
     """The tsquery text of a recall: its rewritten terms when it has them, else the text's words."""
     if query.terms is None:
         return tsquery_text(query.text)
     return " | ".join(t for t in query.terms if _LEXEME.fullmatch(t))
+
+
+@contextlib.contextmanager
+def _session_settings(cursor, wanted: dict[str, object]) -> Iterator[None]:
+    """Set the config's values of these Postgres settings for one query, then the connection's defaults
+    back; values equal to the defaults (dbsession.py), the usual case, cost no round trip."""
+    changed = {name: value for name, value in wanted.items() if value != _SESSION_DEFAULTS[name]}
+    for name, value in changed.items():
+        cursor.execute("SELECT set_config(%s, %s, false)", [name, str(value)])
+    try:
+        yield
+    finally:
+        with contextlib.suppress(DatabaseError):  # an aborted transaction rolls the settings back itself
+            for name in changed:
+                cursor.execute("SELECT set_config(%s, %s, false)", [name, str(_SESSION_DEFAULTS[name])])
 
 
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
@@ -137,25 +111,15 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
             WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)""")
         parts.append("SELECT 'vector', id, 1 - d, row_number() OVER (ORDER BY d) FROM vec")
     ts = fulltext_query(query) if config.full_text.enabled else ""
-    if ts and config.full_text.max_term_share is not None:
-        ts = drop_common_terms(ts, config.full_text.max_term_share)
     if ts:
         params["tsq"] = ts
         names.append("ft")
         # Ranking every match is what costs at scale (thousands of rows share a common word), so at
         # most `candidate_cap` matches are ranked; below that the result is exact.
         params.update(fcap=config.full_text.candidate_cap, fcw=config.full_text.context_weight)
-        if config.full_text.ranking == "bm25":
-            ctes.extend(_bm25_ctes(where))
-            params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b,
-                          ncap=config.full_text.count_cap)
-        else:
-            ctes.append(f"""ft AS MATERIALIZED (
-                SELECT c.id, ts_rank_cd(array[0.1, %(fcw)s, 0.4, 1.0]::float4[], c.sv, c.tsq) AS s FROM (
-                    SELECT m.id, m.search_vector AS sv, q.tsq
-                    FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
-                    WHERE {where} AND m.search_vector @@ q.tsq LIMIT %(fcap)s) AS c
-                ORDER BY s DESC, c.id LIMIT %(flimit)s)""")
+        ctes.extend(_bm25_ctes(where))
+        params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b,
+                      ncap=config.full_text.count_cap)
         parts.append("SELECT 'full_text', id, s, row_number() OVER (ORDER BY s DESC, id) FROM ft")
     mode = trigram_mode(query, config)
     if mode:
@@ -181,7 +145,12 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
-    with connection.cursor() as cursor:
+    wanted: dict[str, object] = {}
+    if config.vector.enabled:
+        wanted["hnsw.ef_search"] = config.vector.ef_search
+    if mode == "scan":
+        wanted["pg_trgm.word_similarity_threshold"] = config.trigram.min_similarity
+    with connection.cursor() as cursor, _session_settings(cursor, wanted):
         cursor.execute(sql, params)
         for src, memory_id, score, rank, cosine, importance, valid_from in cursor.fetchall():
             found = candidates.setdefault(memory_id, Candidate(memory_id))

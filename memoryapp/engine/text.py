@@ -1,4 +1,4 @@
-"""Text handling shared by the write path and recall: CJK segmentation, normalisation, token counts.
+"""Text handling shared by the write path and recall: CJK segmentation, content keys, token counts.
 
 Chinese has no spaces, so Postgres' parser cannot split it: jieba segments it first and the
 segmented text is what the tsvector is built from. English words are stemmed by Postgres itself
@@ -13,6 +13,8 @@ import unicodedata
 from datetime import datetime
 
 import jieba
+
+from memoryapp.models import normalise_content
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -31,16 +33,9 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-def normalise(text: str) -> str:
-    """Unicode-normalised, case-folded, whitespace-collapsed, without trailing punctuation."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = re.sub(r"\s+", " ", text).strip()
-    return text.rstrip(".!?。！？;；,，")
-
-
 def content_key(text: str) -> str:
     """The identity of a memory's wording: equal keys mean the same memory for one user."""
-    return hashlib.sha256(normalise(text).encode()).hexdigest()[:64]
+    return hashlib.sha256(normalise_content(text).encode()).hexdigest()[:64]
 
 
 def segment(text: str) -> list[str]:

@@ -5,6 +5,7 @@ reason and nothing is written. Good files go through engine.bulk.bulk_add in one
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timezone as dt_timezone
@@ -13,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
-from memoryapp.models import Actor, Memory, MemoryKind, MemorySource, MemoryStatus
+from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
 
 from .bulk import bulk_add
 from .errors import MemoryValidationError
@@ -62,14 +63,34 @@ def export_row(memory: Memory) -> dict:
     }
 
 
-def export_json(user) -> dict:
-    return {"format": FORMAT, "version": VERSION, "exported_at": timezone.now().isoformat(),
-            "memories": [export_row(m) for m in exportable(user)]}
+@dataclass(frozen=True)
+class ExportFile:
+    body: str
+    content_type: str
+    filename: str
 
 
-def export_markdown(user) -> str:
-    """A readable list grouped by type; for people, not for re-import."""
+def export_file(user, fmt: str = "json", *, actor: str = Actor.USER) -> ExportFile:
+    """The user's export as a file (JSON to re-import, or Markdown to read), the one both the API and
+    the memories page send; each exported memory's history records the export."""
+    fmt = "markdown" if fmt == "markdown" else "json"
     memories = exportable(user)
+    if fmt == "markdown":
+        file = ExportFile(_markdown(memories), "text/markdown; charset=utf-8", "memories.md")
+    else:
+        data = {"format": FORMAT, "version": VERSION, "exported_at": timezone.now().isoformat(),
+                "memories": [export_row(m) for m in memories]}
+        file = ExportFile(json.dumps(data, ensure_ascii=False, indent=2), "application/json; charset=utf-8",
+                          "memories.json")
+    MemoryEvent.objects.bulk_create([
+        MemoryEvent(user=user, memory=m, memory_ref=m.pk, action=EventAction.EXPORTED, actor=actor, note=fmt)
+        for m in memories
+    ])
+    return file
+
+
+def _markdown(memories: list[Memory]) -> str:
+    """A readable list grouped by type; for people, not for re-import."""
     lines = ["# Memories", "", f"Exported {timezone.now():%Y-%m-%d %H:%M} UTC, {len(memories)} memories.", ""]
     for kind in MemoryKind:
         mine = [m for m in memories if m.kind == kind.value]

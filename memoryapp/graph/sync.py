@@ -26,8 +26,6 @@ from .port import GraphPort
 
 log = logging.getLogger(__name__)
 
-# Not (yet) among GraphSyncState's choices; the column is a plain varchar, so it stores fine.
-SYNCING = "syncing"
 LEASE = timedelta(minutes=15)  # a claim older than this belonged to a worker that died
 
 
@@ -72,11 +70,11 @@ def sync_memory(memory_id: int, graph: GraphPort | None = None) -> SyncOutcome:
     claimable = Q(graph_sync_state=memory.graph_sync_state, graph_synced_at=prior_at)
     if prior_at is None:
         claimable = Q(graph_sync_state=memory.graph_sync_state, graph_synced_at__isnull=True)
-    if memory.graph_sync_state == SYNCING and (prior_at is None or now - prior_at < LEASE):
+    if memory.graph_sync_state == S.SYNCING and (prior_at is None or now - prior_at < LEASE):
         return SyncOutcome.SKIPPED  # a live claim
-    if not Memory.objects.filter(claimable, pk=memory_id).update(graph_sync_state=SYNCING, graph_synced_at=now):
+    if not Memory.objects.filter(claimable, pk=memory_id).update(graph_sync_state=S.SYNCING, graph_synced_at=now):
         return SyncOutcome.SKIPPED
-    mine = Memory.objects.filter(pk=memory_id, graph_sync_state=SYNCING, graph_synced_at=now)
+    mine = Memory.objects.filter(pk=memory_id, graph_sync_state=S.SYNCING, graph_synced_at=now)
     memory.refresh_from_db()  # the content as of the claim, not as of the first read
     old_episode = memory.graph_episode_id
     try:
@@ -120,7 +118,7 @@ def pending_ids(*, user_id: int | None = None, include_failed: bool = False) -> 
     from memoryapp.models import Memory
 
     states = [S.PENDING, S.FAILED] if include_failed else [S.PENDING]
-    stale = Q(graph_sync_state=SYNCING, graph_synced_at__lt=timezone.now() - LEASE)
+    stale = Q(graph_sync_state=S.SYNCING, graph_synced_at__lt=timezone.now() - LEASE)
     rows = Memory.objects.filter(Q(graph_sync_state__in=states) | stale)
     if user_id is not None:
         rows = rows.filter(user_id=user_id)

@@ -102,16 +102,14 @@
     fadeLater();
   }
 
-  function listen() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/memories/`);
-    socket.addEventListener("message", (e) => {
-      const data = JSON.parse(e.data);
-      const memory = data.memory || {};
-      const learnt = data.event === "memory.created" || data.event === "memory.updated";
-      if (learnt && memory.source_conversation_id === conversationId && memory.status === "active") notice(memory);
-    });
-    socket.addEventListener("close", () => setTimeout(listen, 2000));
-  }
-  listen();
+  // The htmx ws extension keeps the socket open (reconnecting with backoff); its frames are JSON,
+  // handled here and kept from htmx's swap.
+  const events = document.getElementById("memory-events");
+  events.addEventListener("htmx:wsBeforeMessage", (e) => {
+    e.preventDefault();
+    const data = JSON.parse(e.detail.message);
+    const memory = data.memory || {};
+    const learnt = data.event === "memory.created" || data.event === "memory.updated";
+    if (learnt && memory.source_conversation_id === conversationId && memory.status === "active") notice(memory);
+  });
 })();

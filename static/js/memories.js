@@ -52,20 +52,15 @@
     else if (!card && message.event === "memory.created" && root.dataset.liveInsert === "1") insertCard(memory.id);
   }
 
-  let retry = 1000;
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const socket = new WebSocket(scheme + location.host + "/ws/memories/");
-    socket.addEventListener("open", () => { setLive(true); retry = 1000; root.dataset.live = "1"; });
-    socket.addEventListener("message", (e) => { try { onEvent(JSON.parse(e.data)); } catch (err) { console.warn(err); } });
-    socket.addEventListener("close", () => {
-      setLive(false);
-      root.dataset.live = "0";
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 30000);
-    });
-  }
-  connect();
+  // The htmx ws extension keeps the socket open (reconnecting with backoff); its frames are JSON,
+  // handled here and kept from htmx's swap.
+  const events = document.getElementById("memory-events");
+  events.addEventListener("htmx:wsOpen", () => { setLive(true); root.dataset.live = "1"; });
+  events.addEventListener("htmx:wsClose", () => { setLive(false); root.dataset.live = "0"; });
+  events.addEventListener("htmx:wsBeforeMessage", (e) => {
+    e.preventDefault();
+    try { onEvent(JSON.parse(e.detail.message)); } catch (err) { console.warn(err); }
+  });
 
   const focused = document.querySelector(".memory-card.focus");
   if (focused) { focused.scrollIntoView({ block: "center" }); focused.focus(); }

@@ -17,3 +17,11 @@ document.addEventListener("keydown", (event) => {
   if (toggle) toggle.click();
   else form.requestSubmit();
 });
+
+// The htmx ws extension reconnects after abnormal closes (1006, 1011-1013) with its own backoff; a
+// server that ends a socket cleanly (Daphne's websocket timeout: 1000; a restart: 1001) gets one more try,
+// whose failure (1006) the extension then retries.
+document.addEventListener("htmx:wsClose", (event) => {
+  const code = event.detail.event.code;
+  if (code === 1000 || code === 1001) setTimeout(() => event.detail.socketWrapper.reconnect(), 1000 + Math.random() * 1000);
+});

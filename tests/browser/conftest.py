@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 FONTS_CONF = Path(__file__).resolve().parent / "fonts.conf"
 
@@ -22,6 +23,17 @@ def browser_type_launch_args(browser_type_launch_args):
     if missing:
         pytest.fail(f"fonts for the browser tests are missing ({', '.join(missing)}): run scripts/system-deps.sh")
     return {**browser_type_launch_args, "env": {**os.environ, "FONTCONFIG_FILE": str(FONTS_CONF)}}
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    """Where the browser tests save their screenshots: under the test var dir, so a run leaves the tree clean.
+
+    scripts/screenshots.sh points MEMORYAPP_SCREENSHOTS at docs/screenshots to refresh the docs on purpose.
+    """
+    folder = Path(os.environ.get("MEMORYAPP_SCREENSHOTS") or settings.VAR_DIR / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="module", autouse=True)

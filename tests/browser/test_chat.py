@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -15,7 +14,6 @@ from tests.support.llm_server import CHAT_TURN
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def _add_memory(*args, **kwargs) -> Memory:
@@ -42,7 +40,7 @@ def _systems(app_server) -> list[str]:
     return [r["messages"][0]["content"] for r in app_server.llm.chat_requests(CHAT_TURN)]
 
 
-def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice):
+def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice, shots):
     _log_in(page, app_server)
     app_server.llm.script(CHAT_TURN, "Hello **there**, how can I help?")
     _send(page, "Hi!")
@@ -60,11 +58,10 @@ def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice):
     chip.locator("summary").click()
     expect(chip.locator(".chip-content")).to_have_text(memory.content)
     expect(chip.locator(f"a[href='/settings/memories?focus={memory.pk}']")).to_be_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "chat.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat.png"), full_page=True)
 
 
-def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Page, app_server, alice):
+def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Page, app_server, alice, shots):
     _add_memory(alice, "I am allergic to peanuts", kind="fact")
     _log_in(page, app_server)
     page.keyboard.press("Control+Shift+T")
@@ -77,12 +74,12 @@ def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Pag
     assert "<memories>" not in _systems(app_server)[asked]
     expect(page.locator("#conversation-list")).not_to_contain_text("allergic")
     expect(page.locator(".chip")).to_have_count(0)
-    page.screenshot(path=str(SHOTS / "chat-temporary.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat-temporary.png"), full_page=True)
     page.goto(f"{app_server.url}/")
     assert not Conversation.objects.filter(pk=conversation.pk).exists()
 
 
-def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice):
+def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice, shots):
     _log_in(page, app_server)
     app_server.llm.script(CHAT_TURN, "Lisbon is lovely.")
     _send(page, "I live in Lisbon")
@@ -94,7 +91,7 @@ def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice):
     notice = page.locator(f".memory-notice[data-memory-id='{memory.pk}']")
     expect(notice).to_contain_text("Memory updated: «I live in Lisbon»", timeout=15_000)
     expect(notice.locator(f"a[href='/settings/memories?focus={memory.pk}']")).to_be_visible()
-    page.screenshot(path=str(SHOTS / "chat-memory-updated.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat-memory-updated.png"), full_page=True)
     notice.locator("button.undo").click()
     expect(notice).to_contain_text("Undone", timeout=10_000)
     assert Memory.objects.get(pk=memory.pk).status == MemoryStatus.DELETED
@@ -115,7 +112,7 @@ def test_it_shows_an_error_and_retries_when_the_model_is_down(page: Page, app_se
     expect(page.locator(".message-error")).to_have_count(0)
 
 
-def test_it_works_in_chinese(page: Page, app_server, alice):
+def test_it_works_in_chinese(page: Page, app_server, alice, shots):
     memory = _add_memory(alice, "我喜欢喝绿茶", kind="preference")
     _log_in(page, app_server, language="zh-hans")
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
@@ -125,7 +122,7 @@ def test_it_works_in_chinese(page: Page, app_server, alice):
     expect(page.locator(".message-assistant").last).to_contain_text("推荐龙井", timeout=30_000)
     expect(page.locator(f".chip[data-memory-id='{memory.pk}']")).to_be_visible()
     expect(page.locator(".citations-label").last).to_have_text("依据记忆：")
-    page.screenshot(path=str(SHOTS / "chat-zh.png"), full_page=True)
+    page.screenshot(path=str(shots / "chat-zh.png"), full_page=True)
 
 
 @pytest.mark.parametrize("start", ["/settings/memories", "/settings/"])
@@ -154,7 +151,7 @@ LEARNT = {"en": ("3 memories updated, the latest: «Has a dog called Rex»", "Me
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_server, alice, language):
+def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_server, alice, language, shots):
     _log_in(page, app_server, language)
     app_server.llm.script(CHAT_TURN, "Nice to meet you.")
     _send(page, "I live in Lisbon, work as a nurse and have a dog called Rex")
@@ -173,7 +170,7 @@ def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_se
     expect(notice.locator(f"a[href='/settings/memories?focus={latest.pk}']")).to_be_visible()
     expect(notice.locator("a.all-memories")).to_have_attribute("href", "/settings/memories")  # each one there
     assert page.locator("#notices").bounding_box()["height"] <= one_line + 1  # one line, however many were learnt
-    page.screenshot(path=str(SHOTS / f"chat-memories-updated-{language}.png"))
+    page.screenshot(path=str(shots / f"chat-memories-updated-{language}.png"))
     page.set_viewport_size({"width": 320, "height": 640})  # a phone: the line cuts the memory short, not the page
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert notice.bounding_box()["x"] + notice.bounding_box()["width"] <= 320

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -15,7 +14,6 @@ from tests.conftest import PASSWORD
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def open_memories(page: Page, app_server, query: str = "") -> None:
@@ -45,15 +43,15 @@ def _seed(alice) -> None:
     add_memory(alice, "Always double-check time zones when scheduling", kind="lesson", importance=0.5)
 
 
-def test_it_filters_by_type_and_searches(page: Page, app_server, alice):
+def test_it_filters_by_type_and_searches(page: Page, app_server, alice, shots):
     seed(alice)
     open_memories(page, app_server)
     expect(page.locator(".memory-card")).to_have_count(4)
     page.set_viewport_size({"width": 1100, "height": 900})
-    page.screenshot(path=str(SCREENSHOTS / "memories.png"), full_page=True)
+    page.screenshot(path=str(shots / "memories.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: filters and cards wrap, nothing overflows
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.screenshot(path=str(SCREENSHOTS / "memories-mobile.png"))
+    page.screenshot(path=str(shots / "memories-mobile.png"))
     page.set_viewport_size({"width": 1100, "height": 900})
 
     page.select_option("select[name=kind]", "goal")
@@ -89,7 +87,7 @@ def test_it_clears_all_then_undoes(page: Page, app_server, alice):
     assert Memory.objects.filter(user=alice, status="active").count() == 4
 
 
-def test_it_shows_a_memory_added_elsewhere_without_a_reload(page: Page, app_server, alice):
+def test_it_shows_a_memory_added_elsewhere_without_a_reload(page: Page, app_server, alice, shots):
     off_loop(add_memory, alice, "Keeps a sourdough starter called Bubbles", kind="fact")
     open_memories(page, app_server)
     expect(page.locator("#live-status")).to_have_attribute("data-state", "on")
@@ -97,10 +95,10 @@ def test_it_shows_a_memory_added_elsewhere_without_a_reload(page: Page, app_serv
     off_loop(add_memory, alice, "Is allergic to cats", kind="fact", importance=0.9)
     expect(card(page, "allergic to cats")).to_be_visible(timeout=15000)
     assert page.evaluate("window.__sameDocument") is True  # no reload happened
-    page.screenshot(path=str(SCREENSHOTS / "memories-live.png"))
+    page.screenshot(path=str(shots / "memories-live.png"))
 
 
-def test_it_reports_a_bad_import_row_and_imports_nothing(page: Page, app_server, alice, tmp_path):
+def test_it_reports_a_bad_import_row_and_imports_nothing(page: Page, app_server, alice, tmp_path, shots):
     rows = [{"content": "Speaks Portuguese", "kind": "fact"},
             {"content": "Loves jazz", "kind": "hobby"},
             {"content": "Moved to Porto in 2024", "importance": 0.4}]
@@ -113,23 +111,23 @@ def test_it_reports_a_bad_import_row_and_imports_nothing(page: Page, app_server,
     expect(report).to_contain_text("1 row is invalid, so nothing was imported")
     expect(report).to_contain_text("Row 2")
     expect(page.locator("#import-progress")).to_have_attribute("value", "100")
-    page.screenshot(path=str(SCREENSHOTS / "memories-import.png"))
+    page.screenshot(path=str(shots / "memories-import.png"))
     assert not Memory.objects.filter(user=alice).exists()
 
 
-def test_it_creates_a_token_shown_once_in_chinese(page: Page, app_server, alice):
+def test_it_creates_a_token_shown_once_in_chinese(page: Page, app_server, alice, shots):
     open_memories(page, app_server)
     page.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": app_server.url}])
     off_loop(_seed, alice)
     page.goto(f"{app_server.url}/settings/memories")
     expect(page.get_by_role("button", name="全部清除")).to_be_visible()
-    page.screenshot(path=str(SCREENSHOTS / "memories-zh.png"), full_page=True)
+    page.screenshot(path=str(shots / "memories-zh.png"), full_page=True)
     page.goto(f"{app_server.url}/settings/")
     page.fill("input[name=name]", "laptop")
     page.get_by_role("button", name="创建令牌").click()
     secret = page.locator("#new-token").inner_text()
     assert secret.startswith("mem_")
-    page.screenshot(path=str(SCREENSHOTS / "memories-settings.png"), full_page=True)
+    page.screenshot(path=str(shots / "memories-settings.png"), full_page=True)
     page.goto(f"{app_server.url}/settings/")  # the secret is never stored, so it cannot be shown again
     expect(page.locator("#new-token")).to_have_count(0)
     expect(page.locator(".tokens")).to_contain_text("laptop")

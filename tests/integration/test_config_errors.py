@@ -38,3 +38,10 @@ def test_it_rejects_a_boolean_it_would_have_to_guess():
     result = _manage("check", DEBUG="yes")
     assert result.returncode != 0
     assert "DEBUG must be 'True' or 'False'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_it_names_an_unknown_graph_backend():
+    result = _manage("check", GRAPH_BACKEND="neo4j")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "memoryapp.E010" in result.stderr
+    assert "GRAPH_BACKEND must be one of graphiti, zep, off, not 'neo4j'" in result.stderr

@@ -1,4 +1,4 @@
-"""`manage.py extract`: run extraction in this process, as the worker would.
+"""`manage.py extract`: run extraction in this process, through the worker's own `run_window`.
 
     manage.py extract --conversation 12               the conversation's last 10 messages
     manage.py extract --conversation 12 --messages 40 41 42
@@ -11,8 +11,10 @@ from tqdm import tqdm
 
 from conversations.models import Conversation
 from memoryapp.engine import extraction
+from memoryapp.engine.errors import MemoryConflict
 from memoryapp.pipeline.models import ExtractionRun, RunStatus
 from memoryapp.providers.llm import ProviderError
+from tasks.extraction import run_window
 
 
 class Command(BaseCommand):
@@ -37,15 +39,13 @@ class Command(BaseCommand):
         else:
             raise CommandError("give --conversation ID or --failed")
         for run in tqdm(runs, desc="extracting", unit="window", file=self.stderr, disable=not runs):
-            if not extraction.claim(run):
-                self.stdout.write(f"window {run.key}: already {run.status}, nothing to do")
-                continue
             try:
-                outcome = extraction.extract(run)
-            except ProviderError as exc:
-                extraction.fail(run, str(exc))
+                done, ran = run_window(run)
+            except (ProviderError, MemoryConflict) as exc:
                 self.stdout.write(self.style.ERROR(f"window {run.key}: {exc} (run it again later)"))
                 continue
-            done = outcome.run
+            if not ran:
+                self.stdout.write(f"window {done.key}: already {done.status}, nothing to do")
+                continue
             self.stdout.write(f"window {done.key}: {done.status} {done.applied} "
                               f"({done.llm_calls} model calls, {done.seconds:.2f} s)")

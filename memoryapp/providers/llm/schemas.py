@@ -7,12 +7,12 @@ retry costs a call). Enum values are matched case-insensitively for the same rea
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from enum import Enum
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from memoryapp.models import MemoryKind, normalise_content  # one list of kinds, one "same memory" rule
 
 __all__ = [
     "Candidate",
@@ -28,15 +28,6 @@ __all__ = [
 ]
 
 MAX_CANDIDATES = 20
-
-
-class MemoryKind(str, Enum):
-    PREFERENCE = "preference"
-    FACT = "fact"
-    LESSON = "lesson"
-    GOAL = "goal"
-    CONTEXT = "context"
-    EPISODE = "episode"
 
 
 class DecisionAction(str, Enum):
@@ -145,16 +136,6 @@ class DecisionResult(_Schema):
         if missing:
             raise ValueError(f"no decision for candidate_index {missing}")
         return DecisionResult(decisions=sorted(self.decisions, key=lambda d: d.candidate_index))
-
-
-_SPACE = re.compile(r"\s+")
-_EDGE_PUNCT = " \t\r\n.,;:!?。，；：！？、\"'“”‘’()（）"
-
-
-def normalise_content(text: str) -> str:
-    """Comparison key for "is this the same memory": NFKC, casefolded, spaces collapsed."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return _SPACE.sub(" ", text).strip(_EDGE_PUNCT)
 
 
 def format_first_error(exc: Exception) -> str:

@@ -90,9 +90,11 @@ def test_it_counts_by_type_and_status(api, alice):
 
 
 def test_it_exports_and_imports_round_trip(api, alice, bob):
-    add_memory(alice, "Speaks Spanish", kind="fact")
+    spanish = add_memory(alice, "Speaks Spanish", kind="fact", context="I grew up in Madrid").memory
     exported = api.get("/memories/export").json()
     assert exported["format"] == "memoryapp.memories" and exported["memories"][0]["content"] == "Speaks Spanish"
+    assert exported["memories"][0]["context"] == "I grew up in Madrid"  # the same file the memories page sends
+    assert MemoryEvent.objects.get(memory_ref=spanish.pk, action="exported").actor == "api"
     markdown = api.get("/memories/export?format=markdown")
     assert markdown["Content-Type"].startswith("text/markdown") and "Speaks Spanish" in markdown.content.decode()
     Memory.objects.filter(user=alice).delete()
@@ -141,7 +143,11 @@ def test_it_rate_limits_writes(api, alice):
     cache.clear()
     codes = [api.post("/memories", {"content": f"Fact number {i} {'q' * i}"}).status_code for i in range(3)]
     assert codes[:2] == [201, 201] and codes[2] == 429
-    assert "per minute" in api.post("/memories", {"content": "one more"}).json()["detail"]
+    refused = api.post("/memories", {"content": "one more"})
+    assert "at most 2 per minute" in refused.json()["detail"] and 0 < int(refused["Retry-After"]) <= 60
+    assert api.get("/memories").status_code == 200  # reads are not limited
+    assert api.post("/memories/search", {"query": "fact"}).status_code == 200
+    assert api.post("/conversations/1/messages", {"content": "hi"}).status_code == 429  # chat turns are writes
     cache.clear()
 
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from memoryapp.auth import hash_token
 from memoryapp.engine.write import add_memory, supersede_memory
-from memoryapp.models import ApiToken, Memory, MemorySettings
+from memoryapp.models import ApiToken, Memory, MemoryEvent, MemorySettings
 
 pytestmark = pytest.mark.django_db
 
@@ -99,11 +99,13 @@ def test_it_reports_every_bad_row_and_imports_nothing(alice_client, alice):
     assert "Row 2" in response.content.decode() and not Memory.objects.filter(user=alice).exists()
 
 
-def test_it_exports_json_and_markdown(alice_client, alice):
-    add_memory(alice, "Has two sisters")
+def test_it_exports_json_and_markdown_and_records_each_export(alice_client, alice):
+    memory = add_memory(alice, "Has two sisters").memory
     data = json.loads(alice_client.get("/settings/memories/export?format=json").content)
     assert data["memories"][0]["content"] == "Has two sisters"
     assert "Has two sisters" in alice_client.get("/settings/memories/export?format=markdown").content.decode()
+    exports = MemoryEvent.objects.filter(memory_ref=memory.pk, action="exported").order_by("id")
+    assert [(e.actor, e.note) for e in exports] == [("user", "json"), ("user", "markdown")]
 
 
 def test_it_highlights_the_focused_memory(alice_client, alice):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memoryapp.engine import access, write
 from memoryapp.engine.recall import recall
@@ -92,3 +94,30 @@ def test_it_counts_accesses_off_the_hot_path_in_batches(memories, alice):
     assert target.access_count == 2 and target.last_accessed_at is not None
     assert target.events.filter(action="accessed").count() == 1
     assert Memory.objects.exclude(pk=target.pk).filter(access_count__gt=0).count() == 0
+
+
+def test_it_searches_with_the_configs_ef_search_and_leaves_the_connections_default(alice):
+    write.add_memory(alice, "I keep bees on the roof")
+    wide = RECALL_POSTGRES_ONLY.model_copy(update={"vector": RECALL_POSTGRES_ONLY.vector.model_copy(
+        update={"ef_search": 200})})
+    with CaptureQueriesContext(connection) as queries:
+        found = recall(alice, "bees", config=wide)
+    assert [item.memory.content for item in found.items] == ["I keep bees on the roof"]
+    assert any("set_config('hnsw.ef_search', '200'" in q["sql"] for q in queries.captured_queries)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW hnsw.ef_search")
+        assert cursor.fetchone()[0] == "80"
+
+
+def test_a_short_query_scans_trigrams_with_the_configs_threshold(alice):
+    write.add_memory(alice, "Bought a new saxophone")
+    default = recall(alice, "sacsofoan", config=RECALL_POSTGRES_ONLY)
+    assert "trigram" not in {source for item in default.items for source in item.ranks}  # under 0.3
+    loose = RECALL_POSTGRES_ONLY.model_copy(update={"trigram": RECALL_POSTGRES_ONLY.trigram.model_copy(
+        update={"min_similarity": 0.1}), "vector": RECALL_POSTGRES_ONLY.vector.model_copy(update={"enabled": False})})
+    found = recall(alice, "sacsofoan", config=loose)
+    assert [item.memory.content for item in found.items] == ["Bought a new saxophone"]
+    assert "trigram" in found.items[0].ranks
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW pg_trgm.word_similarity_threshold")
+        assert cursor.fetchone()[0] == "0.3"

@@ -122,24 +122,3 @@ def test_a_memory_learnt_in_chat_is_found_through_what_the_user_said(alice, llm_
     assert rest.context == "My left knee hurt after football, so I saw the physio today"
     assert recall(alice, "what did the physio say about my knee?", config=SEARCH).memories[0] == rest
     assert Memory.objects.get(content="Likes jazz").context == ""  # its message held a password: none kept
-
-
-def test_a_word_most_memories_hold_can_be_left_out_of_full_text(alice):
-    """FullTextConfig.max_term_share reads Postgres' statistics of search_vector (after ANALYZE)."""
-    from django.db import connection
-
-    from memoryapp.engine import retrievers
-
-    bulk_add(alice.pk, [MemoryInput(content=f"Had a coffee at stop {n}") for n in range(40)]
-             + [MemoryInput(content="Walked around Lisbon all afternoon")])
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE memoryapp_memory")
-    retrievers.forget_term_shares()
-    shares = retrievers.term_shares(["coffee", "lisbon", "afternoons", "the"])
-    assert shares["coffee"] > 0.5 and shares["the"] == 0.0  # a stopword has no lexeme
-    assert retrievers.drop_common_terms("coffee | lisbon", 0.5) == "lisbon"
-    dropped = SEARCH.model_copy(update={"full_text": SEARCH.full_text.model_copy(update={"max_term_share": 0.5})})
-    found = recall(alice, "coffee in Lisbon", config=dropped, record_access=False)
-    assert found.items[0].memory.content == "Walked around Lisbon all afternoon"
-    assert [item.memory.content for item in found.items if "full_text" in item.ranks] == [
-        "Walked around Lisbon all afternoon"]

@@ -10,9 +10,11 @@ from django.db import connection
 from django.utils import timezone
 
 from memoryapp.engine import write
+from memoryapp.engine.bulk import bulk_add
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.engine.recall import recall
 from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.validation import MemoryInput
 from memoryapp.models import EventAction, Memory, MemoryEvent, MemoryStatus
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +156,13 @@ def test_it_leaves_one_memory_when_two_writers_add_the_same_fact_at_once(alice):
         thread.join()
     assert sorted(results) == ["created", "merged"]
     assert Memory.objects.filter(user=alice).count() == 1
+
+
+def test_it_reports_bulk_progress_per_batch_and_skips_duplicates(alice):
+    reports: list[tuple[int, int]] = []
+    items = [MemoryInput(content=f"Visited museum number {n}") for n in range(5)]
+    items.append(MemoryInput(content="Visited museum number 0"))
+    written = bulk_add(alice.pk, items, batch_size=2, progress=lambda done, total: reports.append((done, total)))
+    assert reports == [(2, 6), (4, 6), (6, 6)]
+    assert [m is None for m in written] == [False] * 5 + [True]
+    assert Memory.objects.filter(user=alice).count() == 5

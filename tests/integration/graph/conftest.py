@@ -13,7 +13,7 @@ from django.conf import settings as django_settings
 from memoryapp.graph import reset_graph
 from memoryapp.models import Memory
 from memoryapp.providers.llm import reset_llm
-from memoryapp.providers.llm.schemas import normalise_content
+from memoryapp.engine.text import content_key
 from tests.support.fixtures import configure_llm
 from tests.support.llm_server import ScriptedLLMServer
 
@@ -60,4 +60,4 @@ def graph(graph_namespace: str, graph_script: GraphitiScript):
 def make_memory(user, content: str, *, valid_from: datetime | None = None, **fields) -> Memory:
     if valid_from is not None:
         fields["valid_from"] = valid_from
-    return Memory.objects.create(user=user, content=content, content_key=normalise_content(content), **fields)
+    return Memory.objects.create(user=user, content=content, content_key=content_key(content), **fields)

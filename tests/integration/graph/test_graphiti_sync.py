@@ -79,7 +79,7 @@ def test_it_replaces_the_episode_when_the_content_changes(alice, graph, graph_sc
 
 def test_it_skips_a_memory_claimed_by_another_worker(alice, graph, graph_script, llm_server):
     memory = make_memory(alice, "I like Rust")
-    type(memory).objects.filter(pk=memory.pk).update(graph_sync_state=sync.SYNCING, graph_synced_at=timezone.now())
+    type(memory).objects.filter(pk=memory.pk).update(graph_sync_state=GraphSyncState.SYNCING, graph_synced_at=timezone.now())
 
     assert sync.sync_memory(memory.pk) == sync.SyncOutcome.SKIPPED
     assert llm_server.chat_requests() == []

@@ -30,12 +30,13 @@ def test_it_marks_the_row_pending_and_queues_a_sync(alice, queued, django_captur
     assert memory.graph_sync_state == GraphSyncState.PENDING
 
 
-def test_it_ignores_changes_the_graph_does_not_hold(alice, queued, django_capture_on_commit_callbacks):
+@pytest.mark.parametrize("action", ["boosted", "deleted", "forgotten", "exported"])
+def test_it_ignores_changes_the_graph_does_not_hold(alice, queued, django_capture_on_commit_callbacks, action):
     memory = make_memory(alice, "I like Go")
     Memory.objects.filter(pk=memory.pk).update(graph_sync_state=GraphSyncState.SYNCED)
 
     with django_capture_on_commit_callbacks(execute=True):
-        memory_changed.send(sender=Memory, memory_id=memory.pk, user_id=alice.pk, action="boosted")
+        memory_changed.send(sender=Memory, memory_id=memory.pk, user_id=alice.pk, action=action)
 
     assert queued == []
     memory.refresh_from_db()

@@ -10,11 +10,14 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from conversations.models import Conversation
+from memoryapp.engine import write
 from memoryapp.models import Memory
+from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
 from tasks.access import flush_access
 from tasks.maintenance import purge_temporary
+from memoryapp.pipeline.models import ExtractionRun
 
-from .conftest import chat
+from .conftest import candidates, chat, decisions
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +53,18 @@ def test_it_extracts_a_conversation_from_the_command_line(alice):
 
     assert "done {'ADD': 1}" in out.getvalue() and "already done, nothing to do" in out.getvalue()
     assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == ["I am learning Rust"]
+
+
+def test_it_marks_the_window_failed_when_the_command_meets_a_conflict(alice, llm_server, use_scripted_llm):
+    vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    conversation, _ = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
+    llm_server.script(EXTRACT_MARKER, candidates(("I no longer like Vue for frontend work", "preference"),
+                                                 ("I now prefer React for frontend work", "preference")))
+    # Deleting the memory and then replacing it cannot both happen: the batch conflicts with itself.
+    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
+    out = io.StringIO()
+    call_command("extract", "--conversation", str(conversation.pk), stdout=out, stderr=io.StringIO())
+
+    assert "run it again later" in out.getvalue()
+    run = ExtractionRun.objects.get()
+    assert run.status == "failed" and "no longer current" in run.error  # not left "running" for 15 minutes

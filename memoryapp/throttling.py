@@ -1,0 +1,27 @@
+"""The REST API's write limit, with django-ninja's throttling: API_WRITES_PER_MINUTE per user per minute
+(a sliding window in the shared cache), over every unsafe route, the chat turns included."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja.throttling import AuthRateThrottle
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class WritesPerUser(AuthRateThrottle):
+    scope = "api-writes"
+
+    def __init__(self) -> None:
+        """No rate fixed here: `allow_request` reads the setting, so a changed setting applies at once."""
+
+    def allow_request(self, request: HttpRequest) -> bool:
+        self.num_requests, self.duration = settings.API_WRITES_PER_MINUTE, 60
+        return super().allow_request(request)
+
+    def get_cache_key(self, request: HttpRequest) -> str | None:
+        if request.method in SAFE_METHODS:
+            return None
+        user = getattr(request, "auth", None)
+        ident = user.pk if user is not None else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

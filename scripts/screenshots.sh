@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Refresh the screenshots in docs/screenshots on purpose: the browser tests that take them write there
+# instead of under the test var dir. Review the images before committing them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export MEMORYAPP_SCREENSHOTS="$PWD/docs/screenshots"
+exec ./test tests/browser/test_chat.py tests/browser/test_memories_page.py "$@"
