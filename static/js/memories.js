@@ -32,13 +32,28 @@
       .then((html) => {
         if (!html || document.getElementById("memory-" + id)) return;
         list.insertAdjacentHTML("afterbegin", html);
-        const card = document.getElementById("memory-" + id);
+        const card = list.firstElementChild;
         htmx.process(card);
         card.classList.add("fresh");
+        dropDuplicates();
         const empty = document.getElementById("empty-state");
         if (empty) empty.remove();
       });
   }
+
+  // An edit's reply and the live event of the version it created can both bring the new card (the event
+  // may land while the edit's request is in flight): keep the card the user acted on, drop the live copy.
+  function dropDuplicates() {
+    const byId = new Map();
+    for (const card of list.querySelectorAll(".memory-card")) {
+      const other = byId.get(card.id);
+      if (!other) { byId.set(card.id, card); continue; }
+      const extra = other.classList.contains("fresh") ? other : card;
+      if (extra === other) byId.set(card.id, card);
+      extra.remove();
+    }
+  }
+  document.body.addEventListener("htmx:afterSettle", dropDuplicates);
 
   function onEvent(message) {
     const memory = message.memory || {};
