@@ -194,3 +194,11 @@ def test_a_new_value_for_the_same_slot_supersedes_but_a_new_topic_does_not() -> 
 
 def test_questions_and_small_talk_still_teach_nothing() -> None:
     assert extracted("你知道 Obsidian 吗？", "What's a good Python book?", "哈哈好的", "thanks!") == {}
+
+
+def test_it_follows_changed_django_settings_without_a_manual_reset(settings):
+    settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = None, None
+    assert isinstance(get_llm(), OfflineLLM)
+    settings.OPENAI_BASE_URL, settings.LLM_MODEL = "http://127.0.0.1:9/v1", "model-from-settings"
+    configured = get_llm()  # setting_changed dropped the cached offline provider
+    assert not configured.offline and configured.model == "model-from-settings"
