@@ -301,11 +301,8 @@ def revert_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
         return result
 
 
-def purge_memory(memory: Memory, *, actor: str = Actor.USER) -> None:
-    """Delete permanently: the row goes (its events stay, pointing at its id) and so does its graph episode."""
-    with transaction.atomic():
-        memory = Memory.objects.select_for_update().get(pk=memory.pk)
-        before = snapshot(memory)
-        record(memory, EventAction.PURGED, actor, before=before,
-               extra={"episode_id": memory.graph_episode_id})
-        memory.delete()
+def purge_memory(memory: Memory, *, actor: str = Actor.USER) -> list[int]:
+    """Delete forever, with its versions and every copy of their text: see engine/purge.py."""
+    from .purge import purge_memory as purge  # purge.py builds on this module
+
+    return purge(memory, actor=actor)
