@@ -44,7 +44,8 @@
     const memory = message.memory || {};
     if (!memory.id) return;
     const card = document.getElementById("memory-" + memory.id);
-    if (card && !card.classList.contains("editing")) {
+    if (card && memory.action === "purged") card.remove();  // gone for good: no card to fetch
+    else if (card && !card.classList.contains("editing")) {
       if (card.dataset.sig !== signature(memory)) refreshCard(card, memory.id);  // else: already shows it
     }
     // New memories join the list only when it shows everything current (no filter would hide them).

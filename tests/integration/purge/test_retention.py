@@ -1,0 +1,54 @@
+"""Deleted memories are restorable for DELETED_RETENTION_DAYS, then the beat purges them for good."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from memoryapp.engine import write
+from memoryapp.models import EventAction, Memory, MemoryEvent
+from tasks.maintenance import purge_deleted
+from tests.support.leaks import columns_holding
+
+pytestmark = pytest.mark.django_db
+
+
+def _deleted_days_ago(memory: Memory, days: int) -> None:
+    write.delete_memory(memory)
+    when = timezone.now() - timedelta(days=days)
+    MemoryEvent.objects.filter(memory_ref=memory.pk, action=EventAction.DELETED).update(created_at=when)
+    Memory.objects.filter(pk=memory.pk).update(updated_at=when)
+
+
+def test_it_purges_what_was_deleted_before_the_retention_period(alice, bob, settings):
+    settings.DELETED_RETENTION_DAYS = 30
+    expired = write.add_memory(alice, "Zanzibar-quokka-8812 我的秘密").memory
+    recent = write.add_memory(alice, "Lives in Lisbon").memory
+    active = write.add_memory(alice, "Likes green tea").memory
+    bobs = write.add_memory(bob, "Bob lives in Oslo").memory
+    _deleted_days_ago(expired, 31)
+    _deleted_days_ago(recent, 29)
+    _deleted_days_ago(bobs, 45)
+
+    assert purge_deleted() == 2  # the task body, as the beat runs it
+
+    assert set(Memory.objects.values_list("pk", flat=True)) == {recent.pk, active.pk}
+    assert columns_holding("zanzibar", "oslo") == []
+    assert MemoryEvent.objects.get(memory_ref=expired.pk).actor == "system"
+
+
+def test_it_counts_from_the_deletion_not_from_the_last_change(alice, settings):
+    settings.DELETED_RETENTION_DAYS = 30
+    memory = write.add_memory(alice, "Lives in Lisbon").memory
+    _deleted_days_ago(memory, 40)
+    write.restore_memory(memory)
+    write.delete_memory(memory)  # deleted again today
+    Memory.objects.filter(pk=memory.pk).update(updated_at=timezone.now() - timedelta(days=40))
+
+    assert purge_deleted() == 0
+    assert Memory.objects.filter(pk=memory.pk).exists()
+
+
+def test_the_beat_runs_it(settings):
+    assert settings.CELERY_BEAT_SCHEDULE["purge-deleted"]["task"] == purge_deleted.name
