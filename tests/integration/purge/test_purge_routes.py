@@ -89,3 +89,15 @@ def test_the_page_says_how_long_deleted_memories_are_kept(alice_client: Client, 
     settings.DELETED_RETENTION_DAYS = 7
     page = alice_client.get("/settings/memories").content.decode()
     assert "Deleted memories are removed for good after 7 days." in page
+
+
+def test_it_speaks_chinese(alice_client: Client, alice):
+    memory = write.add_memory(alice, "住在上海").memory
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+
+    page = alice_client.get("/settings/memories", **zh).content.decode()
+    assert "已删除的记忆会在 30 天后被彻底清除。" in page and "永久删除" in page
+    assert "永久删除？" in alice_client.get(f"/settings/memories/{memory.pk}/purge", **zh).content.decode()
+    assert "删除我的账户及其全部数据" in alice_client.get("/settings/", **zh).content.decode()
+    wrong = alice_client.post("/settings/account/delete", {"password": "nope"}, **zh)
+    assert "密码不正确。" in wrong.content.decode()
