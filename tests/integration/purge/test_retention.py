@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from memoryapp.engine import write
@@ -52,3 +54,16 @@ def test_it_counts_from_the_deletion_not_from_the_last_change(alice, settings):
 
 def test_the_beat_runs_it(settings):
     assert settings.CELERY_BEAT_SCHEDULE["purge-deleted"]["task"] == purge_deleted.name
+
+
+def test_it_runs_by_hand(alice):
+    memory = write.add_memory(alice, "Lives in Lisbon").memory
+    _deleted_days_ago(memory, 8)
+    out = StringIO()
+
+    call_command("purge_deleted", "--days", "7", stdout=out)
+
+    assert "1 memory(ies) purged" in out.getvalue()
+    assert not Memory.objects.filter(pk=memory.pk).exists()
+    with pytest.raises(CommandError, match="0 or more"):
+        call_command("purge_deleted", "--days", "-1")
