@@ -103,10 +103,33 @@ def delete_account(user: AbstractBaseUser) -> None:
         _lock_user(user_id)
         rows = list(Memory.objects.filter(user_id=user_id).values_list("pk", "content"))
         _scrub_shared_records(user_id, [text for _pk, text in rows], memory_ids=[pk for pk, _text in rows])
+        _delete_failed_tasks(user_id=[user_id], memory_id=[pk for pk, _text in rows],
+                             conversation_id=list(user.conversations.values_list("pk", flat=True)))
         _delete_sessions(user_id)
         user.delete()  # memories, events, chats, runs, suggestions, tokens, settings: ON DELETE CASCADE
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
     logger.info("account %s deleted with all its data", user_id)
+
+
+# Failed tasks whose first argument is a user's, conversation's or memory's id: once those rows are gone
+# a re-run finds nothing, and the record would still point at the account.
+FAILED_TASK_ARGUMENT = {
+    "tasks.forgetting.forget_user": "user_id",
+    "tasks.extraction.extract_messages": "conversation_id",
+    "tasks.consolidation.consolidate_conversation": "conversation_id",
+    "tasks.chat_end.finish_chat": "conversation_id",
+    "tasks.graph_sync.sync_memory": "memory_id",
+}
+
+
+def _delete_failed_tasks(**ids: list[int]) -> None:
+    """FailedTask rows about these ids (by argument name: user_id=[...], memory_id=[...])."""
+    match = Q(pk__in=[])
+    for task_name, argument in FAILED_TASK_ARGUMENT.items():
+        wanted = ids.get(argument)
+        if wanted:
+            match |= Q(task_name=task_name) & (Q(args__0__in=wanted) | Q(**{f"kwargs__{argument}__in": wanted}))
+    FailedTask.objects.filter(match).delete()
 
 
 def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: bool = True) -> list[int]:
@@ -123,6 +146,7 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
     MemoryEvent.objects.filter(user_id=user_id, memory_ref__in=ids).delete()
     _scrub_notes(user_id, texts)
     _scrub_shared_records(user_id, texts, memory_ids=ids)
+    _delete_failed_tasks(memory_id=ids)
     episodes = {m.pk: m.graph_episode_id for m in rows}
     Memory.objects.filter(pk__in=ids).delete()  # citations and supersedes links cascade
     now = timezone.now()

@@ -10,7 +10,7 @@ from conversations.models import Citation, Conversation, Message
 from memoryapp.auth import create_token
 from memoryapp.engine import write
 from memoryapp.models import MemorySettings
-from tasks.models import ExtractionRun, MemorySuggestion
+from tasks.models import ExtractionRun, FailedTask, MemorySuggestion
 from tests.conftest import PASSWORD
 from tests.support.leaks import columns_holding, rows_pointing_at_user
 
@@ -33,6 +33,10 @@ def carol(db):
     ExtractionRun.objects.create(user=user, conversation=chat, key="carol-1", last_message_id=said.pk)
     MemorySuggestion.objects.create(user=user, content="Flies to Zanzibar in May", kind="goal", importance=0.5,
                                     confidence=0.7)
+    FailedTask.objects.create(task_name="tasks.forgetting.forget_user", args=[user.pk], error="timeout")
+    FailedTask.objects.create(task_name="tasks.extraction.extract_messages", args=[chat.pk], error="timeout")
+    FailedTask.objects.create(task_name="tasks.chat_end.finish_chat", kwargs={"conversation_id": chat.pk},
+                              error="timeout")
     return user
 
 
@@ -54,6 +58,7 @@ def test_it_refuses_a_wrong_password_with_a_visible_error(carol):
 
 def test_it_removes_the_user_and_everything_of_theirs(carol, alice):
     user_id = carol.pk
+    FailedTask.objects.create(task_name="tasks.forgetting.forget_user", args=[alice.pk], error="timeout")
     other_device = _logged_in(carol)
     client = _logged_in(carol)
     alices = write.add_memory(alice, "Alice keeps her own memory").memory
@@ -65,6 +70,7 @@ def test_it_removes_the_user_and_everything_of_theirs(carol, alice):
     assert "Your account was deleted" in response.content.decode()
     assert not get_user_model().objects.filter(pk=user_id).exists()
     assert rows_pointing_at_user(user_id) == []
+    assert list(FailedTask.objects.values_list("args", flat=True)) == [[alice.pk]]  # only alice's stays
     assert columns_holding("carol-7q2w", "zanzibar", "秘密") == []
     assert not any(s.get_decoded().get("_auth_user_id") == str(user_id) for s in Session.objects.all())
     assert client.get("/settings/").status_code == 302  # logged out
