@@ -1,8 +1,12 @@
 """Deleted memories are restorable for DELETED_RETENTION_DAYS, then the beat purges them for good."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import timedelta
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -14,6 +18,7 @@ from tasks.maintenance import purge_deleted
 from tests.support.leaks import columns_holding
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _deleted_days_ago(memory: Memory, days: int) -> None:
@@ -67,3 +72,10 @@ def test_it_runs_by_hand(alice):
     assert not Memory.objects.filter(pk=memory.pk).exists()
     with pytest.raises(CommandError, match="0 or more"):
         call_command("purge_deleted", "--days", "-1")
+
+
+def test_a_negative_retention_stops_the_app_with_one_clear_line():
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
+                            env={**os.environ, "DELETED_RETENTION_DAYS": "-1"}, timeout=120)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "DELETED_RETENTION_DAYS must be 0 or more, not -1" in result.stderr
