@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
+from memoryapp.engine.purge import purge_memory
 from memoryapp.engine.write import add_memory, delete_memory
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
@@ -68,3 +69,13 @@ def test_it_deletes_the_account_after_the_password(page: Page, app_server, alice
     assert not off_loop(get_user_model().objects.filter(pk=alice.pk).exists)
     page.goto(f"{app_server.url}/settings/memories")
     expect(page.locator("h1")).to_have_text("Log in")  # logged out
+
+
+def test_a_memory_purged_elsewhere_leaves_the_open_page(page: Page, app_server, alice):
+    memory = off_loop(lambda: add_memory(alice, SECRET).memory)
+    open_memories(page, app_server)
+    expect(card(page, "Zanzibar")).to_be_visible()
+
+    off_loop(purge_memory, memory)  # e.g. through the API, or the page in another tab
+
+    expect(card(page, "Zanzibar")).to_have_count(0)
