@@ -16,7 +16,7 @@ from ninja.errors import Throttled
 
 from conversations.api import router as conversations_router
 from memoryapp.auth import bearer_auth, session_auth
-from memoryapp.engine import listing, transfer, write
+from memoryapp.engine import listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
@@ -166,6 +166,17 @@ def delete_memory(request: HttpRequest, memory_id: int):
 def restore_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return _written(write.restore_memory(memory, actor=Actor.API))
+
+
+class PurgeOut(Schema):
+    purged: list[int]  # the memory's id and those of its earlier or later versions that went with it
+
+
+@router.post("/{int:memory_id}/purge", response={200: PurgeOut, 404: ErrorOut, 429: ErrorOut},
+             summary="Delete forever, with its versions (not restorable)")
+def purge_memory(request: HttpRequest, memory_id: int):
+    memory = _memory(request, memory_id)
+    return {"purged": purge.purge_memory(memory, actor=Actor.API)}
 
 
 @router.get("/{int:memory_id}/history", response={200: list[EventOut], **NOT_FOUND},

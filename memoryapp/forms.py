@@ -82,3 +82,20 @@ class MemorySettingsForm(forms.ModelForm):
 
 class ApiTokenForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Token name"))
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting the account asks for the password again: a session left open is not enough."""
+
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password

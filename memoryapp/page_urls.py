@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from memoryapp import views
+from memoryapp import purge_views, views
 
 urlpatterns = [
     path("", views.settings_page, name="settings"),
@@ -21,4 +21,8 @@ urlpatterns = [
     path("memories/<int:memory_id>/delete", views.memory_status, {"action": "delete"}, name="memory-delete"),
     path("memories/<int:memory_id>/restore", views.memory_status, {"action": "restore"}, name="memory-restore"),
     path("memories/<int:memory_id>/revert", views.memory_status, {"action": "revert"}, name="memory-revert"),
+    path("memories/<int:memory_id>/purge", purge_views.memory_purge, name="memory-purge"),
+    path("memories/purge", purge_views.memories_purge_all, name="memories-purge-all"),
+    path("account/delete", purge_views.account_delete, name="account-delete"),
+    path("account/deleted", purge_views.account_deleted, name="account-deleted"),
 ]

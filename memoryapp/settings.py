@@ -157,6 +157,10 @@ CELERY_TASK_ROUTES = {"tasks.graph_sync.*": {"queue": "graph"}}
 FORGET_HOUR = envint("FORGET_HOUR", 3)  # nightly forgetting, in CELERY_TIMEZONE
 # A chat left this long ends: its last turns are extracted and its last episode written (engine/chat_end.py).
 CHAT_IDLE_MINUTES = envint("CHAT_IDLE_MINUTES", 30)
+# A deleted memory can be restored for this long, then the beat purges it for good (engine/purge.py).
+DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
+if DELETED_RETENTION_DAYS < 0:
+    raise ImproperlyConfigured(f"DELETED_RETENTION_DAYS must be 0 or more, not {DELETED_RETENTION_DAYS}")
 # The beat schedule (docs/pipeline.md); task names are strings so settings import no tasks.
 CELERY_BEAT_SCHEDULE = {
     "flush-access": {"task": "tasks.access.flush_access", "schedule": 60.0},
@@ -164,6 +168,7 @@ CELERY_BEAT_SCHEDULE = {
     "consolidate-due": {"task": "tasks.consolidation.consolidate_due", "schedule": 300.0},
     "extraction-requeue-stalled": {"task": "tasks.extraction.requeue_stalled", "schedule": 600.0},
     "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
+    "purge-deleted": {"task": "tasks.maintenance.purge_deleted", "schedule": 3600.0},
     "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},
     "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
 }

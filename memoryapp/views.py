@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from memoryapp import auth
 from memoryapp.engine import extraction, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
-from memoryapp.forms import ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
+from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
 
@@ -93,7 +93,8 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     params = request.GET.copy()
     params.pop("cursor", None)
     params.pop("focus", None)
-    context = {"page": page, "form": form, "flt": flt, "params": params.urlencode()}
+    context = {"page": page, "form": form, "flt": flt, "params": params.urlencode(),
+               "retention_days": settings.DELETED_RETENTION_DAYS}
     if _htmx(request) and request.GET.get("cursor"):
         return render(request, "memoryapp/_memory_page.html", context)
     focus = request.GET.get("focus", "")
@@ -300,4 +301,5 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         return redirect("settings")
     tokens = ApiToken.objects.filter(user=request.user)
     return render(request, "memoryapp/settings.html", {"form": form, "token_form": token_form, "tokens": tokens,
-                                                       "new_secret": new_secret})
+                                                       "new_secret": new_secret,
+                                                       "delete_form": AccountDeleteForm(request.user)})

@@ -17,8 +17,9 @@ class TasksConfig(AppConfig):
         from . import access, chat_end, consolidation, extraction, forgetting, maintenance  # noqa: F401
 
         # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.
-        from memoryapp.engine.signals import memory_changed
+        from memoryapp.engine.signals import all_memories_purged, memory_changed
 
-        from .receivers import on_memory_changed
+        from .receivers import on_all_memories_purged, on_memory_changed
 
         memory_changed.connect(on_memory_changed, dispatch_uid="tasks.receivers.on_memory_changed")
+        all_memories_purged.connect(on_all_memories_purged, dispatch_uid="tasks.receivers.on_all_memories_purged")

@@ -1,4 +1,5 @@
-"""Graph sync jobs: one memory's episode, a purged memory's episode, and the periodic drain.
+"""Graph sync jobs: one memory's episode, a purged memory's episode, a
+user's whole graph, and the periodic drain.
 
 Tasks take ids and re-fetch; they are idempotent (a synced row is skipped; the claim in
 memoryapp/graph/sync.py admits one worker), so acks_late is safe. GraphUnavailable (graph down,
@@ -35,6 +36,12 @@ def sync_memory(memory_id: int) -> str:
 def purge_episode(episode_id: str, user_id: int) -> str:
     sync.purge_episode(episode_id, user_id)
     return "purged"
+
+
+@shared_task(name="tasks.graph_sync.drop_user", **RETRY)
+def drop_user(user_id: int) -> str:
+    """Everything the graph holds for the user (all memories purged, or the account deleted)."""
+    return "dropped" if sync.drop_user(user_id) else "off"
 
 
 @shared_task(name="tasks.graph_sync.drain_pending", acks_late=True)

@@ -1,4 +1,5 @@
-"""Housekeeping on the beat: temporary conversations are not kept (the chat owns the rule)."""
+"""Housekeeping on the beat: temporary conversations are not kept (the chat owns the rule), and deleted
+memories are purged once DELETED_RETENTION_DAYS have passed (the engine owns that rule)."""
 from __future__ import annotations
 
 from celery import shared_task
@@ -12,3 +13,11 @@ def purge_temporary() -> int:
     from conversations.services import purge_temporary as purge
 
     return purge()
+
+
+@shared_task(base=PipelineTask, name="tasks.maintenance.purge_deleted")
+def purge_deleted() -> int:
+    """Purge memories soft-deleted more than DELETED_RETENTION_DAYS ago; returns how many went."""
+    from memoryapp.engine.purge import purge_expired
+
+    return purge_expired()

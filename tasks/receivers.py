@@ -2,7 +2,8 @@
 
 `memory_changed` is sent after commit, so the worker always sees the committed row. A change
 puts the row back to pending first (so a sync already running will not mark it synced with
-stale content), then queues `tasks.graph_sync.sync_memory`. A purge queues the episode's removal.
+stale content), then queues `tasks.graph_sync.sync_memory`. A purge queues the episode's removal;
+purging all of a user's memories queues the removal of the user's whole graph.
 Nothing here may fail the writer: a broker that is down only leaves the row pending for the drain.
 
 The engine sends the signal and knows no task; TasksConfig.ready() connects this receiver.
@@ -16,7 +17,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .graph_sync import purge_episode, sync_memory
+from .graph_sync import drop_user, purge_episode, sync_memory
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ def on_memory_changed(sender: Any, memory_id: int, user_id: int, action: str, **
         graph_sync_state=GraphSyncState.PENDING
     )
     _enqueue_on_commit(sync_memory.delay, memory_id)
+
+
+def on_all_memories_purged(sender: Any, user_id: int, **kwargs: Any) -> None:
+    _enqueue_on_commit(drop_user.delay, user_id)
 
 
 def _enqueue_on_commit(delay: Callable[..., Any], *args: Any) -> None:

@@ -8,3 +8,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 memory_changed = Signal()
+
+# Sent after commit when every memory of a user was purged (clear all forever, account deleted):
+# the graph drops the user's group. Arguments: user_id.
+all_memories_purged = Signal()

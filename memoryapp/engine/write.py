@@ -299,13 +299,3 @@ def revert_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
                 continue  # an identical memory became current meanwhile: keep that one
             record(old, EventAction.RESTORED, actor, before=before, note=f"#{memory.pk} was undone")
         return result
-
-
-def purge_memory(memory: Memory, *, actor: str = Actor.USER) -> None:
-    """Delete permanently: the row goes (its events stay, pointing at its id) and so does its graph episode."""
-    with transaction.atomic():
-        memory = Memory.objects.select_for_update().get(pk=memory.pk)
-        before = snapshot(memory)
-        record(memory, EventAction.PURGED, actor, before=before,
-               extra={"episode_id": memory.graph_episode_id})
-        memory.delete()

@@ -199,6 +199,13 @@ class GraphitiGraph:
         await q("MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep DELETE r", ep=episode_id)
         await q("MATCH ()-[r:RELATES_TO]->() WHERE $ep IN r.episodes "
                 "SET r.episodes = [x IN r.episodes WHERE x <> $ep]", ep=episode_id)
+        # Entities that stay may summarise the purged facts: their summary becomes the facts they keep.
+        await q(
+            "MATCH (ep:Episodic {uuid: $ep})-[:MENTIONS]->(n:Entity) "
+            "OPTIONAL MATCH (n)-[r:RELATES_TO]-() WITH n, collect(r.fact) AS facts "
+            "SET n.summary = reduce(s = '', f IN facts | CASE WHEN s = '' THEN f ELSE s + '\\n' + f END)",
+            ep=episode_id,
+        )
         # Entities no other episode mentions and no fact still uses.
         await q(
             "MATCH (ep:Episodic {uuid: $ep})-[:MENTIONS]->(n:Entity) "

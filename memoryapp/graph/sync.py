@@ -105,6 +105,14 @@ def purge_episode(episode_id: str, user_id: int) -> None:
         get_graph().purge(episode_id, user_id)
 
 
+def drop_user(user_id: int) -> bool:
+    """Remove the user's whole graph; False when the graph is off. Raises GraphUnavailable to be retried."""
+    if graph_config().backend == "off":
+        return False
+    get_graph().drop_user(user_id)
+    return True
+
+
 def _purge_quietly(graph: GraphPort, episode_id: str, user_id: int) -> None:
     try:
         graph.purge(episode_id, user_id)

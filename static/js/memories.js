@@ -60,7 +60,8 @@
     if (!memory.id) return;
     htmx.trigger(document.body, "memories-changed");  // the counts above the list refetch (_stats.html)
     const card = document.getElementById("memory-" + memory.id);
-    if (card && !card.classList.contains("editing")) {
+    if (card && memory.action === "purged") card.remove();  // gone for good: no card to fetch
+    else if (card && !card.classList.contains("editing")) {
       if (card.dataset.sig !== signature(memory)) refreshCard(card, memory.id);  // else: already shows it
     }
     // New memories join the list only when it shows everything current (no filter would hide them).

@@ -69,10 +69,10 @@ def test_it_deletes_then_restores_a_memory(page: Page, app_server, alice):
     seed(alice)
     open_memories(page, app_server)
     target = card(page, "piano teacher")
-    target.get_by_role("button", name="Delete").click()
+    target.get_by_role("button", name="Delete", exact=True).click()
     expect(target.locator(".badge.status")).to_have_text("Deleted")
     target.get_by_role("button", name="Restore").click()
-    expect(target.get_by_role("button", name="Delete")).to_be_visible()
+    expect(target.get_by_role("button", name="Delete", exact=True)).to_be_visible()
     assert Memory.objects.get(content__contains="piano").status == "active"
 
 

@@ -107,6 +107,10 @@ PAGE_PROBES = [
     ("GET", "/settings/memories/{older}/history", None),
     ("POST", "/settings/memories/{memory}/delete", None),
     ("POST", "/settings/memories/{deleted}/restore", None),
+    ("GET", "/settings/memories/{memory}/purge", None),
+    ("POST", "/settings/memories/{memory}/purge", None),
+    ("POST", "/settings/memories/{deleted}/purge", None),
+    ("POST", "/settings/memories/{older}/purge", None),
     ("POST", "/settings/memories/suggestions/{suggestion}/confirm", None),
     ("POST", "/settings/memories/suggestions/{suggestion}/dismiss", None),
 ]
@@ -117,6 +121,9 @@ API_PROBES = [
     ("PATCH", "/memories/{memory}", {"content": "hijacked"}),
     ("DELETE", "/memories/{memory}", None),
     ("POST", "/memories/{deleted}/restore", None),
+    ("POST", "/memories/{memory}/purge", None),
+    ("POST", "/memories/{deleted}/purge", None),
+    ("POST", "/memories/{older}/purge", None),
     ("GET", "/memories/{memory}/history", None),
     ("GET", "/memories/{older}", None),
     ("GET", "/conversations/{conversation}", None),
@@ -203,6 +210,14 @@ def test_clear_all_and_its_undo_touch_only_alices_memories(alice_client, alice, 
     alice_client.post("/settings/memories/clear/undo")
     assert snapshot(bob) == before
     assert Memory.objects.get(user=alice, content="Alice drinks green tea").status == MemoryStatus.ACTIVE
+
+
+def test_delete_all_forever_touches_only_alices_memories(alice_client, alice, bob, bobs):
+    add_memory(alice, "Alice drinks green tea")
+    before = snapshot(bob)
+    alice_client.post("/settings/memories/purge")
+    assert snapshot(bob) == before
+    assert not Memory.objects.filter(user=alice).exists()
 
 
 def test_the_admin_is_for_staff_only(alice_client):
