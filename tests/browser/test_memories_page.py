@@ -182,7 +182,7 @@ def test_it_keeps_the_counts_in_step_with_every_change(page: Page, app_server, a
     stats = counts(page)
     expect(stats.locator(".stat-status")).to_contain_text("Active 4")
 
-    card(page, "piano teacher").get_by_role("button", name="Delete").click()
+    card(page, "piano teacher").get_by_role("button", name="Delete", exact=True).click()
     expect(stats.locator(".stat-status")).to_contain_text("Active 3")
     expect(stats.locator(".stat-status")).to_contain_text("Deleted 1")
     expect(stats.locator("#stat-total")).to_have_text("3")
