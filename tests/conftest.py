@@ -9,11 +9,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401  (re-exported)
 from tests.support import servers
+from tests.support.browser import PASSWORD  # noqa: F401  (one password for every suite)
+from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401  (re-exported)
 from tests.support.servers import app_server, celery_worker, session_llm_server  # noqa: F401
-
-PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture

@@ -39,6 +39,9 @@ _PERIODS = [(re.compile(pattern), month) for pattern, month in (
     (r"春节|过年", 2), (r"\bfirst half of (?:the|this|last) year\b|上半年", 4), (r"\bmid-?year\b|年中", 6),
     (r"\bend of (?:the|last) year\b|年底|年末|年尾", 12),
 )]
+# A season or a holiday is said of plans and of the present too ("寒假想看几本书", "it's only the start of
+# autumn"): it names the past only beside a word that does.
+_PAST_CUE = re.compile(r"\b(?:last|did|was|were|had|used)\b|去年|那阵|那时|那会|当时|以前|之前|过(?!年)")
 _LAST_YEAR_PERIOD = re.compile(r"\blast year\b|去年|\bof last year\b")
 _A_YEAR_AGO = re.compile(r"\b(?:this time|around now) last year\b|去年(?:这个时候|这时候|此时|同期)")
 _YEAR = re.compile(r"\bin\s+(\d{4})\b|(\d{4})年(?!\d{1,2}月)")
@@ -119,7 +122,7 @@ def _named_moments(text: str, lowered: str, now: datetime) -> list[datetime]:
         found.append(now - timedelta(days=1))
     if _A_YEAR_AGO.search(lowered):
         found.append(now - timedelta(days=365))
-    if not found:
+    if not found and _PAST_CUE.search(lowered):
         last_year = now.year - 1 if _LAST_YEAR_PERIOD.search(lowered) else None
         found += [_month_moment(now, month, last_year) for pattern, month in _PERIODS if pattern.search(lowered)]
     if not found:

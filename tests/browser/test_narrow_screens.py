@@ -17,7 +17,7 @@ from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.auth import create_token, revoke_token
 from memoryapp.engine.write import add_memory
 from memoryapp.pipeline.models import MemorySuggestion
-from tests.conftest import PASSWORD
+from tests.support.browser import log_in
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process
 from tests.support.threads import off_loop
 
@@ -103,16 +103,6 @@ def offline_server(app_server, tmp_path_factory):
         stop_process(process)
 
 
-def _log_in(page: Page, server: AppServer, language: str, next_url: str) -> None:
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
-    page.goto(f"{server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", PASSWORD)
-    page.locator("main button[type=submit]").click()
-    page.wait_for_url(f"{server.url}{next_url}")
-    expect(page.locator("html")).to_have_attribute("lang", language)
-
-
 def _seed(alice, language: str) -> Conversation:
     text = CONTENT[language]
     memories = [add_memory(alice, content, kind=kind, importance=0.7).memory for content, kind in text["memories"]]
@@ -149,7 +139,7 @@ def _assert_fits(page: Page, width: int, controls: list[str], shot: str) -> None
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_it_fits_the_chat_on_a_phone(page: Page, offline_server, alice, language):
     chat = off_loop(_seed, alice, language)
-    _log_in(page, offline_server, language, f"/c/{chat.pk}/")
+    log_in(page, offline_server.url, language, f"/c/{chat.pk}/")
     expect(page.locator(".offline-banner")).to_be_visible()
     expect(page.locator(".citations .chip")).to_have_count(3)
     controls = ["#composer textarea", "#composer button.send", "#temporary-toggle", ".sidebar .new-chat",
@@ -170,7 +160,7 @@ def test_it_fits_the_chat_on_a_phone(page: Page, offline_server, alice, language
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_it_fits_the_memories_page_on_a_phone(page: Page, offline_server, alice, language):
     off_loop(_seed, alice, language)
-    _log_in(page, offline_server, language, "/settings/memories")
+    log_in(page, offline_server.url, language, "/settings/memories")
     expect(page.locator(".memory-card")).to_have_count(5)
     expect(page.locator(".suggestion")).to_have_count(1)
     controls = [".mem-filters input[name=q]", ".mem-filters button[type=submit]", "form.import input[type=file]",
@@ -182,7 +172,7 @@ def test_it_fits_the_memories_page_on_a_phone(page: Page, offline_server, alice,
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_it_fits_settings_on_a_phone(page: Page, offline_server, alice, language):
     off_loop(_seed, alice, language)
-    _log_in(page, offline_server, language, "/settings/")
+    log_in(page, offline_server.url, language, "/settings/")
     expect(page.locator(".tokens tbody tr")).to_have_count(2)
     controls = ["button[name=save_settings]", "form.row input[name=name]", "button[name=create_token]",
                 "button[name=revoke_token]"]

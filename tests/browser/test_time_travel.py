@@ -10,7 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from memoryapp.engine.write import add_memory, supersede_memory
-from tests.conftest import PASSWORD
+from tests.support.browser import log_in
 from tests.support.llm_server import CHAT_TURN
 from tests.support.threads import off_loop
 
@@ -32,20 +32,11 @@ def _seed(alice, language: str):
     return old, new
 
 
-def _log_in(page: Page, app_server, language: str, next_url: str) -> None:
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": app_server.url}])
-    page.goto(f"{app_server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", PASSWORD)
-    page.locator("main button[type=submit]").click()
-    page.wait_for_url(f"{app_server.url}{next_url}")
-
-
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_the_memories_page_as_of_a_past_day(page: Page, app_server, alice, language):
     text = TEXT[language]
     old, new = off_loop(_seed, alice, language)
-    _log_in(page, app_server, language, "/settings/memories")
+    log_in(page, app_server.url, language, "/settings/memories")
     cards = page.locator(".memory-card")
     expect(cards).to_have_count(1)
     expect(cards.first).to_contain_text(text["new"])
@@ -69,7 +60,7 @@ def test_a_question_about_the_past_cites_the_old_version_as_old(page: Page, app_
     text = TEXT[language]
     old, _ = off_loop(_seed, alice, language)
     app_server.llm.script(CHAT_TURN, "Back then: Vue 3.")
-    _log_in(page, app_server, language, "/")
+    log_in(page, app_server.url, language, "/")
     page.fill("#composer textarea", text["ask"])
     page.keyboard.press("Enter")
     expect(page.locator(".message-assistant").last).to_contain_text("Back then: Vue 3.", timeout=30_000)

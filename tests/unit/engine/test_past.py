@@ -52,7 +52,8 @@ def test_a_vague_past_recalls_every_version(message):
     "hi", "What frontend framework do I prefer?", "我现在喜欢什么？",
     "I'm going to Japan in March", "我三月要去日本", "I will move to Lyon in May",  # plans, not the past
     "在开始之前，提醒我一下", "I may go to the gym", "What's on in November?",  # "before", "may", this month
-    "三月以后我打算换工作", "我年底要搬家", "what will I do this summer", "a book about the fall of Rome",
+    "三月以后我打算换工作", "我年底要搬家", "寒假想看几本书，给我推荐推荐",
+    "nose is all blocked up again and it's only the start of autumn, ugh", "what will I do this summer", "a book about the fall of Rome",
 ])
 def test_the_present_and_plans_are_not_the_past(message):
     assert past_reference(message, NOW) is None
