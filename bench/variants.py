@@ -60,9 +60,6 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "context_0.1": lambda n: _with(baseline(n), full_text={"context_weight": 0.1}),
     "context_0.4": lambda n: _with(baseline(n), full_text={"context_weight": 0.4}),
     "context_0.7": lambda n: _with(baseline(n), full_text={"context_weight": 0.7}),
-    "query_meta": lambda n: _with(baseline(n), query={"drop_meta_words": True}),
-    "query_dates": lambda n: _with(baseline(n), query={"relative_dates": True}),
-    "query_both": lambda n: _with(baseline(n), query={"drop_meta_words": True, "relative_dates": True}),
     "bm25_context_0.4": lambda n: _with(baseline(n), full_text={"context_weight": 0.4}),
     "bm25_context_0.2": lambda n: _with(baseline(n), full_text={"context_weight": 0.2}),
     "bm25_context_0.7": lambda n: _with(baseline(n), full_text={"context_weight": 0.7}),
@@ -74,8 +71,6 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "bm25_context_0.5_ft2": lambda n: _with(baseline(n), full_text={"context_weight": 0.5, "weight": 2.0}),
     "bm25_context_1_ft2": lambda n: _with(baseline(n), full_text={"context_weight": 1.0, "weight": 2.0}),
     "bm25_context_0.5_no_trigram": lambda n: _with(VARIANTS["bm25_context_0.5"](n), trigram={"enabled": False}),
-    "bm25_context_0.4_meta": lambda n: _with(VARIANTS["bm25_context_0.4"](n), query={"drop_meta_words": True}),
-    "bm25_context_0.4_dates": lambda n: _with(VARIANTS["bm25_context_0.4"](n), query={"relative_dates": True}),
 }
 
 

@@ -77,13 +77,6 @@ class FusionConfig(_Frozen):
     rank_share: float = Field(default=1.0, ge=0, le=1)
 
 
-class QueryConfig(_Frozen):
-    """Rewriting of the full-text query without a model (rewrite.py)."""
-
-    drop_meta_words: bool = False  # "do you remember ...", "told", "likely": about the chat, not the memory
-    relative_dates: bool = False  # "last month" -> the date words of last month's memories
-
-
 class ScoringConfig(_Frozen):
     similarity: float = 0.6
     importance: float = 0.25
@@ -97,7 +90,6 @@ class RecallConfig(_Frozen):
     trigram: TrigramConfig = TrigramConfig()
     graph: GraphConfig = GraphConfig()
     fusion: FusionConfig = FusionConfig()
-    query: QueryConfig = QueryConfig()
     scoring: ScoringConfig = ScoringConfig()
     limit: int = Field(default=3, ge=1, le=500)
     threshold: float = Field(default=0.0, ge=0, le=1)

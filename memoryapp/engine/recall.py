@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from memoryapp.models import Memory
 
-from . import access, fusion, retrievers, rewrite, scoring
+from . import access, fusion, retrievers, scoring
 from .config import RecallConfig, Source
 from .recipes import RECALL_CHAT
 from .retrievers import Candidate, RecallQuery
@@ -93,12 +93,8 @@ def recall(
         query_vector = get_embedder().embed_one(query)
         timings["embed"] = (time.perf_counter() - started) * 1000
     now = timezone.now()
-    terms = None
-    if config.query.drop_meta_words or config.query.relative_dates:
-        terms = tuple(rewrite.rewrite_terms(query, at or now, drop_meta=config.query.drop_meta_words,
-                                            dates=config.query.relative_dates))
     request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,
-                          include_history=include_history, kinds=tuple(kinds) if kinds else None, terms=terms,
+                          include_history=include_history, kinds=tuple(kinds) if kinds else None,
                           created_since=created_since, created_until=created_until)
     limit = k or config.limit
 

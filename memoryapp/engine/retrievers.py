@@ -34,7 +34,6 @@ class RecallQuery:
     at: datetime
     include_history: bool = False
     kinds: tuple[str, ...] | None = None
-    terms: tuple[str, ...] | None = None  # rewritten full-text terms (rewrite.py); None: the text's words
     created_since: datetime | None = None  # learnt in [since, until): the page's and the API's time filter
     created_until: datetime | None = None
 
@@ -77,10 +76,8 @@ def tsquery_text(text: str) -> str:
 
 
 def fulltext_query(query: RecallQuery) -> str:
-    """The tsquery text of a recall: its rewritten terms when it has them, else the text's words."""
-    if query.terms is None:
-        return tsquery_text(query.text)
-    return " | ".join(t for t in query.terms if _LEXEME.fullmatch(t))
+    """The tsquery text of a recall: an OR of its content words."""
+    return tsquery_text(query.text)
 
 
 @contextlib.contextmanager

@@ -76,21 +76,6 @@ def test_an_edit_keeps_the_context_and_bulk_imports_carry_it(alice):
     assert found[imported.pk].ranks["full_text"] == 1
 
 
-def test_last_month_finds_what_happened_last_month(alice):
-    rewrite = SEARCH.model_copy(update={"query": SEARCH.query.model_copy(update={"relative_dates": True})})
-    last_month = write.add_memory(alice, "Went to a concert with Priya", valid_from=_months_ago(1))
-    write.add_memory(alice, "Went to a concert with Jonas", valid_from=_months_ago(3))
-    assert _first(alice, "Who did I go to a concert with last month?", config=rewrite) == last_month.memory
-
-
-def test_do_you_remember_finds_the_fact_not_the_words_remember_and_told(alice):
-    rewrite = SEARCH.model_copy(update={"query": SEARCH.query.model_copy(update={"drop_meta_words": True})})
-    sister = write.add_memory(alice, "My sister Lena works as a nurse in Leeds")
-    write.add_memory(alice, "I told my manager I would remember to send the report")
-    found = recall(alice, "Do you remember what I told you about my sister?", config=rewrite)
-    assert found.memories[0] == sister.memory
-
-
 def test_a_rare_word_in_the_question_outweighs_a_word_every_memory_has(alice):
     """BM25 full text: "coffee" is in most of this user's memories, "lisbon" in one; ts_rank_cd
     would weigh them alike."""
