@@ -37,14 +37,19 @@ def _locked(folder: Path):
 
 
 def _pid_alive(pidfile: Path) -> int | None:
-    # A daemonised server's parent may be an init that never reaps it: a zombie counts as stopped.
     try:
         pid = int(pidfile.read_text().strip())
-        if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-            return None
-        return pid
-    except (OSError, ValueError, psutil.Error):
+    except (OSError, ValueError):
         return None
+    return pid if _running(pid) else None
+
+
+def _running(pid: int) -> bool:
+    # A daemonised server's parent may be an init that never reaps it: a zombie counts as stopped.
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def _answers_ping(port: int, timeout: float = 0.5) -> bool:
@@ -155,6 +160,7 @@ def stop_redis(var_dir: Path) -> None:
     if pid is None:
         return
     os.kill(pid, 15)  # SIGTERM: redis saves and exits
+    # Wait on the process, not its pid file: redis removes the file before it has exited.
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and _pid_alive(folder / "redis.pid"):
+    while time.monotonic() < deadline and _running(pid):
         time.sleep(0.05)
