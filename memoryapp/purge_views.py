@@ -11,11 +11,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from memoryapp.engine import listing, purge
 from memoryapp.engine.errors import MemoryNotFound
 from memoryapp.forms import AccountDeleteForm
+from memoryapp.views import CLEARED_KEY
 
 
 @login_required
@@ -42,8 +44,9 @@ def memories_purge_all(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "memoryapp/purge_confirm.html", {"m": None})
     count = purge.purge_all(request.user)
-    request.session.pop("memories_cleared_ids", None)  # nothing left to undo
-    messages.success(request, _("Deleted %(count)d memories forever.") % {"count": count})
+    request.session.pop(CLEARED_KEY, None)  # nothing left to undo
+    messages.success(request, ngettext("Deleted %(count)d memory forever.", "Deleted %(count)d memories forever.",
+                                       count) % {"count": count})
     return redirect("memories")
 
 
