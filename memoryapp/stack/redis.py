@@ -6,6 +6,7 @@ only, daemonised, with its pid, port and data under `var/redis/`.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import socket
 import subprocess
@@ -16,6 +17,9 @@ from pathlib import Path
 import psutil
 
 from .errors import StackError
+
+logger = logging.getLogger(__name__)
+STOP_TIMEOUT_S = 30
 
 DEFAULT_PORT = 6479
 
@@ -161,6 +165,13 @@ def stop_redis(var_dir: Path) -> None:
         return
     os.kill(pid, 15)  # SIGTERM: redis saves and exits
     # Wait on the process, not its pid file: redis removes the file before it has exited.
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + STOP_TIMEOUT_S
     while time.monotonic() < deadline and _running(pid):
         time.sleep(0.05)
+    if _running(pid):
+        # A shutdown that hangs (seen once on a loaded machine, its log gone with its folder) would leave a
+        # server running that no later start replaces. Jobs lost with it are requeued by the pipeline's
+        # sweeps; a graph write lost since its last save, by `manage.py graph_sync --rebuild`.
+        logger.warning("the embedded Redis did not stop within %d s; killing it (see %s; if the graph looks "
+                       "stale afterwards, run manage.py graph_sync --rebuild)", STOP_TIMEOUT_S, folder / "redis.log")
+        os.kill(pid, 9)
