@@ -173,5 +173,6 @@ def stop_redis(var_dir: Path) -> None:
         # server running that no later start replaces. Jobs lost with it are requeued by the pipeline's
         # sweeps; a graph write lost since its last save, by `manage.py graph_sync --rebuild --user ID`.
         logger.warning("the embedded Redis did not stop within %d s; killing it (see %s; if the graph looks "
-                       "stale afterwards, run manage.py graph_sync --rebuild --user ID)", STOP_TIMEOUT_S, folder / "redis.log")
+                       "stale afterwards, run manage.py graph_sync --rebuild --user ID)",
+                       STOP_TIMEOUT_S, folder / "redis.log")
         os.kill(pid, 9)
