@@ -8,11 +8,11 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from memoryapp.engine.recipes import SearchMethod
 from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 
 RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("Last 7 days")),
                  ("month", _("Last 30 days")), ("year", _("Last year"))]
-METHOD_CHOICES = [("hybrid", _("Words and meaning")), ("keyword", _("Words only")), ("vector", _("Meaning only"))]
 
 
 class MemoryFilterForm(forms.Form):
@@ -23,7 +23,7 @@ class MemoryFilterForm(forms.Form):
     source = forms.ChoiceField(required=False, label=_("Source"),
                                choices=[("", _("Any source")), *MemorySource.choices])
     at = forms.DateField(required=False, label=_("As of"), widget=forms.DateInput(attrs={"type": "date"}))
-    method = forms.ChoiceField(required=False, label=_("Match"), choices=METHOD_CHOICES)
+    method = forms.ChoiceField(required=False, label=_("Match"), choices=SearchMethod.choices)
 
     def clean_at(self):
         day = self.cleaned_data.get("at")
@@ -38,7 +38,7 @@ class MemoryFilterForm(forms.Form):
         return {"q": data.get("q", ""), "kind": data.get("kind", ""),
                 "status": data.get("status") or MemoryStatus.ACTIVE,
                 "range_name": data.get("range", ""), "source": data.get("source", ""),
-                "at": self.moment(data.get("at")), "method": data.get("method") or "hybrid"}
+                "at": self.moment(data.get("at")), "method": data.get("method") or SearchMethod.HYBRID}
 
     @staticmethod
     def moment(day) -> datetime | None:

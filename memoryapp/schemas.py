@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
-from memoryapp.engine.recipes import SEARCH_METHODS
+from memoryapp.engine.recipes import SearchMethod
 from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, Memory, MemoryKind, MemorySource, MemoryStatus
 
 # The API's vocabularies are the models' choices: one list each, so the two cannot drift.
@@ -15,7 +15,6 @@ Kind = MemoryKind
 StatusName = MemoryStatus
 Source = MemorySource
 LifecycleName = Lifecycle
-SearchMethod = Literal[tuple(SEARCH_METHODS)]  # hybrid, keyword, vector
 
 
 class ReplacementOut(Schema):
@@ -90,7 +89,7 @@ class SearchIn(Schema):
     since: datetime | None = None  # learnt at or after
     until: datetime | None = None  # learnt before
     at: datetime | None = None  # time travel: what was true then, versions replaced since included
-    method: SearchMethod = "hybrid"
+    method: SearchMethod = SearchMethod.HYBRID
     limit: int = Field(default=20, ge=1, le=50)
 
 

@@ -19,7 +19,7 @@ from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, Memo
 
 from .errors import MemoryValidationError
 from .recall import recall
-from .recipes import SEARCH_METHODS
+from .recipes import SEARCH_METHODS, SearchMethod
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -35,7 +35,7 @@ class MemoryFilter:
 
     `since`/`until` bound when a memory was learnt; `at` is time travel: the active memories that were
     true at that moment, the versions replaced since included (each knows what replaced it). `kinds`
-    is any of several types (`kind` one); `method` how a search query is matched (SEARCH_METHODS).
+    is any of several types (`kind` one); `method` how a search query is matched (recipes.SearchMethod).
     """
 
     q: str = ""
@@ -46,11 +46,11 @@ class MemoryFilter:
     until: datetime | None = None
     kinds: tuple[str, ...] = ()
     at: datetime | None = None
-    method: str = "hybrid"
+    method: str = SearchMethod.HYBRID
 
     def __post_init__(self) -> None:
         checks = (("kind", self.kind, MemoryKind.values), ("status", self.status, MemoryStatus.values),
-                  ("source", self.source, MemorySource.values), ("method", self.method, list(SEARCH_METHODS)))
+                  ("source", self.source, MemorySource.values), ("method", self.method, SearchMethod.values))
         checks += tuple(("kinds", kind, MemoryKind.values) for kind in self.kinds)
         for name, value, allowed in checks:
             if value and value not in allowed:

@@ -1,7 +1,17 @@
 """Named recall presets. Entry points default to one; derive variants with `model_copy(update=...)`."""
 from __future__ import annotations
 
-from .config import FullTextConfig, FusionConfig, GraphConfig, RecallConfig, TrigramConfig, VectorConfig
+from django.db.models import TextChoices
+from django.utils.translation import gettext_lazy as _
+
+from .config import (
+    FullTextConfig,
+    FusionConfig,
+    GraphConfig,
+    RecallConfig,
+    TrigramConfig,
+    VectorConfig,
+)
 
 # The chat prompt: the top 3 whose meaning is close to the message, ranked by meaning, importance and
 # recency. Ranked by rank fusion instead, the words BM25 finds push aside what a message implies
@@ -23,14 +33,21 @@ RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 # matches says so instead of listing the nearest strangers.
 RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
 
+
 # The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds memories
 # that share a word (or, for a short query, a close spelling) and nothing by meaning alone; vector finds
 # by meaning alone, with the page's gate.
+class SearchMethod(TextChoices):
+    HYBRID = "hybrid", _("Words and meaning")
+    KEYWORD = "keyword", _("Words only")
+    VECTOR = "vector", _("Meaning only")
+
+
 SEARCH_METHODS: dict[str, RecallConfig] = {
-    "hybrid": RECALL_MEMORIES_PAGE,
-    "keyword": RECALL_MEMORIES_PAGE.model_copy(update={
+    SearchMethod.HYBRID: RECALL_MEMORIES_PAGE,
+    SearchMethod.KEYWORD: RECALL_MEMORIES_PAGE.model_copy(update={
         "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False), "min_cosine": 1.0}),
-    "vector": RECALL_MEMORIES_PAGE.model_copy(update={
+    SearchMethod.VECTOR: RECALL_MEMORIES_PAGE.model_copy(update={
         "full_text": FullTextConfig(enabled=False), "trigram": TrigramConfig(enabled=False),
         "graph": GraphConfig(enabled=False)}),
 }
