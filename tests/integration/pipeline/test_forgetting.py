@@ -16,7 +16,8 @@ from memoryapp.providers.llm import OfflineLLM
 
 pytestmark = pytest.mark.django_db
 
-NOW = timezone.now() + timedelta(days=1)
+# Tomorrow at 10:00: a test that adds hours to NOW must stay within its day whatever time the suite runs.
+NOW = timezone.localtime(timezone.now() + timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
 
 
 def _aged(user, content: str, days: float, **fields) -> Memory:
