@@ -16,11 +16,12 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memoryapp import auth
+from memoryapp import auth, language
 from memoryapp.engine import extraction, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
@@ -275,20 +276,17 @@ def memories_import(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     prefs = MemorySettings.for_user(request.user)
-    form = MemorySettingsForm(instance=prefs)
+    form = MemorySettingsForm(instance=prefs, initial={"language": language.chosen(request)})
     token_form = ApiTokenForm()
     new_secret = ""
     if request.method == "POST" and "save_settings" in request.POST:
         form = MemorySettingsForm(request.POST, instance=prefs)
         if form.is_valid():
             form.save()
+            if prefs.language:  # the page goes on in the language just saved; "" lets the browser decide
+                translation.activate(prefs.language)
             messages.success(request, _("Settings saved."))
-            response = redirect("settings")
-            if prefs.language:
-                response.set_cookie(settings.LANGUAGE_COOKIE_NAME, prefs.language, samesite="Lax")
-            else:
-                response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
-            return response
+            return language.remember(redirect("settings"), prefs.language)
     elif request.method == "POST" and "create_token" in request.POST:
         token_form = ApiTokenForm(request.POST)
         if token_form.is_valid():
