@@ -21,7 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memoryapp import auth, language
+from memoryapp import accounts, auth, language
 from memoryapp.engine import extraction, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
@@ -35,14 +35,26 @@ MAX_SUGGESTIONS_SHOWN = 20
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """The form while sign-up is available (accounts.py: the first account, SIGNUP=open or approval);
+    when closed, how to get an account instead."""
     if request.user.is_authenticated:
         return redirect("home")
+    state = accounts.signup_state()
+    if not state.available:
+        return render(request, "registration/signup.html", {"state": state},
+                      status=403 if request.method == "POST" else 200)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
+        try:
+            state = accounts.create_account(form.save(commit=False))
+        except accounts.SignupClosed:  # the first account was made meanwhile, and sign-up is closed
+            return render(request, "registration/signup.html", {"state": accounts.signup_state()}, status=403)
+        if state.needs_approval:
+            return render(request, "registration/signup_pending.html", {"username": form.cleaned_data["username"]})
+        login(request, form.instance)
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+    return render(request, "registration/signup.html", {"form": form, "state": state},
+                  status=400 if form.errors else 200)
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -298,6 +310,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Token revoked."))
         return redirect("settings")
     tokens = ApiToken.objects.filter(user=request.user)
+    waiting = accounts.waiting_accounts().count() if request.user.is_staff else 0
     return render(request, "memoryapp/settings.html", {"form": form, "token_form": token_form, "tokens": tokens,
-                                                       "new_secret": new_secret,
+                                                       "new_secret": new_secret, "waiting_accounts": waiting,
                                                        "delete_form": AccountDeleteForm(request.user)})
