@@ -29,7 +29,7 @@ def test_it_makes_the_first_account_the_administrator(client):
     assert 'href="/admin/"' in client.get("/settings/").content.decode()  # the header leads there
 
 
-def test_it_closes_sign_up_once_the_install_has_its_administrator(alice):
+def test_it_closes_sign_up_once_the_install_has_its_administrator_unless_the_operator_opens_it(alice, settings):
     visitor = Client()
     login = visitor.get("/accounts/login/").content.decode()
     assert "Ask the administrator of this server" in login and 'href="/accounts/signup/"' not in login
@@ -42,6 +42,13 @@ def test_it_closes_sign_up_once_the_install_has_its_administrator(alice):
 
     chinese = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get("/accounts/login/").content.decode()
     assert "请这台服务器的管理员为你创建一个账号" in chinese
+
+    settings.SIGNUP = "open"
+    assert 'href="/accounts/signup/"' in visitor.get("/accounts/login/").content.decode()
+    assert visitor.post("/accounts/signup/", NEW).status_code == 302
+    carol = _users().get(username="carol")
+    assert carol.is_active and not carol.is_staff and not carol.is_superuser
+    assert "carol" in visitor.get("/").content.decode()
 
 
 def test_it_holds_a_new_account_until_an_administrator_approves_it(alice, settings):
@@ -70,12 +77,3 @@ def test_it_holds_a_new_account_until_an_administrator_approves_it(alice, settin
 
     answer = visitor.post("/accounts/login/", {"username": "carol", "password": NEW["password1"]})
     assert answer.status_code == 302 and "carol" in visitor.get("/").content.decode()
-
-
-def test_it_signs_anyone_up_when_the_operator_opens_it(alice, settings):
-    settings.SIGNUP = "open"
-    visitor = Client()
-    assert 'href="/accounts/signup/"' in visitor.get("/accounts/login/").content.decode()
-    assert visitor.post("/accounts/signup/", NEW).status_code == 302
-    carol = _users().get(username="carol")
-    assert carol.is_active and not carol.is_staff and not carol.is_superuser
