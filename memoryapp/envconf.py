@@ -46,6 +46,16 @@ def envfloat(name: str, default: float) -> float:
         raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
 
 
+def envchoice(name: str, choices: list[str], default: str) -> str:
+    """One of `choices`, exactly as spelt there; anything else is an error naming them all."""
+    value = os.environ.get(name)
+    if value in (None, ""):
+        return default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
 def envsecret(name: str) -> str | None:
     """A secret from NAME, or from the file NAME_FILE points at (Docker secrets)."""
     value = envstr(name)

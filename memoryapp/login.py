@@ -1,4 +1,5 @@
-"""The login page, with failed attempts limited per client address and username."""
+"""The login page, with failed attempts limited per client address and username; an account that
+waits for approval is told so (accounts.py)."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -7,7 +8,7 @@ from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from memoryapp import ratelimit
+from memoryapp import accounts, ratelimit
 
 WINDOW_SECONDS = 15 * 60
 
@@ -26,7 +27,14 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
         if ratelimit.count(_bucket(self.request), WINDOW_SECONDS) >= settings.LOGIN_FAILURES_PER_15_MINUTES:
             self.blocked = True
             raise ValidationError(_("Too many failed attempts. Wait 15 minutes and try again."), code="rate_limited")
-        return super().clean()
+        try:
+            return super().clean()
+        except ValidationError:
+            username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+            if username and password and accounts.awaiting_approval(username, password):
+                raise ValidationError(_("Your account waits for an administrator's approval. "
+                                        "You can log in once it is approved."), code="inactive") from None
+            raise
 
 
 class RateLimitedLoginView(LoginView):

@@ -17,7 +17,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import ExponentialBackoff
 
-from memoryapp.envconf import envbool, envfloat, envint, envsecret, envstr
+from memoryapp.envconf import envbool, envchoice, envfloat, envint, envsecret, envstr
 from memoryapp import stack
 from memoryapp.providers.embeddings import catalog as embedding_catalog
 
@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "memoryapp.language.UserLanguageMiddleware",  # a signed-in user's saved language wins over the cookie
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -89,6 +90,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "memoryapp.context_processors.llm_status",
+                "memoryapp.context_processors.signup",
             ],
         },
     },
@@ -208,6 +210,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Who may open an account once the install has its first (which administers it): nobody but the
+# administrator (`closed`), anyone (`open`), or anyone whose account an administrator then approves.
+SIGNUP = envchoice("SIGNUP", ["closed", "open", "approval"], "closed")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from memoryapp import views
+from memoryapp import language, views
 from memoryapp.api import api
 from memoryapp.login import RateLimitedLoginView
 
@@ -15,6 +15,6 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]

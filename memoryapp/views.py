@@ -16,11 +16,12 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memoryapp import auth
+from memoryapp import accounts, auth, language
 from memoryapp.engine import extraction, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
@@ -34,14 +35,26 @@ MAX_SUGGESTIONS_SHOWN = 20
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """The form while sign-up is available (accounts.py: the first account, SIGNUP=open or approval);
+    when closed, how to get an account instead."""
     if request.user.is_authenticated:
         return redirect("home")
+    state = accounts.signup_state()
+    if not state.available:
+        return render(request, "registration/signup.html", {"state": state},
+                      status=403 if request.method == "POST" else 200)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
+        try:
+            state = accounts.create_account(form.save(commit=False))
+        except accounts.SignupClosed:  # the first account was made meanwhile, and sign-up is closed
+            return render(request, "registration/signup.html", {"state": accounts.signup_state()}, status=403)
+        if state.needs_approval:
+            return render(request, "registration/signup_pending.html", {"username": form.cleaned_data["username"]})
+        login(request, form.instance)
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+    return render(request, "registration/signup.html", {"form": form, "state": state},
+                  status=400 if form.errors else 200)
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -275,20 +288,17 @@ def memories_import(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     prefs = MemorySettings.for_user(request.user)
-    form = MemorySettingsForm(instance=prefs)
+    form = MemorySettingsForm(instance=prefs, initial={"language": language.chosen(request)})
     token_form = ApiTokenForm()
     new_secret = ""
     if request.method == "POST" and "save_settings" in request.POST:
         form = MemorySettingsForm(request.POST, instance=prefs)
         if form.is_valid():
             form.save()
+            if prefs.language:  # the page goes on in the language just saved; "" lets the browser decide
+                translation.activate(prefs.language)
             messages.success(request, _("Settings saved."))
-            response = redirect("settings")
-            if prefs.language:
-                response.set_cookie(settings.LANGUAGE_COOKIE_NAME, prefs.language, samesite="Lax")
-            else:
-                response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
-            return response
+            return language.remember(redirect("settings"), prefs.language)
     elif request.method == "POST" and "create_token" in request.POST:
         token_form = ApiTokenForm(request.POST)
         if token_form.is_valid():
@@ -300,6 +310,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Token revoked."))
         return redirect("settings")
     tokens = ApiToken.objects.filter(user=request.user)
+    waiting = accounts.waiting_accounts().count() if request.user.is_staff else 0
     return render(request, "memoryapp/settings.html", {"form": form, "token_form": token_form, "tokens": tokens,
-                                                       "new_secret": new_secret,
+                                                       "new_secret": new_secret, "waiting_accounts": waiting,
                                                        "delete_form": AccountDeleteForm(request.user)})

@@ -3,6 +3,8 @@
 A conversation is cut into windows of 30 messages. A full window is summarised as soon as it exists;
 the last, partial one when the conversation ends (`ended_at` set). The ConsolidationRun keyed by the
 window's first message makes a second pass a no-op, and is written in the episode's transaction.
+With auto-extract off the episode is not written: it waits as a MemorySuggestion, like every other
+memory a chat yields, and confirming it writes it (engine/extraction.py: confirm_suggestion).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, MemorySettings, MemorySource
-from memoryapp.pipeline.models import ConsolidationRun
+from memoryapp.pipeline.models import ConsolidationRun, MemorySuggestion
 
 from . import write
 
@@ -28,6 +30,7 @@ log = logging.getLogger(__name__)
 
 EPISODE_WINDOW = 30  # messages per episode
 EPISODE_IMPORTANCE = 0.5
+EPISODE_CONFIDENCE = 0.8
 RECENT_DAYS = 7  # `due_conversations` looks at conversations touched this recently
 
 
@@ -35,7 +38,8 @@ RECENT_DAYS = 7  # `due_conversations` looks at conversations touched this recen
 class Episode:
     first_message_id: int
     last_message_id: int
-    memory_id: int | None  # None: nothing worth remembering (no user turn, empty summary)
+    memory_id: int | None  # None: nothing worth remembering (no user turn, empty summary), or suggested
+    suggestion_id: int | None = None  # auto-extract is off: the episode waits for the user's confirmation
 
 
 def windows(conversation: Conversation) -> list[list[Message]]:
@@ -64,32 +68,41 @@ def consolidate(conversation: Conversation, *, llm: LLMProvider | None = None) -
     llm = llm or get_llm()
     written = []
     for window in pending_windows(conversation):
-        episode = _consolidate_window(conversation, window, llm)
+        episode = _consolidate_window(conversation, window, llm, prefs)
         if episode is not None:
             written.append(episode)
     return written
 
 
-def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider) -> Episode | None:
+def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider,
+                        prefs: MemorySettings) -> Episode | None:
     calls_before = getattr(llm, "calls", 0)
     summary = " ".join(llm.summarise([{"role": m.role, "content": m.content} for m in window]).split())
     calls = getattr(llm, "calls", 0) - calls_before
     first, last = window[0], window[-1]
+    suggestion = None
     try:
         with transaction.atomic():
             run = ConsolidationRun.objects.create(conversation=conversation, first_message_id=first.pk,
                                                   last_message_id=last.pk, llm_calls=calls)
             if summary and any(m.role == Role.USER for m in window):
                 source = next((m for m in reversed(window) if m.role == Role.USER), last)
-                run.memory = write.add_memory(
-                    conversation.user_id, f"[{_stamp(first.created_at)}] {summary}", kind="episode",
-                    importance=EPISODE_IMPORTANCE, valid_from=first.created_at, source=MemorySource.EXTRACTED,
-                    source_conversation_id=conversation.pk, source_message_id=source.pk, actor=Actor.EXTRACTOR,
-                ).memory
-                run.save(update_fields=["memory"])
+                episode = {"kind": "episode", "importance": EPISODE_IMPORTANCE, "confidence": EPISODE_CONFIDENCE,
+                           "valid_from": first.created_at}
+                content = f"[{_stamp(first.created_at)}] {summary}"
+                if prefs.auto_extract:
+                    run.memory = write.add_memory(
+                        conversation.user_id, content, **episode, source=MemorySource.EXTRACTED,
+                        source_conversation_id=conversation.pk, source_message_id=source.pk, actor=Actor.EXTRACTOR,
+                    ).memory
+                    run.save(update_fields=["memory"])
+                else:
+                    suggestion = MemorySuggestion.objects.create(
+                        user_id=conversation.user_id, conversation=conversation, message=source, content=content,
+                        **episode)
     except IntegrityError:  # another worker wrote this window's episode first
         return None
-    return Episode(first.pk, last.pk, run.memory_id)
+    return Episode(first.pk, last.pk, run.memory_id, suggestion.pk if suggestion else None)
 
 
 def _stamp(moment: datetime) -> str:

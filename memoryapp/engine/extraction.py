@@ -271,7 +271,7 @@ def confirm_suggestion(suggestion: MemorySuggestion, *, actor: str = Actor.USER)
             raise ValueError(f"suggestion {suggestion.pk} was already {suggestion.status}")
         result = write.add_memory(
             suggestion.user_id, suggestion.content, kind=suggestion.kind, importance=suggestion.importance,
-            confidence=suggestion.confidence, source=MemorySource.EXTRACTED,
+            confidence=suggestion.confidence, valid_from=suggestion.valid_from, source=MemorySource.EXTRACTED,
             source_conversation_id=suggestion.conversation_id, source_message_id=suggestion.message_id, actor=actor,
             context=_context(suggestion.message),
         )

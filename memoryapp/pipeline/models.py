@@ -60,7 +60,8 @@ class SuggestionStatus(models.TextChoices):
 
 
 class MemorySuggestion(models.Model):
-    """A candidate memory kept for the user's confirmation (auto-extract is off)."""
+    """A memory a chat yielded, kept for the user's confirmation (auto-extract is off): an extracted
+    candidate or a conversation's episode."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_suggestions")
     run = models.ForeignKey(ExtractionRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="suggestions")
@@ -72,6 +73,8 @@ class MemorySuggestion(models.Model):
     kind = models.CharField(max_length=16)
     importance = models.FloatField()
     confidence = models.FloatField()
+    # When what it says began (an episode: its window's first message); confirming keeps it. None: then.
+    valid_from = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=SuggestionStatus.choices, default=SuggestionStatus.PENDING)
     memory = models.ForeignKey("memoryapp.Memory", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)

@@ -11,7 +11,8 @@ def test_it_sends_a_visitor_to_the_login_page(client):
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
-def test_it_signs_up_and_logs_the_new_user_in(client):
+def test_it_signs_up_and_logs_the_new_user_in(client, alice, settings):
+    settings.SIGNUP = "open"  # after the first account, sign-up is closed unless the operator opens it
     response = client.post("/accounts/signup/", {"username": "carol", "password1": "a-long-pass-phrase-9",
                                                  "password2": "a-long-pass-phrase-9"})
     assert response.status_code == 302
@@ -19,7 +20,8 @@ def test_it_signs_up_and_logs_the_new_user_in(client):
     assert "carol" in client.get("/").content.decode()
 
 
-def test_it_shows_form_errors_for_a_weak_password_and_creates_nobody(client):
+def test_it_shows_form_errors_for_a_weak_password_and_creates_nobody(client, alice, settings):
+    settings.SIGNUP = "open"
     response = client.post("/accounts/signup/", {"username": "dave", "password1": "123", "password2": "123"})
     assert response.status_code == 400
     assert b"errorlist" in response.content

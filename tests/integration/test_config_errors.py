@@ -45,3 +45,9 @@ def test_it_names_an_unknown_graph_backend():
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "memoryapp.E010" in result.stderr
     assert "GRAPH_BACKEND must be one of graphiti, zep, off, not 'neo4j'" in result.stderr
+
+
+def test_it_names_the_sign_up_modes_when_signup_is_misspelt():
+    result = _manage("check", SIGNUP="yes")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "SIGNUP must be one of closed, open, approval, not 'yes'" in result.stderr

@@ -75,6 +75,13 @@ def test_it_boots_logs_in_over_http_and_opens_a_websocket(fresh_stack):
         assert answer.status_code == 302 and answer.headers["location"] == "/"
         home = http.get("/")
         assert home.status_code == 200 and username in home.text
+        # The demo account is the install's first, so its administrator; sign-up is closed after it.
+        assert http.get("/admin/").status_code == 200
+        http.post("/accounts/logout/", data={"csrfmiddlewaretoken": http.cookies["csrftoken"]})
+        assert 'id="signup-closed"' in http.get("/accounts/signup/").text
+        answer = http.post("/accounts/login/", data={"username": username, "password": password,
+                                                     "csrfmiddlewaretoken": http.cookies["csrftoken"]})
+        assert answer.status_code == 302
         session = http.cookies["sessionid"]
 
     headers = {"Cookie": f"sessionid={session}", "Origin": base}

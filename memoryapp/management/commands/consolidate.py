@@ -33,6 +33,8 @@ class Command(BaseCommand):
                 continue
             written += len(episodes)
             for episode in episodes:
+                outcome = (f"suggestion {episode.suggestion_id} (auto-extract is off: it waits for the user)"
+                           if episode.suggestion_id else f"memory {episode.memory_id}")
                 self.stdout.write(f"conversation {conversation_id}: messages {episode.first_message_id}-"
-                                  f"{episode.last_message_id} -> memory {episode.memory_id}")
+                                  f"{episode.last_message_id} -> {outcome}")
         self.stdout.write(self.style.SUCCESS(f"{written} episode(s) written"))

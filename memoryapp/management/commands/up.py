@@ -1,5 +1,5 @@
-"""`manage.py up`: start the embedded servers, check, migrate, create the demo user on first run,
-and run web + worker + beat."""
+"""`manage.py up`: start the embedded servers, check, migrate, create the demo user (the administrator)
+on first run, and run web + worker + beat."""
 from __future__ import annotations
 
 import secrets
@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from memoryapp import accounts
 from memoryapp.embedded import start_embedded, stop_embedded
 from memoryapp.envconf import envstr
 from memoryapp.stack.processes import Child, Supervisor, child_env, port_is_free, python_module, wait_for_port
@@ -69,12 +70,15 @@ class Command(BaseCommand):
             raise CommandError("a process exited unexpectedly")
 
     def _ensure_demo_user(self) -> str | None:
-        """On the first run (no users yet) create `demo`; its login is kept in var/demo-login.txt."""
+        """On the first run (no users yet) create `demo`, the install's first account and so its
+        administrator (accounts.py); its login is kept in var/demo-login.txt."""
         path = settings.VAR_DIR / "demo-login.txt"
         User = get_user_model()
         if not User.objects.exists():
             password = secrets.token_urlsafe(9)
-            User.objects.create_user("demo", password=password)
+            demo = User(username="demo")
+            demo.set_password(password)
+            accounts.create_account(demo)
             path.write_text(f"demo / {password}\n")
             path.chmod(0o600)
         if path.exists() and User.objects.filter(username="demo").exists():

@@ -12,9 +12,9 @@ from conversations.models import Conversation, Message
 from memoryapp.engine import chat_end
 from memoryapp.engine.chat import start_turn
 from memoryapp.models import Memory, MemorySettings
-from memoryapp.pipeline.models import ExtractionRun
+from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion
 from memoryapp.providers.llm.prompts import EXTRACT_MARKER, SUMMARISE_MARKER
-from tasks.chat_end import finish_chat
+from tasks.chat_end import end_idle_chats, finish_chat
 from tasks.extraction import extract_messages
 
 from .conftest import candidates, chat
@@ -104,3 +104,23 @@ def test_nothing_is_queued_for_a_temporary_chat_or_a_user_whose_memory_is_off(al
     MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
     kept, _ = chat(alice, "I like jazz")
     assert finish_chat(kept.pk) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_what_an_idle_chat_yields_as_suggestions_when_auto_learn_is_off(
+        alice, alice_client, celery_worker, session_llm_server, settings):
+    """Auto-learn off: the beat ends an idle chat, the worker learns from it, and the fact and the
+    "talked about" episode both wait on the memories page; nothing is remembered unasked."""
+    settings.CHAT_IDLE_MINUTES = 30
+    MemorySettings.objects.update_or_create(user=alice, defaults={"auto_extract": False})
+    idle, _ = chat(alice, "I'm allergic to peanuts, keep that in mind")
+    Message.objects.filter(conversation=idle).update(created_at=timezone.now() - timedelta(minutes=31))
+
+    session_llm_server.script(EXTRACT_MARKER, candidates(("Is allergic to peanuts", "fact")))
+    session_llm_server.script(SUMMARISE_MARKER, "talked about a peanut allergy")
+    assert end_idle_chats() == 1
+    waiting = _wait_for(lambda: len(kinds := sorted(MemorySuggestion.objects.filter(
+        user=alice, status="pending").values_list("kind", flat=True))) == 2 and kinds)
+    assert waiting == ["episode", "fact"]
+    assert not Memory.objects.filter(user=alice).exists()
+    assert "talked about a peanut allergy" in alice_client.get("/settings/memories").content.decode()

@@ -6,7 +6,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from memoryapp.engine.consolidation import consolidate
-from memoryapp.models import Memory
+from memoryapp.models import Memory, MemorySettings
+from memoryapp.pipeline.models import MemorySuggestion
 from memoryapp.providers.llm.prompts import SUMMARISE_MARKER
 
 from .conftest import chat
@@ -47,3 +48,33 @@ def test_it_writes_the_last_window_when_the_conversation_ends(alice, llm_server,
 def test_it_skips_temporary_conversations(alice):
     conversation, _ids = chat(alice, *["I like tea"] * 16, temporary=True)
     assert consolidate(conversation) == [] and _episodes(alice) == []
+
+
+def test_it_keeps_the_episode_as_a_suggestion_when_auto_learn_is_off(alice, alice_client, llm_server,
+                                                                      use_scripted_llm):
+    """"When off, new memories wait for your confirmation": the episode too, by `manage.py consolidate`
+    as by the engine the chat-end job and beat call; confirming it on the memories page writes it."""
+    MemorySettings.objects.update_or_create(user=alice, defaults={"auto_extract": False})
+    long, _ids = chat(alice, *[f"Let us plan the trip to Kyoto, part {i}" for i in range(16)])  # a full window
+    ended, _ids = chat(alice, "I have a job interview tomorrow", "Any advice on nerves?")
+    ended.ended_at = timezone.now()
+    ended.save(update_fields=["ended_at"])
+    llm_server.script(SUMMARISE_MARKER, "talked about the trip to Kyoto")
+    llm_server.script(SUMMARISE_MARKER, "talked about tomorrow's job interview")
+
+    assert [e.memory_id for e in consolidate(long)] == [None]
+    call_command("consolidate", "--conversation", str(ended.pk), stdout=open("/dev/null", "w"))
+    assert consolidate(long) == [] and consolidate(ended) == []  # each window once, suggested or not
+
+    assert _episodes(alice) == []
+    waiting = list(MemorySuggestion.objects.filter(user=alice, status="pending").order_by("id"))
+    assert [s.kind for s in waiting] == ["episode", "episode"]
+    assert waiting[1].content.endswith("talked about tomorrow's job interview")
+    page = alice_client.get("/settings/memories").content.decode()
+    assert "talked about the trip to Kyoto" in page and "talked about tomorrow&#x27;s job interview" in page
+
+    response = alice_client.post(f"/settings/memories/suggestions/{waiting[0].pk}/confirm")
+    assert response.status_code == 302
+    episode = Memory.objects.get(user=alice, kind="episode")
+    assert episode.content == waiting[0].content and episode.source_conversation_id == long.pk
+    assert episode.valid_from == long.messages.order_by("created_at", "id").first().created_at
