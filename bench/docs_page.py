@@ -75,12 +75,15 @@ def _took(started: str, ended: str) -> str:
 
 def made_by(step: Step, result: dict) -> str:
     """One line: the commit, date and machine of a result, and how busy the machine was."""
-    p = result.get("provenance")
-    if p is None:
+    p = result.get("provenance") or {}
+    if "backfilled" in p or not p:  # an earlier result: the machine block, and what the lab notes said
         m = result.get("machine", {})
-        return (f"`{step.result}` was written before results recorded their commit, command and date; "
-                f"{m.get('cpu', 'unknown CPU')}, {m.get('cores', '?')} cores, Python {m.get('python', '?')}; "
-                f"load average {_loads(m.get('loadavg_at_end', []))} at the end (1, 5, 15 minutes).")
+        return (f"`{step.result}` is an earlier run, from before results recorded their commit (added in "
+                f"`{p.get('committed_in', '?')}`, {p.get('date', 'date unknown')}), made by "
+                f"`{p.get('command', 'a command not recorded')}`; {m.get('cpu', 'unknown CPU')}, "
+                f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}; load average "
+                f"{_loads(m.get('loadavg_at_end', []))} at the end (1, 5, 15 minutes). "
+                f"`python -m bench.all` replaces it.")
     commit = f"commit `{p['commit'][:10]}`" if p.get("commit") else "an unknown commit"
     if p.get("dirty"):
         commit += " with uncommitted changes"
@@ -128,8 +131,10 @@ def render_tiers(root: Path = REPO) -> str:
     """The runner's step list, as the docs show it, and how long each tier took when last run."""
     lines = ["```sh"]
     for tier in Tier:
-        names = ", ".join(step.name for step in steps_for(tier))
-        lines.append(f"python -m bench.all --{tier.value}   # about {expected_minutes(tier):.0f} min: {names}")
+        steps = [step for step in steps_for(tier) if step.tier is tier]
+        added = "" if tier is Tier.FAST else "the fast steps, then "
+        lines.append(f"python -m bench.all --{tier.value}   # about {expected_minutes(tier):.0f} min: "
+                     f"{added}{', '.join(step.name for step in steps)}")
     lines += ["```", "", *(last_run(tier, root) for tier in Tier), "",
               "| step | tier | command | needs beyond the default install | about |", "|---|---|---|---|---|"]
     for step in STEPS:

@@ -100,7 +100,7 @@ def _chat_cells(s: dict) -> list:
 
 def chat_table(result: dict) -> str:
     """All turns, each split and language, then the LoCoMo questions asked inside a chat."""
-    lines = [_head("turns measured", *CHAT_COLUMNS), _row("**all**", *_chat_cells(result["overall"]))]
+    lines = [_head("", *CHAT_COLUMNS), _row("**all**", *_chat_cells(result["overall"]))]
     for split, part in result["by_split"].items():
         lines.append(_row(f"{split}", *_chat_cells(part["overall"])))
         lines += [_row(f"{split}, {language}", *_chat_cells(s)) for language, s in part["by_language"].items()]
