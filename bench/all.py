@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+from typing import TextIO
 
 from . import docs_page, runtime
 from .steps import BENCH_EXTRAS, STEPS, Step, Tier, expected_minutes, steps_for
@@ -50,33 +51,57 @@ def missing_data(steps: list[Step]) -> str | None:
     return None
 
 
-def run_step(step: Step, index: int, total: int) -> dict:
+class Console:
+    """What the run prints, its steps' output included, also kept in a log file when given one."""
+
+    def __init__(self, log: TextIO | None = None):
+        self.log = log
+
+    def say(self, text: str) -> None:
+        self._write(text + "\n")
+
+    def _write(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        if self.log:
+            self.log.write(text)
+            self.log.flush()
+
+    def run(self, command: list[str], env: dict[str, str]) -> int:
+        with subprocess.Popen(command, cwd=runtime.REPO, env={**env, "PYTHONUNBUFFERED": "1"},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+            for line in process.stdout:
+                self._write(line)
+        return process.returncode
+
+
+def run_step(step: Step, index: int, total: int, console: Console) -> dict:
     prefix = f"[{index}/{total}] {step.name}"
     missing = step.missing()
     if missing:
-        print(f"{prefix}: skipped, needs {', '.join(missing)} (the bench extras: {BENCH_EXTRAS})", flush=True)
+        console.say(f"{prefix}: skipped, needs {', '.join(missing)} (the bench extras: {BENCH_EXTRAS})")
         return {"name": step.name, "command": step.command, "status": "skipped", "missing": missing}
-    print(f"{prefix}: {step.command}", flush=True)
+    console.say(f"{prefix}: {step.command}")
     # One hash seed for every step: set and dict order of strings then repeats from run to run.
     env = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
     started = time.perf_counter()
-    code = subprocess.call([sys.executable, "-m", step.module, *step.argv], cwd=runtime.REPO, env=env)
+    code = console.run([sys.executable, "-m", step.module, *step.argv], env)
     seconds = time.perf_counter() - started
     status = "done" if code == 0 else f"failed (exit {code})"
-    print(f"{prefix}: {status} in {_elapsed(seconds)}", flush=True)
+    console.say(f"{prefix}: {status} in {_elapsed(seconds)}")
     return {"name": step.name, "command": step.command, "status": status, "seconds": round(seconds, 1)}
 
 
-def redraw_plots(ran: set[str]) -> None:
+def redraw_plots(ran: set[str], console: Console) -> None:
     from .plots import matplotlib_missing
 
     due = [plot for plot in docs_page.PLOTS if set(plot.steps) <= ran]
     if due and matplotlib_missing():
-        print(f"plots not redrawn ({', '.join(p.path for p in due)}): matplotlib is in the bench extras")
+        console.say(f"plots not redrawn ({', '.join(p.path for p in due)}): matplotlib is in the bench extras")
         return
     for plot in due:
         plot.draw(runtime.REPO)
-        print(f"drew {plot.path}")
+        console.say(f"drew {plot.path}")
 
 
 def bench_servers_running() -> bool:
@@ -85,10 +110,10 @@ def bench_servers_running() -> bool:
     return postgres_running(runtime.BENCH_VAR_DIR)
 
 
-def stop_servers() -> None:
+def stop_servers(console: Console) -> None:
     """The steps share the bench's embedded servers under var/bench: stop them when done."""
     env = {**os.environ, "MEMORYAPP_VAR_DIR": str(runtime.BENCH_VAR_DIR), "EMBEDDED_REDIS_PORT": "0"}
-    subprocess.call([sys.executable, "manage.py", "stack", "stop"], cwd=runtime.REPO, env=env)
+    console.run([sys.executable, "manage.py", "stack", "stop"], env)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,26 +130,33 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    print(f"python -m bench.all --{args.tier.value}: {len(steps)} steps, about "
-          f"{sum(s.minutes for s in steps):.0f} min on the reference machine (2 shared cores)", flush=True)
+    if args.only:
+        return run_tier(args, steps, Console())
+    # A whole tier keeps its console output beside its results (bench/results/all_fast.log).
+    with (runtime.REPO / docs_page.tier_record(args.tier)).with_suffix(".log").open("w") as log:
+        return run_tier(args, steps, Console(log), argv)
+
+
+def run_tier(args: argparse.Namespace, steps: list[Step], console: Console, argv: list[str] | None = None) -> int:
+    console.say(f"python -m bench.all --{args.tier.value}: {len(steps)} steps, about "
+                f"{sum(s.minutes for s in steps):.0f} min on the reference machine (2 shared cores)")
     started, servers_were_running = time.perf_counter(), bench_servers_running()
-    outcomes = [run_step(step, i, len(steps)) for i, step in enumerate(steps, 1)]
+    outcomes = [run_step(step, i, len(steps), console) for i, step in enumerate(steps, 1)]
     if not servers_were_running:
-        stop_servers()
-    redraw_plots({o["name"] for o in outcomes if o["status"] == "done"})
+        stop_servers(console)
+    redraw_plots({o["name"] for o in outcomes if o["status"] == "done"}, console)
     seconds = time.perf_counter() - started
     if not args.only:  # the tier's record, which the docs quote: how long the whole tier took
         runtime.write_result(runtime.REPO / docs_page.tier_record(args.tier),
                              {"tier": args.tier.value, "seconds": round(seconds, 1), "steps": outcomes},
                              "bench.all", argv)
     changed = docs_page.write_page()
-    print(f"docs/benchmarks.md {'regenerated' if changed else 'unchanged'}")
+    console.say(f"docs/benchmarks.md {'regenerated' if changed else 'unchanged'}")
     failed = [o["name"] for o in outcomes if o["status"].startswith("failed")]
     skipped = [o["name"] for o in outcomes if o["status"] == "skipped"]
-    print(f"bench.all --{args.tier.value}: {len(outcomes) - len(failed) - len(skipped)} done, "
-          f"{len(skipped)} skipped {skipped or ''}, {len(failed)} failed {failed or ''} in {_elapsed(seconds)}")
+    console.say(f"bench.all --{args.tier.value}: {len(outcomes) - len(failed) - len(skipped)} done, skipped: "
+                f"{', '.join(skipped) or 'none'}, failed: {', '.join(failed) or 'none'}; {_elapsed(seconds)}")
     return 1 if failed else 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,10 +61,10 @@ def test_it_gives_each_bench_a_command_it_accepts(step: Step):
 
 
 def test_it_skips_a_step_whose_extras_are_missing(monkeypatch, capsys):
-    monkeypatch.setattr(bench_all.subprocess, "call", lambda *a, **k: pytest.fail("a skipped step ran"))
+    monkeypatch.setattr(bench_all.subprocess, "Popen", lambda *a, **k: pytest.fail("a skipped step ran"))
     step = Step("peer", "bench.locomo", ("--peers", "mem0"), Tier.FULL, needs=("json", "no_such_module_here"))
 
-    outcome = bench_all.run_step(step, 1, 1)
+    outcome = bench_all.run_step(step, 1, 1, bench_all.Console())
 
     assert outcome["status"] == "skipped" and outcome["missing"] == ["no_such_module_here"]
     assert "skipped, needs no_such_module_here (the bench extras: pip install" in capsys.readouterr().out
@@ -101,3 +103,12 @@ def test_it_says_when_a_result_came_from_another_command(tmp_path):
     assert "**Made by another command:** `python -m bench.x --other`" in line
     assert "another command" not in docs_page.made_by(step, json.loads(json.dumps(
         {"provenance": {**result["provenance"], "command": step.command}})))
+
+
+def test_it_keeps_what_a_step_prints_in_the_tier_log(tmp_path, capsys):
+    with (tmp_path / "all_fast.log").open("w") as log:
+        code = bench_all.Console(log).run([sys.executable, "-c", "import sys; print('步骤 1'); sys.exit(3)"],
+                                          dict(os.environ))
+
+    assert code == 3
+    assert (tmp_path / "all_fast.log").read_text() == "步骤 1\n" == capsys.readouterr().out
