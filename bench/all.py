@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_tier(args: argparse.Namespace, steps: list[Step], console: Console, argv: list[str] | None = None) -> int:
     console.say(f"python -m bench.all --{args.tier.value}: {len(steps)} steps, about "
-                f"{sum(s.minutes for s in steps):.0f} min on the reference machine (2 shared cores)")
+                f"{sum(s.minutes for s in steps):g} min on the reference machine (2 shared cores)")
     started, servers_were_running = time.perf_counter(), bench_servers_running()
     outcomes = [run_step(step, i, len(steps), console) for i, step in enumerate(steps, 1)]
     if not servers_were_running:
