@@ -44,8 +44,7 @@ def _elapsed(seconds: float) -> str:
 
 def missing_data(steps: list[Step]) -> str | None:
     """LoCoMo data is read in place from ../shared; without it bench.locomo and bench.chat cannot run."""
-    uses_locomo = any(s.module == "bench.locomo" or (s.module == "bench.chat" and "0" not in s.args) for s in steps)
-    if uses_locomo and not runtime.LOCOMO_DATA.exists():
+    if any(step.reads_locomo for step in steps) and not runtime.LOCOMO_DATA.exists():
         return (f"LoCoMo data not found at {runtime.LOCOMO_DATA}: run from a clone that sits beside ../shared "
                 "(../shared/bench/locomo/locomo_dev.json)")
     return None

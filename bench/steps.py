@@ -29,6 +29,7 @@ class Step:
     tier: Tier = Tier.FAST
     needs: tuple[str, ...] = ()  # modules beyond the default install
     minutes: float = 1.0  # about how long it takes on the reference machine (2 shared cores)
+    reads_locomo: bool = False  # reads the LoCoMo data in ../shared
 
     @property
     def result(self) -> str:
@@ -50,12 +51,12 @@ class Step:
 
 STEPS: tuple[Step, ...] = (
     Step("extraction", "bench.extraction", minutes=2),
-    Step("chat", "bench.chat", minutes=1),
+    Step("chat", "bench.chat", minutes=1, reads_locomo=True),
     Step("chat_past", "bench.chat", ("--split", "past", "--locomo", "0"), minutes=0.5),
-    Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5),
+    Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5, reads_locomo=True),
     Step("scale_1k", "bench.scale", ("--sizes", "1000", "--budget", "20"), minutes=2),
     Step("locomo_peers", "bench.locomo", ("--peers", "bm25", "dense", "mem0"), Tier.FULL,
-         needs=("bm25s", *MEM0), minutes=5),
+         needs=("bm25s", *MEM0), minutes=5, reads_locomo=True),
     Step("scale", "bench.scale", ("--sizes", "1000", "10000", "100000", "--explain"), Tier.FULL, minutes=20),
     Step("load_offline", "bench.load", ("--model", "offline"), Tier.FULL, minutes=3),
     Step("load_scripted", "bench.load", ("--model", "scripted"), Tier.FULL, minutes=3),

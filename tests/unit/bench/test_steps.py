@@ -112,3 +112,12 @@ def test_it_keeps_what_a_step_prints_in_the_tier_log(tmp_path, capsys):
 
     assert code == 3
     assert (tmp_path / "all_fast.log").read_text() == "步骤 1\n" == capsys.readouterr().out
+
+
+def test_it_stops_before_running_when_the_locomo_data_is_missing(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(bench_all.runtime, "LOCOMO_DATA", tmp_path / "locomo_dev.json")
+    monkeypatch.setattr(bench_all.subprocess, "Popen", lambda *a, **k: pytest.fail("a step ran"))
+
+    assert bench_all.main(["--fast"]) == 2
+    assert "clone that sits beside ../shared" in capsys.readouterr().err
+    assert [step.name for step in STEPS if step.reads_locomo] == ["chat", "locomo", "locomo_peers"]
