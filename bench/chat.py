@@ -22,7 +22,6 @@ from . import runtime
 from .chat_data import EXTRA_SPLITS, SPLITS, ChatCase, Persona, load_personas, locomo_persona
 from .chat_metrics import TurnOutcome, grouped, summarise
 
-DEFAULT_LOCOMO = runtime.REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
 logger = logging.getLogger("bench.chat")
 
 
@@ -32,7 +31,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="past: the time-travel cases (not in the default, whose figures stay comparable)")
     parser.add_argument("--locomo", type=int, default=20, metavar="N",
                         help="LoCoMo questions per dev conversation (0: none)")
-    parser.add_argument("--locomo-data", type=Path, default=DEFAULT_LOCOMO)
+    parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA)
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
@@ -53,7 +52,7 @@ def write_memories(persona: Persona, now):
     items = [MemoryInput(content=m.content, kind=m.kind, context=m.context,
                          valid_from=m.valid_from or now - timedelta(days=(index * 7) % 90))
              for index, m in enumerate(persona.memories)]
-    vectors, _ = embed_cached([item.content for item in items], runtime.REPO / "var" / "bench" / "vectors")
+    vectors, _ = embed_cached([item.content for item in items], runtime.BENCH_VAR_DIR / "vectors")
     written = bulk_add(user.pk, items, embeddings=vectors)
 
     key_of: dict[int, str] = {}
@@ -128,7 +127,6 @@ def run(args: argparse.Namespace) -> dict:
                      for split in args.split if (group := [o for o in chat if o.split == split])},
         "locomo": summarise([o for o in outcomes if o.split == "locomo"]) if args.locomo else None,
         "seconds": round(time.perf_counter() - started, 1),
-        "machine": runtime.machine(),
         "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
                    "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
                    "recall_ms": round(o.recall_ms, 2)} for o in outcomes],
@@ -172,7 +170,7 @@ def print_misses(result: dict, count: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    runtime.run_benchmark(argv, parse_args, run, print_summary, print_misses)
+    runtime.run_benchmark("bench.chat", argv, parse_args, run, print_summary, print_misses)
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> dict:
     runtime.setup_django()
     windows = load_windows(tuple(args.split))
     result: dict = {"benchmark": "bench.extraction", "splits": args.split, "windows": len(windows),
-                    "by_extractor": {}, "machine": runtime.machine()}
+                    "by_extractor": {}}
     with ExitStack() as stack:
         for name in args.extractor:
             llm, server = _extractor(name, stack)
@@ -160,7 +160,7 @@ def print_misses(result: dict, count: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    runtime.run_benchmark(argv, parse_args, run, print_summary, print_misses)
+    runtime.run_benchmark("bench.extraction", argv, parse_args, run, print_summary, print_misses)
 
 
 if __name__ == "__main__":

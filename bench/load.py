@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import runtime
 from .metrics import latency_summary
+from .plots import plot_load
 
 logger = logging.getLogger("bench.load")
 RESULTS = runtime.REPO / "bench" / "results"
@@ -244,39 +245,7 @@ def run(args: argparse.Namespace) -> dict:
         "api_reads": sum(len(v) for k, v in tally.latencies.items() if k.startswith(("GET", "POST"))),
         "errors": dict(tally.errors), "error_examples": tally.examples, "lost_messages": lost,
         "latency_ms": {name: latency_summary(values) for name, values in sorted(tally.latencies.items())},
-        "machine": runtime.machine(),
     }
-
-
-def plot(results: list[Path], path: Path) -> None:
-    """p50 and p95 per operation, one group of bars per run."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    runs = [json.loads(result.read_text()) for result in results]
-    operations = sorted({name for run in runs for name in run["latency_ms"]})
-    fig, ax = plt.subplots(figsize=(8, 4.2))
-    width = 0.8 / len(runs)
-    for i, run in enumerate(runs):
-        config = run["config"]
-        label = f"{config['model']} model, think {config['think']:g} s ({run['chat_turns_per_second']} turns/s)"
-        xs = [j + i * width for j in range(len(operations))]
-        p95 = [run["latency_ms"].get(op, {}).get("p95", 0) for op in operations]
-        p50 = [run["latency_ms"].get(op, {}).get("p50", 0) for op in operations]
-        bars = ax.bar(xs, p95, width, alpha=0.45, label=f"{label}: p95")
-        ax.bar(xs, p50, width, color=bars.patches[0].get_facecolor(), alpha=1.0, label=f"{label}: p50")
-    ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(operations))], operations, fontsize=7)
-    ax.set_yscale("log")
-    ax.set_ylabel("latency (ms)")
-    ax.set_title(f"{runs[0]['config']['sessions']} chat sessions + {runs[0]['config']['readers']} API readers, "
-                 f"{runs[0]['config']['duration']:g} s, 2 cores")
-    ax.legend(fontsize=6)
-    ax.grid(alpha=0.3, axis="y")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,12 +253,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would drown the summary
     args = parse_args(argv)
     if args.plot:
-        plot(args.results, args.plot)
+        plot_load([json.loads(result.read_text()) for result in args.results], args.plot)
         return 0
     result = run(args)
     out = args.json or RESULTS / f"load_{args.model}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    runtime.write_result(out, result, "bench.load", argv)
     print(f"{args.sessions} chat sessions + {args.readers} API readers, {result['seconds']} s, model {args.model}")
     print(f"chat turns {result['chat_turns']} ({result['chat_turns_per_second']}/s), API reads {result['api_reads']}, "
           f"errors {sum(result['errors'].values())}, lost messages {result['lost_messages']}")
@@ -297,7 +265,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:28} p50 {summary['p50']:8.1f} ms  p95 {summary['p95']:8.1f} ms  n {summary['n']}")
     for example in result["error_examples"]:
         print("  error:", example)
-    print(f"written to {out}")
     return 0 if not result["errors"] and not result["lost_messages"] else 1
 
 

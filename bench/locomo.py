@@ -1,6 +1,6 @@
 """LoCoMo turn-level evidence recall@k for memoryapp's recall, with peers side by side.
 
-    python -m bench.locomo [--data PATH] [--k 5 10 20] [--peers] [--json OUT] [--limit-samples N]
+    python -m bench.locomo [--data PATH] [--k 5 10 20] [--peers [bm25 dense mem0]] [--json OUT] [--limit-samples N]
                            [--variants NAME ...]
 
 Every turn of a sample becomes a memory of a fresh user ("Speaker: text [shares an image: caption]",
@@ -10,7 +10,6 @@ valid_from = the session date); each category 1-4 question is recalled with RECA
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import time
 from datetime import timedelta
@@ -22,15 +21,17 @@ from .dataset import CATEGORY_NAMES, load, recall_questions
 from .ingest import CONTEXTS
 from .metrics import RecallTally, latency_summary
 
-DEFAULT_DATA = runtime.REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
+PEERS = ("bm25", "dense", "mem0")
 logger = logging.getLogger("bench.locomo")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.locomo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a LoCoMo-shaped JSON file")
+    parser.add_argument("--data", type=Path, default=runtime.LOCOMO_DATA, help="a LoCoMo-shaped JSON file")
     parser.add_argument("--k", type=int, nargs="+", default=[5, 10, 20])
-    parser.add_argument("--peers", action="store_true", help="also run BM25, exact dense and mem0")
+    parser.add_argument("--peers", nargs="*", choices=PEERS, metavar="PEER",
+                        help="also run these peers (bm25, dense, mem0; all three when none is named); "
+                             "dense needs only the default install, bm25 and mem0 the bench extras")
     parser.add_argument("--no-mem0", action="store_true", help="with --peers, leave mem0 out")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--limit-samples", type=int, help="only the first N samples")
@@ -51,12 +52,24 @@ class Timer:
         return value
 
 
-def build_peers(ingested, args: argparse.Namespace) -> list:
-    from .peers.bm25 import BM25Peer
-    from .peers.dense import DensePeer
+def chosen_peers(args: argparse.Namespace) -> list[str]:
+    """`--peers` alone means all three; `--no-mem0` still leaves mem0 out."""
+    if args.peers is None:
+        return []
+    return [name for name in (args.peers or PEERS) if not (name == "mem0" and args.no_mem0)]
 
-    peers = [BM25Peer(ingested.ids, ingested.texts), DensePeer(ingested.ids, ingested.vectors)]
-    if not args.no_mem0:
+
+def build_peers(ingested, names: list[str]) -> list:
+    peers = []
+    if "bm25" in names:
+        from .peers.bm25 import BM25Peer
+
+        peers.append(BM25Peer(ingested.ids, ingested.texts))
+    if "dense" in names:
+        from .peers.dense import DensePeer
+
+        peers.append(DensePeer(ingested.ids, ingested.vectors))
+    if "mem0" in names:
         from django.conf import settings
 
         from .peers.mem0_peer import Mem0Peer
@@ -99,7 +112,7 @@ def run(args: argparse.Namespace) -> dict:
         ingest_stats["memories"] += len(data.ids)
         asked_at = max((t.when for t in sample.turns if t.when), default=None)
         asked_at = asked_at + timedelta(days=1) if asked_at else None
-        peers = build_peers(data, args) if args.peers else []
+        peers = build_peers(data, chosen_peers(args))
         questions = recall_questions(sample)
         logger.info("%s: %d turns -> %d memories, %d questions", sample.sample_id, len(sample.turns),
                     len(data.ids), len(questions))
@@ -156,7 +169,7 @@ def report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tal
         "score_distribution": {"top1": score_distribution(top1), "top3": score_distribution(top3)},
         "ingest": {**ingest_stats, "embed_s": round(ingest_stats["embed_s"], 1),
                    "write_s": round(ingest_stats["write_s"], 1)},
-        "categories": {str(c): n for c, n in CATEGORY_NAMES.items()}, "machine": runtime.machine(),
+        "categories": {str(c): n for c, n in CATEGORY_NAMES.items()},
     }
 
 
@@ -188,8 +201,7 @@ def main(argv: list[str] | None = None) -> None:
     result = run(args)
     print_summary(result)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+        runtime.write_result(args.json, result, "bench.locomo", argv)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,28 @@
 """Django for the benchmarks: its own embedded Postgres under var/bench, migrated, fresh users."""
 from __future__ import annotations
 
+import json
 import os
+import platform
+import shlex
+import subprocess
+import sys
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+BENCH_VAR_DIR = REPO / "var" / "bench"
+# LoCoMo is read in place from ../shared beside the clone; it is never copied into the repository.
+LOCOMO_DATA = REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
+STARTED = datetime.now(timezone.utc)
+LOADAVG_AT_START = [round(x, 2) for x in os.getloadavg()]
 
 
 def setup_django() -> None:
     """Must run before anything imports memoryapp's models; starts the bench's embedded servers."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
-    os.environ.setdefault("MEMORYAPP_VAR_DIR", str(REPO / "var" / "bench"))
+    os.environ.setdefault("MEMORYAPP_VAR_DIR", str(BENCH_VAR_DIR))
     # A free port for the bench's own Redis, so it never collides with a dev stack on 6479.
     os.environ.setdefault("EMBEDDED_REDIS_PORT", "0")
     os.environ.setdefault("MEM0_TELEMETRY", "False")
@@ -41,32 +52,63 @@ def database_uri() -> str:
     return settings.DATABASE_URL
 
 
-def machine() -> dict[str, str | int]:
-    import platform
+# Paths the benchmarks themselves write: a run that changed only these still ran a clean tree.
+OUTPUTS = ("bench/results", "docs/img", "docs/benchmarks.md")
 
-    cpu = "unknown"
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    # The load average is recorded because this machine is shared: latencies scale with it.
-    return {"cpu": cpu, "cores": os.cpu_count() or 0, "python": platform.python_version(),
-            "platform": platform.platform(), "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
+    return platform.processor() or "unknown"
 
 
-def write_result(path: Path, result: dict) -> None:
-    """A benchmark's JSON result, readable (indented, Chinese kept as is)."""
-    import json
+def command_line(module: str, argv: list[str] | None = None) -> str:
+    """The command as typed: `python -m bench.chat --json bench/results/chat.json`."""
+    return shlex.join(["python", "-m", module, *(sys.argv[1:] if argv is None else argv)])
 
+
+def provenance(module: str, argv: list[str] | None = None) -> dict:
+    """What made a result: the code (commit, whether the tree had other changes), the command, the machine
+    and how busy it was. Latencies scale with the load average: these machines are shared."""
+    status = _git("status", "--porcelain", "--", ".", *(f":(exclude){path}" for path in OUTPUTS))
+    return {
+        "commit": _git("rev-parse", "HEAD"),
+        "dirty": None if status is None else bool(status),
+        "command": command_line(module, argv),
+        "python": platform.python_version(),
+        "python_hash_seed": os.environ.get("PYTHONHASHSEED"),
+        "cpu_count": os.cpu_count() or 0,
+        "cpu_model": _cpu_model(),
+        "platform": platform.platform(),
+        "started": STARTED.isoformat(timespec="seconds"),
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "loadavg_at_start": LOADAVG_AT_START,
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def write_result(path: Path, result: dict, module: str, argv: list[str] | None = None) -> None:
+    """Every benchmark's JSON result goes through here: the result with its `provenance` block, readable
+    (indented, Chinese kept as is)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    record = {"provenance": provenance(module, argv), **result}
+    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     print(f"written to {path}")
 
 
-def run_benchmark(argv, parse_args, run, print_summary, print_misses) -> None:
+def run_benchmark(module: str, argv, parse_args, run, print_summary, print_misses) -> None:
     """A bench command's main: parse, run, print, optionally list misses (--show-misses) and write --json."""
     import logging
 
@@ -77,4 +119,4 @@ def run_benchmark(argv, parse_args, run, print_summary, print_misses) -> None:
     if args.show_misses:
         print_misses(result, args.show_misses)
     if args.json:
-        write_result(args.json, result)
+        write_result(args.json, result, module, argv)

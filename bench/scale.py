@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from . import runtime, synthetic
+from .plots import plot_scale
 from .metrics import latency_summary
 
 logger = logging.getLogger("bench.scale")
@@ -33,7 +34,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pool", type=int, default=3000, help="base sentences embedded once")
     parser.add_argument("--embed-sample", type=int, default=128, help="memories written with embedding")
     parser.add_argument("--json", type=Path, default=RESULTS / "scale.json")
-    parser.add_argument("--plot", type=Path, default=runtime.REPO / "docs" / "img" / "scale_latency.png")
+    parser.add_argument("--plot", type=Path, help="also draw latency against size here (PNG; needs matplotlib)")
     parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --json, run nothing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the recall SQL at the largest size")
     parser.add_argument("--variants", nargs="*", default=[],
@@ -159,32 +160,6 @@ def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], sho
     return result
 
 
-def plot(rows: list[dict], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    sizes = [row["size"] for row in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for key, label in (("recall_ms", "recall"), ("recall_no_trigram_ms", "recall, trigram off"),
-                       ("page_search_ms", "page search"), ("page_list_ms", "page list (20)")):
-        line, = ax.plot(sizes, [r[key]["p50"] for r in rows], marker="o", label=f"{label} p50")
-        ax.plot(sizes, [r[key]["p95"] for r in rows], marker="x", linestyle="--", color=line.get_color(),
-                label=f"{label} p95")
-    ax.axhline(15, color="grey", linewidth=0.8, linestyle=":", label="15 ms goal (recall p95)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("memories of one user")
-    ax.set_ylabel("latency (ms)")
-    ax.set_title("memoryapp latency vs memories per user (query embedding excluded)")
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-
-
 def run(args: argparse.Namespace) -> dict:
     runtime.setup_django()
     from django.conf import settings
@@ -222,7 +197,7 @@ def run(args: argparse.Namespace) -> dict:
                **measure(user, queries, query_vectors, short, short_vectors, args.budget, args.variants)}
         logger.info("%s", json.dumps(row))
         rows.append(row)
-    result = {"sizes": rows, "machine": runtime.machine(), "queries": args.queries, "pool": args.pool,
+    result = {"sizes": rows, "queries": args.queries, "pool": args.pool,
               "vector_note": "pool vectors reused with Gaussian noise sigma 0.02 per dimension, renormalised"}
     if args.explain:
         from .variants import VARIANTS
@@ -243,12 +218,12 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
     args = parse_args(argv)
     if args.plot_only:
-        plot(json.loads(args.json.read_text())["sizes"], args.plot)
+        plot_scale(json.loads(args.json.read_text())["sizes"], args.plot)
         return
     result = run(args)
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n")
-    plot(result["sizes"], args.plot)
+    runtime.write_result(args.json, result, "bench.scale", argv)
+    if args.plot:
+        plot_scale(result["sizes"], args.plot)
     for row in result["sizes"]:
         for key, summary in row.get("interleaved", {}).items():
             print(f"{row['size']:>7}: interleaved {key} p50={summary['p50']:.1f} p95={summary['p95']:.1f} ms "

@@ -87,10 +87,9 @@ def main(argv: list[str] | None = None) -> None:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memoryapp_memory")
     measure(user.pk, queries[:5], vectors[:5])  # warm-up
-    result = {"size": args.size, "queries": len(queries), "parts_ms": measure(user.pk, queries, vectors),
-              "machine": runtime.machine()}
+    result = {"size": args.size, "queries": len(queries), "parts_ms": measure(user.pk, queries, vectors)}
     user.delete()
-    args.json.write_text(json.dumps(result, indent=2) + "\n")
+    runtime.write_result(args.json, result, "bench.sqlparts", argv)
     print(json.dumps(result["parts_ms"], indent=1))
 
 

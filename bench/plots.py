@@ -1,0 +1,110 @@
+"""The benchmarks' plots (docs/img/), drawn from result JSON. matplotlib is in the bench extras."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def matplotlib_missing() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is None
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_locomo(result: dict, path: Path) -> None:
+    """Recall@k of ours and each peer, grouped by k."""
+    plt = _pyplot()
+    systems = [("memoryapp", result["recall"])] + [(n, p["recall"]) for n, p in result.get("peers", {}).items()]
+    ks = [str(k) for k in result["k"]]
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    width = 0.8 / len(systems)
+    for i, (name, recall) in enumerate(systems):
+        ax.bar([j + i * width for j in range(len(ks))], [recall[k] for k in ks], width, label=name)
+    ax.set_xticks([j + width * (len(systems) - 1) / 2 for j in range(len(ks))], [f"recall@{k}" for k in ks])
+    ax.axhline(0.70, color="grey", linewidth=0.8, linestyle=":", label="0.70 goal (@10)")
+    ax.set_ylim(0, 1)
+    ax.set_title("LoCoMo dev (categories 1-4): turn-level evidence recall")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+CHAT_METRICS = (("need_hit_at_3", "need-hit@3 (higher)"), ("precision", "precision (higher)"),
+                ("no_memory_injection_rate", "memory handed to a no-memory turn (lower)"))
+
+
+def plot_chat(runs: list[tuple[str, dict]], path: Path, languages: tuple[str, ...] = ("en", "zh")) -> None:
+    """bench.chat per language: one panel per metric, a bar per run and language (all splits together)."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(CHAT_METRICS), figsize=(11, 3.6))
+    width = 0.8 / len(runs)
+    for ax, (metric, title) in zip(axes, CHAT_METRICS):
+        for i, (label, result) in enumerate(runs):
+            values = [result["by_language"][lang][metric] or 0 for lang in languages]
+            ax.bar([j + i * width for j in range(len(languages))], values, width, label=label)
+        ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(languages))], list(languages))
+        ax.set_ylim(0, 1)
+        ax.set_title(title, fontsize=9)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("bench.chat: what a chat turn hands the model (240 turns, dev + holdout)", fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def plot_scale(rows: list[dict], path: Path) -> None:
+    """bench.scale: p50 and p95 of recall and the memories page against the user's memories."""
+    plt = _pyplot()
+    sizes = [row["size"] for row in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for key, label in (("recall_ms", "recall"), ("recall_no_trigram_ms", "recall, trigram off"),
+                       ("page_search_ms", "page search"), ("page_list_ms", "page list (20)")):
+        line, = ax.plot(sizes, [r[key]["p50"] for r in rows], marker="o", label=f"{label} p50")
+        ax.plot(sizes, [r[key]["p95"] for r in rows], marker="x", linestyle="--", color=line.get_color(),
+                label=f"{label} p95")
+    ax.axhline(15, color="grey", linewidth=0.8, linestyle=":", label="15 ms goal (recall p95)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("memories of one user")
+    ax.set_ylabel("latency (ms)")
+    ax.set_title("memoryapp latency vs memories per user (query embedding excluded)")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def plot_load(runs: list[dict], path: Path) -> None:
+    """bench.load: p50 and p95 per operation, one group of bars per run."""
+    plt = _pyplot()
+    operations = sorted({name for run in runs for name in run["latency_ms"]})
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    width = 0.8 / len(runs)
+    for i, run in enumerate(runs):
+        config = run["config"]
+        label = f"{config['model']} model, think {config['think']:g} s ({run['chat_turns_per_second']} turns/s)"
+        xs = [j + i * width for j in range(len(operations))]
+        p95 = [run["latency_ms"].get(op, {}).get("p95", 0) for op in operations]
+        p50 = [run["latency_ms"].get(op, {}).get("p50", 0) for op in operations]
+        bars = ax.bar(xs, p95, width, alpha=0.45, label=f"{label}: p95")
+        ax.bar(xs, p50, width, color=bars.patches[0].get_facecolor(), alpha=1.0, label=f"{label}: p50")
+    ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(operations))], operations, fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("latency (ms)")
+    ax.set_title(f"{runs[0]['config']['sessions']} chat sessions + {runs[0]['config']['readers']} API readers, "
+                 f"{runs[0]['config']['duration']:g} s, 2 cores")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)

