@@ -105,15 +105,20 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             context = {"conversation": self.conversation, "show_citations": turn.prefs.show_citations}
             user_html = "" if text is None else render_to_string(
                 "conversations/_message.html", {**context, "m": turn.user_message})
-            sidebar = None if text is None else await database_sync_to_async(self._sidebar_if_new)()
+            first = text is not None and await database_sync_to_async(self._is_first_turn)()
+            sidebar = await database_sync_to_async(self._sidebar)() if first else None
             await self.send(render_to_string("conversations/_pending.html", {
-                "turn_id": turn_id, "user_html": user_html, "retry": text is None,
+                "turn_id": turn_id, "user_html": user_html, "retry": text is None, "first": first,
                 "conversation": self.conversation, "sidebar": sidebar}))
             await self._stream(turn, turn_id, context)
 
-    def _sidebar_if_new(self) -> list[Conversation] | None:
+    def _is_first_turn(self) -> bool:
+        """The chat's first message: only then is the empty chat's placeholder on the page to remove."""
+        return self.conversation.messages.filter(role=Role.USER).count() == 1
+
+    def _sidebar(self) -> list[Conversation] | None:
         """The sidebar's chats once this one has its first message (and so its title): it joins the list."""
-        if self.conversation.temporary or self.conversation.messages.filter(role=Role.USER).count() != 1:
+        if self.conversation.temporary:
             return None
         return list(services.listed_conversations(self.conversation.user))
 

@@ -178,3 +178,17 @@ def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_se
     assert Memory.objects.get(pk=first.pk).status == MemoryStatus.ACTIVE
     _add_memory(alice, "Likes hiking", kind="preference", source="extracted", source_conversation_id=conversation_id)
     expect(notice).to_have_text(re.compile("^" + re.escape(single)), timeout=15_000)  # a new line, counting afresh
+
+
+def test_it_logs_no_error_in_the_console_from_turn_to_turn(page: Page, app_server, alice):
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("response", lambda response: response.status >= 400 and errors.append(f"{response.status} {response.url}"))
+    _log_in(page, app_server)
+    for n, reply in enumerate(["One reply.", "Another reply.", "A third reply."], start=1):
+        app_server.llm.script(CHAT_TURN, reply)
+        _send(page, f"Message number {n}")
+        expect(page.locator(".message-assistant")).to_have_count(n, timeout=30_000)
+        expect(page.locator(".message-assistant").last).to_contain_text(reply, timeout=30_000)
+    expect(page.locator("#empty-chat")).to_have_count(0)
+    assert errors == []
