@@ -97,6 +97,48 @@ def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice, sh
     assert Memory.objects.get(pk=memory.pk).status == MemoryStatus.DELETED
 
 
+def _learn_in_chat(page: Page, app_server, alice, content: str) -> Memory:
+    """A first turn, then a memory learnt from this chat (as extraction would write it)."""
+    app_server.llm.script(CHAT_TURN, "Noted.")
+    _send(page, content)
+    expect(page.locator(".message-assistant").last).to_contain_text("Noted.", timeout=30_000)
+    conversation_id = int(page.locator("#chat").get_attribute("data-conversation-id"))
+    return _add_memory(alice, content, kind="fact", source="extracted", source_conversation_id=conversation_id)
+
+
+def test_it_keeps_a_notice_with_undo_until_it_is_closed(page: Page, app_server, alice):
+    page.clock.install()
+    _log_in(page, app_server)
+    _learn_in_chat(page, app_server, alice, "I live in Lisbon")
+    notice = page.locator(".memory-notice")
+    expect(notice).to_contain_text("«I live in Lisbon»", timeout=15_000)
+    page.mouse.move(0, 0)  # neither hovered nor focused: nothing holds it
+    page.clock.fast_forward("05:00")  # five minutes on, the reader can still undo
+    page.wait_for_timeout(1500)
+    expect(notice).to_be_visible()
+    expect(notice).not_to_have_class(re.compile("fading"))
+    expect(notice.locator("button.undo")).to_be_enabled()
+    notice.locator("button.close").click()
+    expect(notice).to_have_count(0)
+
+
+def test_it_keeps_a_plain_notice_long_enough_to_read(page: Page, app_server, alice):
+    page.clock.install()
+    _log_in(page, app_server)
+    memory = _learn_in_chat(page, app_server, alice, "I live in Lisbon")
+    notice = page.locator(".memory-notice")
+    notice.locator("button.undo").click(timeout=15_000)
+    expect(notice).to_contain_text("Undone: that memory was removed.")
+    assert Memory.objects.get(pk=memory.pk).status == MemoryStatus.DELETED
+    page.mouse.move(0, 0)
+    page.clock.fast_forward(15_000)  # 15 s on, still there to read
+    page.wait_for_timeout(1500)
+    expect(notice).to_be_visible()
+    expect(notice).not_to_have_class(re.compile("fading"))
+    page.clock.fast_forward(10_000)  # then it goes
+    expect(notice).to_have_count(0, timeout=5_000)
+
+
 def test_it_shows_an_error_and_retries_when_the_model_is_down(page: Page, app_server, alice):
     from tests.support.llm_server import Fail
 
@@ -151,7 +193,7 @@ LEARNT = {"en": ("3 memories updated, the latest: «Has a dog called Rex»", "Me
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_server, alice, language, shots):
+def test_it_collapses_memory_notices_into_one_line(page: Page, app_server, alice, language, shots):
     _log_in(page, app_server, language)
     app_server.llm.script(CHAT_TURN, "Nice to meet you.")
     _send(page, "I live in Lisbon, work as a nurse and have a dog called Rex")
@@ -174,7 +216,8 @@ def test_it_collapses_memory_notices_into_one_line_that_fades(page: Page, app_se
     page.set_viewport_size({"width": 320, "height": 640})  # a phone: the line cuts the memory short, not the page
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert notice.bounding_box()["x"] + notice.bounding_box()["width"] <= 320
-    expect(notice).to_have_count(0, timeout=15_000)  # it fades on its own
+    notice.locator("button.close").click()  # it offers undo, so it stays until closed
+    expect(notice).to_have_count(0)
     assert Memory.objects.get(pk=first.pk).status == MemoryStatus.ACTIVE
     _add_memory(alice, "Likes hiking", kind="preference", source="extracted", source_conversation_id=conversation_id)
     expect(notice).to_have_text(re.compile("^" + re.escape(single)), timeout=15_000)  # a new line, counting afresh
