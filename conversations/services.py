@@ -6,6 +6,8 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from memoryapp.engine.chat_end import open_in_tabs
+
 from .models import Conversation, Message
 
 TEMPORARY_TTL = timedelta(hours=24)
@@ -32,11 +34,12 @@ def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
 
 
 def discard_temporary(user, *, keep: int | None = None) -> int:
-    """A temporary chat is gone once the user leaves it or starts another one."""
-    doomed = Conversation.objects.filter(user=user, temporary=True)
-    if keep is not None:
-        doomed = doomed.exclude(pk=keep)
-    return doomed.delete()[1].get("conversations.Conversation", 0)
+    """The user's temporary chats that no tab shows any more are gone (each is discarded when its own tab
+    leaves it, engine/chat_end.py; this catches one whose leaving was never seen, say across a restart)."""
+    doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep).values_list("pk", flat=True))
+    shown = open_in_tabs(doomed)
+    return Conversation.objects.filter(pk__in=[pk for pk in doomed if pk not in shown]).delete()[1].get(
+        "conversations.Conversation", 0)
 
 
 def purge_temporary(now=None) -> int:
