@@ -19,8 +19,17 @@
       composer.requestSubmit();
     }
   });
+  // A fresh chat opens at / and takes its own address (/c/<id>/) with its first message, in place of /
+  // in the history: reload, back and forward, a bookmark and the language picker all come back to it.
+  function ownAddress() {
+    if (location.pathname === t.chatUrl) return;
+    history.replaceState(history.state, "", t.chatUrl);
+    for (const next of document.querySelectorAll("input[name=next]")) next.value = t.chatUrl;
+  }
   document.body.addEventListener("htmx:wsAfterSend", (e) => {
-    if (e.target === composer) composer.reset();
+    if (e.target !== composer) return;
+    composer.reset();
+    ownAddress();
   });
   document.body.addEventListener("htmx:wsAfterMessage", scrollDown);
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -34,6 +35,13 @@ def _log_in(page: Page, app_server, language: str = "en") -> None:
 def _send(page: Page, text: str) -> None:
     page.fill("#composer textarea", text)
     page.keyboard.press("Enter")
+
+
+def _wait_until(what, timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, "the server did not get there in time"
+        time.sleep(0.25)
 
 
 def _systems(app_server) -> list[str]:
@@ -75,8 +83,8 @@ def test_it_keeps_a_temporary_chat_out_of_the_list_and_recalls_nothing(page: Pag
     expect(page.locator("#conversation-list")).not_to_contain_text("allergic")
     expect(page.locator(".chip")).to_have_count(0)
     page.screenshot(path=str(shots / "chat-temporary.png"), full_page=True)
-    page.goto(f"{app_server.url}/")
-    assert not Conversation.objects.filter(pk=conversation.pk).exists()
+    page.goto(f"{app_server.url}/")  # its tab leaves it: it is discarded (CHAT_TAB_GRACE_SECONDS later)
+    _wait_until(lambda: not Conversation.objects.filter(pk=conversation.pk).exists())
 
 
 def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice, shots):
@@ -235,3 +243,52 @@ def test_it_logs_no_error_in_the_console_from_turn_to_turn(page: Page, app_serve
         expect(page.locator(".message-assistant").last).to_contain_text(reply, timeout=30_000)
     expect(page.locator("#empty-chat")).to_have_count(0)
     assert errors == []
+
+
+def test_it_gives_a_chat_its_own_address_for_reload_back_and_forward(page: Page, app_server, alice):
+    _log_in(page, app_server)
+    expect(page).to_have_url(f"{app_server.url}/")  # a fresh chat
+    app_server.llm.script(CHAT_TURN, "Kyoto in spring is beautiful.")
+    _send(page, "Plan a trip to Kyoto")
+    expect(page.locator(".message-assistant").last).to_contain_text("Kyoto in spring", timeout=30_000)
+    own = f"{app_server.url}/c/{page.locator('#chat').get_attribute('data-conversation-id')}/"
+    expect(page).to_have_url(own)  # with its first message it has its own address
+    said = page.locator(".message-user .plain")
+
+    page.reload()
+    expect(said).to_have_text(["Plan a trip to Kyoto"])
+    expect(page.locator(".message-assistant")).to_contain_text("Kyoto in spring")
+    page.locator("form[action='/c/new/'] button.new-chat").click()
+    expect(page.locator("#empty-chat")).to_be_visible()
+    page.go_back()
+    expect(page).to_have_url(own)
+    expect(said).to_have_text(["Plan a trip to Kyoto"])
+    page.go_forward()
+    expect(page.locator("#empty-chat")).to_be_visible()
+    page.goto(own)  # as a bookmark would
+    page.select_option("select[name=language]", "zh-hans")  # the language picker comes back to the chat
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    expect(page).to_have_url(own)
+    expect(said).to_have_text(["Plan a trip to Kyoto"])
+
+
+def test_it_keeps_a_chat_going_while_another_tab_opens_one(page: Page, app_server, alice):
+    _log_in(page, app_server)
+    page.keyboard.press("Control+Shift+T")  # a temporary chat in this tab
+    expect(page.locator(".temporary-banner")).to_be_visible()
+    temporary = Conversation.objects.get(user=alice, temporary=True)
+    app_server.llm.script(CHAT_TURN, "Noted for now.")
+    _send(page, "Keep this between us")
+    expect(page.locator(".message-assistant").last).to_contain_text("Noted for now.", timeout=30_000)
+
+    other = page.context.new_page()  # a second tab opens the chat page: a fresh chat there
+    other.goto(f"{app_server.url}/")
+    expect(other.locator("#empty-chat")).to_be_visible()
+    other.wait_for_timeout(4_000)  # past CHAT_TAB_GRACE_SECONDS (tests/support/servers.py)
+    app_server.llm.script(CHAT_TURN, "Still here.")
+    _send(page, "Are you still there?")  # the first tab's chat goes on
+    expect(page.locator(".message-assistant").last).to_contain_text("Still here.", timeout=30_000)
+    expect(page.locator(".turn-status")).to_have_count(0)
+    other.close()
+    page.close()  # its own tab leaves it: now it goes
+    _wait_until(lambda: not Conversation.objects.filter(pk=temporary.pk).exists())
