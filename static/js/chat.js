@@ -13,6 +13,13 @@
   const scrollDown = () => { messages.scrollTop = messages.scrollHeight; };
   scrollDown();
 
+  // On a phone the list of chats folds to one line ("Your chats"), so the message box is in view on load.
+  const chatList = document.getElementById("chat-list");
+  const phone = window.matchMedia("(max-width: 700px)");
+  const fitList = () => { chatList.open = !phone.matches; };
+  fitList();
+  phone.addEventListener("change", fitList);
+
   composer.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { // isComposing: CJK input methods
       e.preventDefault();
