@@ -84,8 +84,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             return
         self.language = _language(self.scope)
         self.task: asyncio.Task | None = None
+        self.shown = await self._tab_count(chat_end.tab_opened) is not None  # counted by the time it is open
         await self.accept()
-        self.shown = await self._tab_count(chat_end.tab_opened) is not None
 
     async def disconnect(self, code: int) -> None:
         task = getattr(self, "task", None)
