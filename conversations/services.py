@@ -24,12 +24,16 @@ def listed_conversations(user, query: str = "") -> QuerySet[Conversation]:
 
 
 def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
-    """An empty chat to type into: reuse the user's empty one of that kind rather than pile them up."""
+    """An empty chat to type into: reuse an empty one of the user's rather than pile them up, but not one
+    that another tab shows (two tabs typing into one chat would each see only half of it)."""
     discard_temporary(user)
     if not temporary:
-        empty = Conversation.objects.filter(user=user, temporary=False, messages__isnull=True).first()
-        if empty is not None:
-            return empty
+        empty = list(Conversation.objects.filter(user=user, temporary=False, messages__isnull=True)
+                     .values_list("pk", flat=True)[:20])
+        shown = open_in_tabs(empty)
+        free = next((pk for pk in empty if pk not in shown), None)
+        if free is not None:
+            return Conversation.objects.get(pk=free)
     return Conversation.objects.create(user=user, temporary=temporary)
 
 

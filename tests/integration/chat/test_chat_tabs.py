@@ -88,3 +88,17 @@ async def test_it_ends_a_chat_when_the_last_of_its_tabs_leaves(alice):
     await second.disconnect()
     await _after_grace()
     assert await _state(kept) == "ended"
+
+
+async def test_it_gives_a_second_tab_its_own_fresh_chat(alice, alice_client):
+    assert (await sync_to_async(alice_client.get)("/")).status_code == 200
+    fresh = await sync_to_async(Conversation.objects.get)(user=alice)
+    tab = await _open_tab(alice, fresh)
+    try:
+        second = await sync_to_async(alice_client.get)("/")
+        assert second.context["conversation"].pk != fresh.pk
+    finally:
+        await tab.disconnect()
+    assert (await sync_to_async(alice_client.get)("/")).status_code == 200  # no tab shows them: one is reused
+    assert await sync_to_async(Conversation.objects.filter(user=alice).count)() == 2
+    await _after_grace()
