@@ -40,7 +40,8 @@ def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
 def discard_temporary(user, *, keep: int | None = None) -> int:
     """The user's temporary chats that no tab shows any more are gone (each is discarded when its own tab
     leaves it, engine/chat_end.py; this catches one whose leaving was never seen, say across a restart)."""
-    doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep).values_list("pk", flat=True))
+    doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep)
+                  .values_list("pk", flat=True))
     shown = open_in_tabs(doomed)
     return Conversation.objects.filter(pk__in=[pk for pk in doomed if pk not in shown]).delete()[1].get(
         "conversations.Conversation", 0)
