@@ -11,13 +11,15 @@ import logging
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from memoryapp.engine import chat
+from memoryapp.engine import chat, chat_end
 from memoryapp.providers.llm import ProviderError
+from tasks.chat_end import end_chats
 from tasks.extraction import extract_messages
 
 from . import services
@@ -45,6 +47,25 @@ def _language(scope: dict) -> str:
     return translation.get_language() or "en"
 
 
+_leaving: set[asyncio.Task] = set()  # held here: the loop keeps only weak references to its tasks
+
+
+def _leave_later(conversation_id: int) -> None:
+    """The chat's last tab left: after CHAT_TAB_GRACE_SECONDS, unless a tab shows it again (a reload is
+    back within a second or two), a temporary chat is discarded and a kept one ends (engine/chat_end.py).
+    Should the server stop meanwhile, the idle sweep ends the chat and the daily purge drops a temporary one."""
+    async def leave() -> None:
+        await asyncio.sleep(settings.CHAT_TAB_GRACE_SECONDS)
+        try:
+            await database_sync_to_async(chat_end.leave_chat)(conversation_id, end_chats)
+        except Exception:  # the broker being down: the idle sweep catches up
+            logger.exception("could not end conversation %s after its tab left", conversation_id)
+
+    task = asyncio.create_task(leave())
+    _leaving.add(task)
+    task.add_done_callback(_leaving.discard)
+
+
 class ChatConsumer(AsyncJsonWebsocketConsumer):
     # The reply streams straight down this socket; nothing reaches it through the channel layer. Without
     # this, every chat socket also listened on Redis, and a Redis restart closed it mid-reply (1011).
@@ -63,15 +84,24 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             return
         self.language = _language(self.scope)
         self.task: asyncio.Task | None = None
+        self.shown = await self._tab_count(chat_end.tab_opened) is not None  # counted by the time it is open
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         task = getattr(self, "task", None)
         if task is not None and not task.done():
             task.cancel()
-        conversation = getattr(self, "conversation", None)
-        if conversation is not None and conversation.temporary:
-            await database_sync_to_async(Conversation.objects.filter(pk=conversation.pk).delete)()
+        if getattr(self, "shown", False) and await self._tab_count(chat_end.tab_closed) == 0:
+            _leave_later(self.conversation.pk)
+
+    async def _tab_count(self, change) -> int | None:
+        """Count this tab in or out (the count is in the cache); None while Redis is down: the chat works
+        uncounted, and the idle sweep ends it in the end."""
+        try:
+            return await sync_to_async(change, thread_sensitive=False)(self.conversation.pk)
+        except Exception:
+            logger.warning("could not count the tabs of conversation %s", self.conversation.pk, exc_info=True)
+            return None
 
     @database_sync_to_async
     def _load(self, conversation_id: int, user) -> Conversation | None:
@@ -105,15 +135,20 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             context = {"conversation": self.conversation, "show_citations": turn.prefs.show_citations}
             user_html = "" if text is None else render_to_string(
                 "conversations/_message.html", {**context, "m": turn.user_message})
-            sidebar = None if text is None else await database_sync_to_async(self._sidebar_if_new)()
+            first = text is not None and await database_sync_to_async(self._is_first_turn)()
+            sidebar = await database_sync_to_async(self._sidebar)() if first else None
             await self.send(render_to_string("conversations/_pending.html", {
-                "turn_id": turn_id, "user_html": user_html, "retry": text is None,
+                "turn_id": turn_id, "user_html": user_html, "retry": text is None, "first": first,
                 "conversation": self.conversation, "sidebar": sidebar}))
             await self._stream(turn, turn_id, context)
 
-    def _sidebar_if_new(self) -> list[Conversation] | None:
+    def _is_first_turn(self) -> bool:
+        """The chat's first message: only then is the empty chat's placeholder on the page to remove."""
+        return self.conversation.messages.filter(role=Role.USER).count() == 1
+
+    def _sidebar(self) -> list[Conversation] | None:
         """The sidebar's chats once this one has its first message (and so its title): it joins the list."""
-        if self.conversation.temporary or self.conversation.messages.filter(role=Role.USER).count() != 1:
+        if self.conversation.temporary:
             return None
         return list(services.listed_conversations(self.conversation.user))
 

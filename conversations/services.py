@@ -6,6 +6,8 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from memoryapp.engine.chat_end import open_in_tabs
+
 from .models import Conversation, Message
 
 TEMPORARY_TTL = timedelta(hours=24)
@@ -22,21 +24,27 @@ def listed_conversations(user, query: str = "") -> QuerySet[Conversation]:
 
 
 def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
-    """An empty chat to type into: reuse the user's empty one of that kind rather than pile them up."""
+    """An empty chat to type into: reuse an empty one of the user's rather than pile them up, but not one
+    that another tab shows (two tabs typing into one chat would each see only half of it)."""
     discard_temporary(user)
     if not temporary:
-        empty = Conversation.objects.filter(user=user, temporary=False, messages__isnull=True).first()
-        if empty is not None:
-            return empty
+        empty = list(Conversation.objects.filter(user=user, temporary=False, messages__isnull=True)
+                     .values_list("pk", flat=True)[:20])
+        shown = open_in_tabs(empty)
+        free = next((pk for pk in empty if pk not in shown), None)
+        if free is not None:
+            return Conversation.objects.get(pk=free)
     return Conversation.objects.create(user=user, temporary=temporary)
 
 
 def discard_temporary(user, *, keep: int | None = None) -> int:
-    """A temporary chat is gone once the user leaves it or starts another one."""
-    doomed = Conversation.objects.filter(user=user, temporary=True)
-    if keep is not None:
-        doomed = doomed.exclude(pk=keep)
-    return doomed.delete()[1].get("conversations.Conversation", 0)
+    """The user's temporary chats that no tab shows any more are gone (each is discarded when its own tab
+    leaves it, engine/chat_end.py; this catches one whose leaving was never seen, say across a restart)."""
+    doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep)
+                  .values_list("pk", flat=True))
+    shown = open_in_tabs(doomed)
+    return Conversation.objects.filter(pk__in=[pk for pk in doomed if pk not in shown]).delete()[1].get(
+        "conversations.Conversation", 0)
 
 
 def purge_temporary(now=None) -> int:

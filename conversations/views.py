@@ -44,7 +44,8 @@ def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 2
 
 
 def _end_other_chats(request: HttpRequest, current: Conversation) -> None:
-    """Moving to another chat ends the ones left: their last turns are learnt from (engine/chat_end.py)."""
+    """Moving to another chat ends the ones that no tab shows: their last turns are learnt from. One still
+    shown in a tab ends when that tab leaves it (engine/chat_end.py, conversations/consumers.py)."""
     try:
         end_chats(chat_end.other_open_chats(request.user.pk, keep=current.pk))
     except Exception:  # the broker being down must not keep the user from their chat; the idle sweep catches up
@@ -54,7 +55,8 @@ def _end_other_chats(request: HttpRequest, current: Conversation) -> None:
 @login_required
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """A fresh chat; going home also closes any temporary chat and ends the others."""
+    """A fresh chat at `/`; the page gives it its own address (/c/<id>/) once its first message is sent
+    (chat.js), so reloading it, going back to it or bookmarking it finds the chat, not a new one."""
     fresh = services.fresh_conversation(request.user)
     _end_other_chats(request, fresh)
     return _chat_page(request, fresh)

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from memoryapp import language, views
 from memoryapp.api import api
@@ -12,6 +14,8 @@ urlpatterns = [
     path("settings/", include("memoryapp.page_urls")),
     path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
+    # Pages name the icon (base.html); browsers and tools that ask for the old address get it too.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"))),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -1,15 +1,19 @@
-"""When a chat ends (DESIGN flow 1): its user started or opened another chat, or it has been idle for
-CHAT_IDLE_MINUTES. Ending marks it (`ended_at`, claimed by one conditional update) so that its
-unextracted tail is extracted and its last, partial episode consolidated; the edges queue that work
-(tasks/chat_end.py). A chat that goes on after it ended simply extends: its next message clears the
-mark, and it ends again later with only what is new.
+"""When a chat ends (DESIGN flow 1): the last browser tab showing it left it (closed, or went to another
+chat), its user opened another chat while no tab shows it, or it has been idle for CHAT_IDLE_MINUTES. Ending
+marks it (`ended_at`, claimed by one conditional update) so that its unextracted tail is extracted and its
+last, partial episode consolidated; the edges queue that work (tasks/chat_end.py). A chat that goes on after
+it ended simply extends: its next message clears the mark, and it ends again later with only what is new.
 
-Temporary chats never end this way (they are deleted), and nothing is queued for a user whose memory is off.
+Which chats a tab shows is counted in the cache by the chat's websocket (conversations/consumers.py): a
+second tab opening a chat never ends the chat of the first. A temporary chat is not ended but discarded,
+once its own tab left it; nothing is queued for a user whose memory is off.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db.models import Max, Q
 from django.utils import timezone
 
@@ -27,9 +31,56 @@ def _open_chats(user_id: int | None = None):
     return chats.distinct()
 
 
+# A count left behind by a server that died with sockets open must not keep a chat open for ever: the
+# count lives a day from its chat's first tab (temporary chats live no longer, services.TEMPORARY_TTL).
+TAB_COUNT_SECONDS = 24 * 3600
+
+
+def _tab_key(conversation_id: int) -> str:
+    return f"chat-tabs:{conversation_id}"
+
+
+def tab_opened(conversation_id: int) -> int:
+    """A tab connected to the chat (its websocket); returns how many tabs show it."""
+    key = _tab_key(conversation_id)
+    cache.add(key, 0, TAB_COUNT_SECONDS)
+    return cache.incr(key)
+
+
+def tab_closed(conversation_id: int) -> int:
+    """A tab left the chat; returns how many tabs still show it."""
+    try:
+        return max(cache.decr(_tab_key(conversation_id)), 0)
+    except ValueError:  # the count expired
+        return 0
+
+
+def open_in_tabs(conversation_ids: list[int]) -> set[int]:
+    """Those of the chats that a browser tab shows now."""
+    counts = cache.get_many([_tab_key(pk) for pk in conversation_ids])
+    return {pk for pk in conversation_ids if counts.get(_tab_key(pk), 0) > 0}
+
+
 def other_open_chats(user_id: int, keep: int | None) -> list[int]:
-    """The user's chats that end because they opened or started `keep`."""
-    return list(_open_chats(user_id).exclude(pk=keep).values_list("pk", flat=True))
+    """The user's chats that end because they opened or started `keep`: not those another tab still shows
+    (each ends when its own tab leaves it, `leave_chat`)."""
+    chats = list(_open_chats(user_id).exclude(pk=keep).values_list("pk", flat=True))
+    shown = open_in_tabs(chats)
+    return [pk for pk in chats if pk not in shown]
+
+
+def leave_chat(conversation_id: int, end_chats: Callable[[list[int]], object]) -> str:
+    """The last tab showing the chat left it a moment ago (a reload comes back within that moment): unless
+    a tab shows it again, a temporary chat is discarded and a kept one ends (`end_chats` marks it and queues
+    what it owes: tasks.chat_end.end_chats). Returns "shown", "discarded", "ended" or "" (nothing to do)."""
+    if open_in_tabs([conversation_id]):
+        return "shown"
+    if Conversation.objects.filter(pk=conversation_id, temporary=True).delete()[0]:
+        return "discarded"
+    if _open_chats().filter(pk=conversation_id).exists():
+        end_chats([conversation_id])
+        return "ended"
+    return ""
 
 
 def idle_chats(now: datetime | None = None, idle_minutes: int | None = None) -> list[int]:

@@ -9,10 +9,16 @@
   const notices = document.getElementById("notices");
   const conversationId = Number(chat.dataset.conversationId);
   const t = chat.dataset;
-  const NOTICE_SECONDS = 6;
 
   const scrollDown = () => { messages.scrollTop = messages.scrollHeight; };
   scrollDown();
+
+  // On a phone the list of chats folds to one line ("Your chats"), so the message box is in view on load.
+  const chatList = document.getElementById("chat-list");
+  const phone = window.matchMedia("(max-width: 700px)");
+  const fitList = () => { chatList.open = !phone.matches; };
+  fitList();
+  phone.addEventListener("change", fitList);
 
   composer.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { // isComposing: CJK input methods
@@ -20,13 +26,24 @@
       composer.requestSubmit();
     }
   });
+  // A fresh chat opens at / and takes its own address (/c/<id>/) with its first message, in place of /
+  // in the history: reload, back and forward, a bookmark and the language picker all come back to it.
+  function ownAddress() {
+    if (location.pathname === t.chatUrl) return;
+    history.replaceState(history.state, "", t.chatUrl);
+    for (const next of document.querySelectorAll("input[name=next]")) next.value = t.chatUrl;
+  }
   document.body.addEventListener("htmx:wsAfterSend", (e) => {
-    if (e.target === composer) composer.reset();
+    if (e.target !== composer) return;
+    composer.reset();
+    ownAddress();
   });
   document.body.addEventListener("htmx:wsAfterMessage", scrollDown);
 
-  // What this chat learnt lately, shown as one line that fades: the newest memory with [view] [undo],
-  // a count when there were several, and the memories page (where each one can be undone) one click away.
+  // What this chat learnt lately, shown as one line: the newest memory with [view] [undo], a count when
+  // there were several, and the memories page (where each one can be undone) one click away. A line that
+  // offers an action stays until it is closed (×) or replaced; a plain line (after an undo) stays long
+  // enough to read (WCAG 2.2.1), and hovering or focusing it holds it.
   const inNotice = new Map();  // id -> memory, newest last
   let fadeTimer = null;
 
@@ -35,7 +52,6 @@
     if (!box) {
       box = document.createElement("div");
       box.className = "memory-notice";
-      // Hovering or tabbing into the line holds it, so its links can be reached.
       box.addEventListener("mouseenter", holdNotice);
       box.addEventListener("focusin", holdNotice);
       box.addEventListener("mouseleave", () => setTimeout(fadeLater));  // once :hover no longer matches
@@ -45,17 +61,36 @@
     return box;
   }
 
+  function closeNotice() {
+    clearTimeout(fadeTimer);
+    notices.querySelector(".memory-notice")?.remove();
+    inNotice.clear();
+  }
+
+  function closeButton() {
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "link close";
+    close.textContent = "×";
+    close.title = t.tClose;
+    close.setAttribute("aria-label", t.tClose);
+    close.addEventListener("click", closeNotice);
+    return close;
+  }
+
   function holdNotice() { clearTimeout(fadeTimer); notices.querySelector(".memory-notice")?.classList.remove("fading"); }
 
+  // Only a plain line fades: at least 20 s, longer for a longer text.
   function fadeLater() {
     clearTimeout(fadeTimer);
-    if (notices.querySelector(".memory-notice:hover, .memory-notice:focus-within")) return;  // held
+    const box = notices.querySelector(".memory-notice");
+    if (!box || !box.classList.contains("plain")) return;
+    if (box.matches(":hover, :focus-within")) return;  // held
+    const seconds = Math.max(20, box.textContent.length / 8);
     fadeTimer = setTimeout(() => {
-      const box = notices.querySelector(".memory-notice");
-      if (!box) return;
       box.classList.add("fading");  // chat.css fades it out over a second
-      fadeTimer = setTimeout(() => { box.remove(); inNotice.clear(); }, 1000);
-    }, NOTICE_SECONDS * 1000);
+      fadeTimer = setTimeout(closeNotice, 1000);
+    }, seconds * 1000);
   }
 
   function link(href, label, className) {
@@ -70,6 +105,7 @@
     inNotice.delete(memory.id);  // an update of one already shown counts once, as the newest
     inNotice.set(memory.id, memory);
     const box = noticeBox();
+    holdNotice();
     box.className = "memory-notice";
     box.dataset.memoryId = memory.id;
     const text = document.createElement("span");
@@ -89,7 +125,7 @@
       all.title = t.tAllTitle;
       box.append(" ", all);
     }
-    fadeLater();
+    box.append(closeButton());
   }
 
   async function undoMemory(id, box, button) {
@@ -97,8 +133,11 @@
     const url = t.undoUrl.replace(/\/0\/undo\/$/, `/${id}/undo/`);
     const response = await fetch(url, { method: "POST", headers: { "X-CSRFToken": t.csrf }, credentials: "same-origin" });
     if (response.ok) inNotice.delete(id);
-    box.textContent = response.ok ? t.tUndone : t.tUndoFailed;
-    box.classList.add(response.ok ? "undone" : "failed");
+    const text = document.createElement("span");
+    text.className = "notice-text";
+    text.textContent = response.ok ? t.tUndone : t.tUndoFailed;
+    box.replaceChildren(text, closeButton());
+    box.classList.add("plain", response.ok ? "undone" : "failed");
     fadeLater();
   }
 

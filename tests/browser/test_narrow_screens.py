@@ -143,7 +143,7 @@ def test_it_fits_the_chat_on_a_phone(page: Page, offline_server, alice, language
     expect(page.locator(".offline-banner")).to_be_visible()
     expect(page.locator(".citations .chip")).to_have_count(3)
     controls = ["#composer textarea", "#composer button.send", "#temporary-toggle", ".sidebar .new-chat",
-                ".sidebar input[type=search]", ".chat-manage summary"]
+                ".chat-list > summary", ".chat-manage summary"]
     for width in WIDTHS:
         _assert_fits(page, width, controls, f"chat-{language}")
 
@@ -154,6 +154,26 @@ def test_it_fits_the_chat_on_a_phone(page: Page, offline_server, alice, language
     # Close the chat's socket and let its last requests finish before the test database is flushed: a
     # write still in flight there deadlocked against the flush's TRUNCATE once (a fresh-machine run).
     page.goto("about:blank")
+    page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_it_shows_the_message_box_on_a_phone_as_the_chat_opens(page: Page, offline_server, alice, language, shots):
+    chat = off_loop(_seed, alice, language)
+    page.set_viewport_size({"width": 390, "height": 844})  # a common phone
+    log_in(page, offline_server.url, language, f"/c/{chat.pk}/")
+    expect(page.locator(".citations .chip")).to_have_count(3)
+    for control in ("#composer textarea", "#composer button.send"):
+        expect(page.locator(control)).to_be_in_viewport(ratio=1)
+    expect(page.locator(".message-assistant .message-body")).to_be_in_viewport()  # the answer's end, scrolled to
+    page.screenshot(path=str(shots / f"chat-phone-{language}.png"))
+    chats = page.locator("#conversation-list")
+    expect(chats).to_be_hidden()  # folded into one line, one tap away
+    page.locator(".chat-list > summary").click()
+    expect(chats).to_contain_text(CONTENT[language]["others"][0])
+    expect(page.locator(".chat-list input[type=search]")).to_be_visible()
+    assert page.evaluate(OVERFLOWING) == []
+    page.goto("about:blank")  # the chat's socket closes before the test database is flushed
     page.wait_for_timeout(300)
 
 

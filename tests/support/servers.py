@@ -37,7 +37,9 @@ def app_env(llm_url: str | None) -> dict[str, str]:
                # The graph has its own suites; here its syncs would eat the answers scripted for chat.
                GRAPH_BACKEND="off",
                # The write limit has its own test; here it would turn the API fuzz into 429s.
-               API_WRITES_PER_MINUTE="100000")
+               API_WRITES_PER_MINUTE="100000",
+               # A chat whose tab left ends (a temporary one is discarded) this long after, not a minute.
+               CHAT_TAB_GRACE_SECONDS="3")
     if llm_url:
         env.update(OPENAI_BASE_URL=llm_url, OPENAI_API_KEY="test-key", LLM_MODEL="scripted-model")
     return env
