@@ -159,5 +159,15 @@ class ImportOut(Schema):
 
 
 class ErrorOut(Schema):
-    detail: str
-    field: str | None = None
+    """The one error body of every /api/ answer that is not a success."""
+
+    detail: str  # one readable sentence
+    field: str | None = None  # the input it is about, when it is about one
+
+
+def errors(*statuses: int) -> dict[int, type[ErrorOut]]:
+    """A route's error answers for its `response=`, each with the one error body. Every route can
+    answer 400 (the request cannot be read) and 401 (no or bad credentials); a route adds what else it
+    can answer: 403 (a session write without its CSRF token), 404, 409, 413 (body too large), 422
+    (invalid input), 429 (write limit)."""
+    return {status: ErrorOut for status in sorted({400, 401, *statuses})}
