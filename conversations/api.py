@@ -38,7 +38,7 @@ class ConversationIn(Schema):
     model_config = ConfigDict(extra="forbid")  # also refuses a body that is not an object (ninja would take `5`)
 
     title: Title = Field("", max_length=200)
-    temporary: bool = False
+    temporary: bool = Field(False, strict=True)  # `true` or `false`, not 0 or "yes"
 
 
 class RenameIn(Schema):

@@ -5,7 +5,6 @@ caller's rows: another user's id answers 404, like an id that never existed.
 """
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal
 
 from django.conf import settings
@@ -20,8 +19,8 @@ from memoryapp.engine import listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
-    ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut, MemoryPatchIn,
-    RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
+    DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
+    MemoryPatchIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
 )
 from memoryapp.throttling import WritesPerUser
 
@@ -48,7 +47,7 @@ router = Router(tags=["memories"])
 
 def first_error(errors: list[dict]) -> tuple[str, str | None]:
     """ninja's list of request errors as one readable sentence and the field it names, like the
-    engine's `format_first_error`: `("until: Input should be a valid datetime…", "until")`."""
+    engine's `format_first_error`: `("limit: Input should be greater than or equal to 1", "limit")`."""
     error = errors[0]
     source, *path = error["loc"]
     if source == "body":
@@ -109,9 +108,9 @@ class ListParams(Schema):
     kind: Kind | None = None
     status: StatusName = "active"
     source: Source | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    at: datetime | None = None
+    since: DateTimeIn | None = None
+    until: DateTimeIn | None = None
+    at: DateTimeIn | None = None
     cursor: str | None = None
     limit: int = Field(20, ge=1, le=listing.MAX_PAGE_SIZE)
 

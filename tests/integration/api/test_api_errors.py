@@ -53,6 +53,11 @@ def test_it_answers_a_missing_memory_with_the_documented_404(api, openapi):
     ("post", "/memories/search", {}, "query"),
     ("post", "/memories/import", {"memories": "tea"}, "memories"),
     ("post", "/conversations", {"title": "a\x00b"}, "title"),
+    # what the schema does not allow, though pydantic would read it: a number as a date, 0 as false
+    ("get", "/memories?until=0.5", None, "until"),
+    ("post", "/memories/search", {"query": "tea", "since": 0}, "since"),
+    ("post", "/memories", {"content": "Likes tea", "importance": False}, "importance"),
+    ("post", "/conversations", {"temporary": 0}, "temporary"),
 ])
 def test_it_answers_invalid_input_with_the_documented_422_body(api, openapi, method, path, body, field):
     response = getattr(api, method)(path, body)
