@@ -2,6 +2,10 @@
 
 Every route takes a Bearer token or the browser session (CSRF on unsafe methods), and sees only the
 caller's rows: another user's id answers 404, like an id that never existed.
+
+Every answer is JSON and in the schema: each route lists the statuses it can give (`errors(...)`), every
+error has the one body `ErrorOut`, mapped here with one exception handler per type; the answers Django
+gives outside the routes (unknown path, 405, 500) are made JSON by memoryapp/api_errors.py.
 """
 from __future__ import annotations
 
