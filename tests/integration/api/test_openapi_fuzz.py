@@ -2,7 +2,8 @@
 no input may cause a server error, and every answer must be what the schema says: its status documented,
 its content type and body the documented ones, its headers too; invalid input refused, valid input
 accepted, and (two users, so schemathesis can try each one's ids as the other) no user reads another's.
-Its stateful phase chains the routes through the schema's links (create, then read, edit, delete).
+Its stateful phase chains the routes through the links it infers from the schema (the id one route
+returns is another's path parameter: create, then read, edit, delete).
 The few exceptions, each with its reason, are in schemathesis.toml beside this file.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 SEED = 7
 # The coverage phase runs whole; fuzzing (15 examples a route a round, schemathesis.toml) and the stateful
-# phase repeat until the budget is spent: about 1,400 cases on 2 cores. The seed fixes what is generated,
+# phase repeat until the budget is spent: about 1,250 cases on 2 cores. The seed fixes what is generated,
 # the budget how far it gets.
 MAX_SECONDS = 80
 MIN_CASES = 300
