@@ -11,11 +11,12 @@ from typing import Annotated
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
-from pydantic import AfterValidator
 from ninja.errors import HttpError
+from pydantic import AfterValidator, ConfigDict
 
 from memoryapp.engine import chat
 from memoryapp.providers.llm import ProviderError
+from memoryapp.schemas import errors
 from tasks.extraction import extract_messages
 
 from . import services
@@ -34,11 +35,15 @@ Title = Annotated[str, AfterValidator(_without_nul)]
 
 
 class ConversationIn(Schema):
+    model_config = ConfigDict(extra="forbid")  # also refuses a body that is not an object (ninja would take `5`)
+
     title: Title = Field("", max_length=200)
-    temporary: bool = False
+    temporary: bool = Field(False, strict=True)  # `true` or `false`, not 0 or "yes"
 
 
 class RenameIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
     title: Title = Field(..., min_length=1, max_length=200)
 
 
@@ -68,6 +73,8 @@ class MessageOut(Schema):
 
 
 class MessageIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
     content: str = Field(..., min_length=1, max_length=chat.MAX_MESSAGE_CHARS)
 
 
@@ -75,10 +82,6 @@ class TurnOut(Schema):
     message: MessageOut
     reply: MessageOut | None
     memory_used: bool
-
-
-class ErrorOut(Schema):
-    detail: str
 
 
 def _caller(request: HttpRequest):
@@ -100,24 +103,24 @@ def _message_out(message: Message) -> dict:
     }
 
 
-@router.get("", response=list[ConversationOut])
+@router.get("", response={200: list[ConversationOut], **errors()})
 def list_conversations(request: HttpRequest, q: str = ""):
     """Kept conversations with at least one message, most recent first; `q` filters by title."""
     return services.listed_conversations(_caller(request), q)
 
 
-@router.post("", response={201: ConversationOut})
+@router.post("", response={201: ConversationOut, **errors(403, 413, 422, 429)})
 def create_conversation(request: HttpRequest, payload: ConversationIn):
     return Status(201, Conversation.objects.create(user=_caller(request), title=payload.title,
                                                   temporary=payload.temporary))
 
 
-@router.get("/{conversation_id}", response=ConversationOut)
+@router.get("/{int:conversation_id}", response={200: ConversationOut, **errors(404)})
 def get_conversation(request: HttpRequest, conversation_id: int):
     return _owned(request, conversation_id)
 
 
-@router.patch("/{conversation_id}", response=ConversationOut)
+@router.patch("/{int:conversation_id}", response={200: ConversationOut, **errors(403, 404, 413, 422, 429)})
 def rename_conversation(request: HttpRequest, conversation_id: int, payload: RenameIn):
     conversation = _owned(request, conversation_id)
     conversation.title = payload.title.strip()
@@ -125,25 +128,25 @@ def rename_conversation(request: HttpRequest, conversation_id: int, payload: Ren
     return conversation
 
 
-@router.delete("/{conversation_id}", response={204: None})
+@router.delete("/{int:conversation_id}", response={204: None, **errors(403, 404, 429)})
 def delete_conversation(request: HttpRequest, conversation_id: int):
     _owned(request, conversation_id).delete()
     return Status(204, None)
 
 
-@router.get("/{conversation_id}/messages", response=list[MessageOut])
+@router.get("/{int:conversation_id}/messages", response={200: list[MessageOut], **errors(404)})
 def list_messages(request: HttpRequest, conversation_id: int):
     return [_message_out(m) for m in services.page_messages(_owned(request, conversation_id))]
 
 
-@router.post("/{conversation_id}/messages", response={201: TurnOut, 422: ErrorOut, 502: ErrorOut})
+@router.post("/{int:conversation_id}/messages", response={201: TurnOut, **errors(403, 404, 413, 422, 429, 502)})
 def post_message(request: HttpRequest, conversation_id: int, payload: MessageIn):
     """Send a message and wait for the whole reply. If the model fails (502) the message is kept;
     post to `/retry` to answer it again."""
     return _answer(_owned(request, conversation_id), payload.content)
 
 
-@router.post("/{conversation_id}/retry", response={201: TurnOut, 422: ErrorOut, 502: ErrorOut})
+@router.post("/{int:conversation_id}/retry", response={201: TurnOut, **errors(403, 404, 422, 429, 502)})
 def retry(request: HttpRequest, conversation_id: int):
     """Answer the last user message again, when it has no reply."""
     return _answer(_owned(request, conversation_id), None)

@@ -2,17 +2,20 @@
 
 Every route takes a Bearer token or the browser session (CSRF on unsafe methods), and sees only the
 caller's rows: another user's id answers 404, like an id that never existed.
+
+Every answer is JSON and in the schema: each route lists the statuses it can give (`errors(...)`), every
+error has the one body `ErrorOut`, mapped here with one exception handler per type; the answers Django
+gives outside the routes (unknown path, 405, 500) are made JSON by memoryapp/api_errors.py.
 """
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI, Query, Router, Schema, Status
-from ninja.errors import Throttled
+from ninja import Field, NinjaAPI, Query, Router, Schema, Status
+from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
 from memoryapp.auth import bearer_auth, session_auth
@@ -20,14 +23,49 @@ from memoryapp.engine import listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
-    ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut, MemoryPatchIn,
-    RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut,
+    DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
+    MemoryPatchIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
 )
 from memoryapp.throttling import WritesPerUser
 
-api = NinjaAPI(title="memoryapp API", version="1", urls_namespace="api", auth=[bearer_auth, session_auth],
-               docs_url="/docs", throttle=WritesPerUser())
+RETRY_AFTER = {"Retry-After": {"description": "seconds until a write is allowed again",
+                               "schema": {"type": "integer", "minimum": 0}}}
+
+
+class MemoryappAPI(NinjaAPI):
+    def get_openapi_schema(self, **kwargs):
+        """ninja's schema, plus the Retry-After header that every 429 carries (ninja sets it, but
+        its schema does not say so)."""
+        schema = super().get_openapi_schema(**kwargs)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                if 429 in operation["responses"]:
+                    operation["responses"][429]["headers"] = RETRY_AFTER
+        return schema
+
+
+api = MemoryappAPI(title="memoryapp API", version="1", urls_namespace="api", auth=[bearer_auth, session_auth],
+                   docs_url="/docs", throttle=WritesPerUser())
 router = Router(tags=["memories"])
+
+
+def first_error(errors: list[dict]) -> tuple[str, str | None]:
+    """ninja's list of request errors as one readable sentence and the field it names, like the
+    engine's `format_first_error`: `("limit: Input should be greater than or equal to 1", "limit")`."""
+    error = errors[0]
+    source, *path = error["loc"]
+    if source == "body":
+        path = path[1:]  # the view's argument name (`payload`), not a field the client sent
+    field = ".".join(str(part) for part in path) or None
+    where = field or ("the request body" if source == "body" else source)
+    return f"{where}: {error['msg'].removeprefix('Value error, ')}", field
+
+
+@api.exception_handler(ValidationError)
+def on_bad_request(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    """The request's shape is wrong (ninja's own validation): the one error body, like the engine's 422."""
+    detail, field = first_error(exc.errors)
+    return api.create_response(request, {"detail": detail, "field": field}, status=422)
 
 
 @api.exception_handler(MemoryValidationError)
@@ -74,38 +112,33 @@ class ListParams(Schema):
     kind: Kind | None = None
     status: StatusName = "active"
     source: Source | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    at: datetime | None = None
+    since: DateTimeIn | None = None
+    until: DateTimeIn | None = None
+    at: DateTimeIn | None = None
     cursor: str | None = None
-    limit: int = 20
+    limit: int = Field(20, ge=1, le=listing.MAX_PAGE_SIZE)
 
 
 class ImportErrorOut(ErrorOut):
     errors: list[RowErrorOut] = []
 
 
-NOT_FOUND = {404: ErrorOut}
-
-
-@router.get("", response={200: MemoryPageOut, 422: ErrorOut}, summary="List memories (newest first)")
+@router.get("", response={200: MemoryPageOut, **errors(422)}, summary="List memories (newest first)")
 def list_memories(request: HttpRequest, params: Query[ListParams]):
-    if not 1 <= params.limit <= listing.MAX_PAGE_SIZE:
-        raise MemoryValidationError(f"limit must be between 1 and {listing.MAX_PAGE_SIZE}", "limit")
     flt = listing.MemoryFilter(kind=params.kind or "", status=params.status, source=params.source or "",
                                since=params.since, until=params.until, at=params.at)
     page = listing.list_memories(request.auth, flt, cursor=params.cursor, limit=params.limit)
     return {"items": page.memories, "next_cursor": page.next_cursor}
 
 
-@router.post("", response={201: WriteOut, 200: WriteOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+@router.post("", response={201: WriteOut, 200: WriteOut, **errors(403, 409, 413, 422, 429)},
              summary="Add a memory (a near-duplicate is merged into the existing one: 200)")
 def create_memory(request: HttpRequest, payload: MemoryIn):
     result = write.add_memory(request.auth, **payload.dict(), actor=Actor.API)
     return Status(201 if result.action == "created" else 200, _written(result))
 
 
-@router.post("/search", response={200: SearchOut, 422: ErrorOut},
+@router.post("/search", response={200: SearchOut, **errors(403, 413, 422)},
              summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date",
              throttle=[])  # a read sent as POST: not a write
 def search_memories(request: HttpRequest, payload: SearchIn):
@@ -116,12 +149,20 @@ def search_memories(request: HttpRequest, payload: SearchIn):
     return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": m} for m in page.memories]}
 
 
-@router.get("/stats", response=StatsOut, summary="Counts by type and status")
+@router.get("/stats", response={200: StatsOut, **errors()}, summary="Counts by type and status")
 def memory_stats(request: HttpRequest):
     return listing.stats(request.auth)
 
 
-@router.get("/export", response={200: ExportOut}, summary="Export as JSON (format=json) or Markdown")
+MARKDOWN_EXPORT = {"responses": {200: {
+    "description": "the export file, as an attachment: JSON (`format=json`) or Markdown (`format=markdown`)",
+    "content": {"text/markdown": {"schema": {"type": "string"}}},
+    "headers": {"Content-Disposition": {"schema": {"type": "string"}, "description": "attachment; filename=…"}},
+}}}
+
+
+@router.get("/export", response={200: ExportOut, **errors(422)}, openapi_extra=MARKDOWN_EXPORT,
+            summary="Export as JSON (format=json) or Markdown (format=markdown)")
 def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = "json"):
     file = transfer.export_file(request.auth, format, actor=Actor.API)
     response = HttpResponse(file.body, content_type=file.content_type)
@@ -129,7 +170,7 @@ def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = 
     return response
 
 
-@router.post("/import", response={200: ImportOut, 422: ImportErrorOut, 429: ErrorOut},
+@router.post("/import", response={200: ImportOut, **errors(403, 413, 429), 422: ImportErrorOut},
              summary="Import an export file: all rows or, if any row is bad, none")
 def import_memories(request: HttpRequest, payload: ImportIn):
     try:
@@ -142,27 +183,26 @@ def import_memories(request: HttpRequest, payload: ImportIn):
     return Status(200, {"imported": report.imported, "duplicates": report.duplicates, "errors": []})
 
 
-@router.get("/{int:memory_id}", response={200: MemoryOut, **NOT_FOUND})
+@router.get("/{int:memory_id}", response={200: MemoryOut, **errors(404)})
 def get_memory(request: HttpRequest, memory_id: int):
     return _memory(request, memory_id)
 
 
-@router.patch("/{int:memory_id}", response={200: WriteOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut,
-                                             429: ErrorOut},
+@router.patch("/{int:memory_id}", response={200: WriteOut, **errors(403, 404, 409, 413, 422, 429)},
               summary="Edit; a new content supersedes the memory")
 def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
     memory = _memory(request, memory_id)
     return _written(write.edit_memory(memory, payload.dict(exclude_unset=True), actor=Actor.API))
 
 
-@router.delete("/{int:memory_id}", response={200: WriteOut, 404: ErrorOut, 429: ErrorOut},
+@router.delete("/{int:memory_id}", response={200: WriteOut, **errors(403, 404, 429)},
                summary="Delete (soft: restorable)")
 def delete_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return _written(write.delete_memory(memory, actor=Actor.API))
 
 
-@router.post("/{int:memory_id}/restore", response={200: WriteOut, 404: ErrorOut, 409: ErrorOut, 429: ErrorOut})
+@router.post("/{int:memory_id}/restore", response={200: WriteOut, **errors(403, 404, 409, 429)})
 def restore_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return _written(write.restore_memory(memory, actor=Actor.API))
@@ -172,14 +212,14 @@ class PurgeOut(Schema):
     purged: list[int]  # the memory's id and those of its earlier or later versions that went with it
 
 
-@router.post("/{int:memory_id}/purge", response={200: PurgeOut, 404: ErrorOut, 429: ErrorOut},
+@router.post("/{int:memory_id}/purge", response={200: PurgeOut, **errors(403, 404, 429)},
              summary="Delete forever, with its versions (not restorable)")
 def purge_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return {"purged": purge.purge_memory(memory, actor=Actor.API)}
 
 
-@router.get("/{int:memory_id}/history", response={200: list[EventOut], **NOT_FOUND},
+@router.get("/{int:memory_id}/history", response={200: list[EventOut], **errors(404)},
             summary="The change log of the memory and the versions it replaced, newest first")
 def memory_history(request: HttpRequest, memory_id: int):
     return listing.history(request.auth, _memory(request, memory_id))

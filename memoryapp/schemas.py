@@ -1,11 +1,12 @@
 """API schemas: explicit fields only (never the embedding or the search columns)."""
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
 from memoryapp.engine.recipes import SearchMethod
 from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, Memory, MemoryKind, MemorySource, MemoryStatus
@@ -15,6 +16,19 @@ Kind = MemoryKind
 StatusName = MemoryStatus
 Source = MemorySource
 LifecycleName = Lifecycle
+
+ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
+
+
+def _date_and_time(value: object) -> object:
+    """The schema promises `format: date-time`: ISO 8601 text, not pydantic's other readings of a
+    datetime (a number of seconds since 1970, a date alone)."""
+    if isinstance(value, datetime) or isinstance(value, str) and ISO_8601.match(value):
+        return value
+    raise ValueError("must be an ISO 8601 date and time, e.g. 2026-03-15T12:00:00Z")
+
+
+DateTimeIn = Annotated[datetime, BeforeValidator(_date_and_time)]
 
 
 class ReplacementOut(Schema):
@@ -53,8 +67,8 @@ class MemoryIn(Schema):
 
     content: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
     kind: Kind = MemoryKind.FACT
-    importance: float = Field(default=0.5, ge=0, le=1, allow_inf_nan=False)
-    confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False)
+    importance: float = Field(default=0.5, ge=0, le=1, allow_inf_nan=False, strict=True)  # not `false` as 0
+    confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False, strict=True)
     lifecycle: LifecycleName = Lifecycle.WORKING
 
 
@@ -65,7 +79,7 @@ class MemoryPatchIn(Schema):
 
     content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_LENGTH)
     kind: Kind | None = None
-    importance: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
+    importance: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False, strict=True)
     lifecycle: LifecycleName | None = None
 
 
@@ -86,11 +100,11 @@ class SearchIn(Schema):
     kind: Kind | None = None
     kinds: list[Kind] = Field(default_factory=list, max_length=10)
     status: StatusName = "active"
-    since: datetime | None = None  # learnt at or after
-    until: datetime | None = None  # learnt before
-    at: datetime | None = None  # time travel: what was true then, versions replaced since included
+    since: DateTimeIn | None = None  # learnt at or after
+    until: DateTimeIn | None = None  # learnt before
+    at: DateTimeIn | None = None  # time travel: what was true then, versions replaced since included
     method: SearchMethod = SearchMethod.HYBRID
-    limit: int = Field(default=20, ge=1, le=50)
+    limit: int = Field(default=20, ge=1, le=50, strict=True)
 
 
 class SearchHitOut(Schema):
@@ -159,5 +173,15 @@ class ImportOut(Schema):
 
 
 class ErrorOut(Schema):
-    detail: str
-    field: str | None = None
+    """The one error body of every /api/ answer that is not a success."""
+
+    detail: str  # one readable sentence
+    field: str | None = None  # the input it is about, when it is about one
+
+
+def errors(*statuses: int) -> dict[int, type[ErrorOut]]:
+    """A route's error answers for its `response=`, each with the one error body. Every route can
+    answer 400 (the request cannot be read) and 401 (no or bad credentials); a route adds what else it
+    can answer: 403 (a session write without its CSRF token), 404, 409, 413 (body too large), 422
+    (invalid input), 429 (write limit)."""
+    return {status: ErrorOut for status in sorted({400, 401, *statuses})}
