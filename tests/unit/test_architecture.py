@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import subprocess
+import tomllib
 import sys
 from pathlib import Path
 
@@ -18,3 +19,37 @@ def test_the_import_contracts_hold():
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Contracts: 2 kept, 0 broken." in result.stdout
+
+
+def _layered_modules() -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in config["contracts"] if c["type"] == "layers"]
+    return [name.strip() for layer in layers for name in layer.split(":")]
+
+
+def _modules_of(package: str) -> list[str]:
+    """Every module and package under `package`, migrations aside, named as Python imports them."""
+    found = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if "migrations" in parts:
+            continue
+        found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+def test_every_module_sits_in_a_layer():
+    """A new module must be placed in the layers contract: otherwise import-linter checks nothing about it.
+    The root packages themselves are containers (memoryapp/__init__.py only loads the Celery app)."""
+    roots = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"]
+    layered = _layered_modules()
+    unplaced = [module for root in roots for module in _modules_of(root)
+                if module not in roots and not any(module == name or module.startswith(name + ".") for name in layered)]
+
+    assert unplaced == [], f"modules in no layer of pyproject's [tool.importlinter] contract: {unplaced}"
+
+
+def test_the_contract_ignores_no_import():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+
+    assert all("ignore_imports" not in contract for contract in config["contracts"])
