@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from memoryapp.engine import chat, chat_end
 from memoryapp.engine.errors import MemoryConflict
-from memoryapp.engine.write import revert_memory
+from memoryapp.engine.write import delete_memory, restore_memory as restore, revert_memory
 from memoryapp.models import Memory, MemorySettings
 from tasks.chat_end import end_chats
 from tasks.extraction import extract_messages
@@ -137,3 +137,32 @@ def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> J
     except MemoryConflict as exc:
         return JsonResponse({"error": exc.message}, status=409)
     return JsonResponse({"id": memory.pk, "status": result.memory.status})
+
+
+def _memory_action(request: HttpRequest, conversation: Conversation, memory: Memory, error: str = "") -> HttpResponse:
+    # Always 200: htmx swaps only 2xx by default, and an error is meant to be shown in place.
+    return render(request, "conversations/_memory_action.html",
+                  {"conversation": conversation, "memory": memory, "error": error})
+
+
+@login_required
+@require_POST
+def forget_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> HttpResponse:
+    """Forget one memory from the chat (the one picked when several matched, or undoing "Remember this"):
+    a soft delete through the write path, audited and live like every other."""
+    current = _owned(request, conversation_id)
+    memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
+    return _memory_action(request, current, delete_memory(memory, note="forgotten in a chat").memory)
+
+
+@login_required
+@require_POST
+def restore_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> HttpResponse:
+    """Undo a forget in the chat: the memory is active again."""
+    current = _owned(request, conversation_id)
+    memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
+    try:
+        memory = restore(memory).memory
+    except MemoryConflict as exc:
+        return _memory_action(request, current, memory, exc.message)
+    return _memory_action(request, current, memory)

@@ -152,7 +152,10 @@ def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Emb
     started, calls_before = time.monotonic(), getattr(llm, "calls", 0)
     conversation = run.conversation
     prefs = MemorySettings.objects.get_or_create(user_id=run.user_id)[0]
-    messages = list(Message.objects.filter(pk__in=run.message_ids, conversation=conversation))
+    # Turns about memory itself ("forget that I live in Berlin", the listing that answers "what do you
+    # remember?") are never learnt from.
+    messages = list(Message.objects.filter(pk__in=run.message_ids, conversation=conversation,
+                                           memory_command__isnull=True))
     if conversation.temporary or not prefs.memory_enabled or not messages:
         return _finish(run, RunStatus.SKIPPED, started, 0, {})
 
