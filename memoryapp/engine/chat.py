@@ -240,13 +240,3 @@ def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction,
     except Exception:  # extraction must never break a chat turn
         logger.exception("on_user_turn failed for conversation %s", conversation.pk)
 
-
-def remember_message(message: Message, enqueue: EnqueueExtraction) -> bool:
-    """Queue extraction of one message now (the edge passes the task's delay). False when the broker
-    cannot take it."""
-    try:
-        enqueue(message.conversation_id, [message.pk])
-    except Exception:  # broker down: say so rather than fail the page
-        logger.exception("could not queue extraction of message %s", message.pk)
-        return False
-    return True
