@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MEMORYAPP_SCREENSHOTS="$PWD/docs/screenshots"
-exec ./test tests/browser/test_chat.py tests/browser/test_memories_page.py "$@"
+exec ./test tests/browser/test_chat.py tests/browser/test_chat_memory.py tests/browser/test_memories_page.py "$@"

@@ -82,6 +82,7 @@ _LIST_EN = re.compile(_LEAD_EN + r"""(?:
   | (?:list|show|tell)(?:\s+me)?\s+(?:everything|all|what)\s+(?:that\s+)?you\s+(?:remember|know|have\s+stored|have\s+saved)
   | do\s+you\s+(?:remember|know)\s+anything\s+""" + _ABOUT_ME + r"""
   | how\s+much\s+do\s+you\s+(?:know|remember)\s+""" + _ABOUT_ME + r"""
+  | what\s+(?:else\s+)?(?:do|did)\s+you\s+remember$
 )""", re.X)
 
 _LEAD_ZH = r"^(?:请|那|那么|嗯|好|哎|喂|所以|现在|你好)?[，,\s]*"
@@ -92,6 +93,9 @@ _LIST_ZH = re.compile(_LEAD_ZH + r"""(?:
   | 我的记忆(?:有哪些|都有什么|有什么|列表)
   | 你(?:的)?记忆里(?:都)?(?:有|存了|存着)(?:我的|关于我的)?(?:什么|哪些|啥)
   | 关于我你(?:都)?(?:记得|知道|记住了)(?:什么|哪些|些什么)
+  | 你?(?:都|还)?(?:记得|记住了|知道)(?:哪些|什么|些什么)关于我的
+  | 你对我有(?:哪些|什么)记忆
+  | (?:说说|讲讲|告诉我|列出)(?:一下)?你(?:都)?(?:记得|记住|知道)的(?:关于我的)?(?:事|一切|东西|内容|记忆)
 )""", re.X)
 
 _FORGET_EN = re.compile(_LEAD_EN + r"""(?:
@@ -107,8 +111,8 @@ _TARGET_LEAD_EN = re.compile(
 _TARGET_TAIL_EN = re.compile(
     r"(?:\s+(?:from|in)\s+(?:your|my|the)\s+memor(?:y|ies)|\s+any\s*more|\s+please|\s+for\s+me|\s+for\s+good|\s+now)+$")
 
-_ZH_VERB = (r"(?:忘掉|忘记|删掉|删除|删了|删去|抹掉|移除|去掉|清除|不要再记着|别再记着|不要再记得|别再记得|不要再记|别再记"
-            r"|别记着|不要记着|不用再记着|不用记着|不再记着|别记住|不要记住|不用记住)")
+_ZH_VERB = (r"(?:忘掉|忘记|忘了|删掉|删除|删了|删去|抹掉|移除|去掉|清除|不要再记着|别再记着|不要再记得|别再记得|不要再记|别再记"
+            r"|别记着|不要记着|不用再记着|不用记着|不用再记得|不用记得|别记得|不再记着|别记住|不要记住|不用记住)")
 _FORGET_ZH = re.compile(r"^(?:请|麻烦你?|拜托|你|帮我|能不能|可以|可不可以|能|那|那就|还有|另外|以后|从现在起)*[，,\s]*"
                         + _ZH_VERB + r"(?:掉|了)?[，,\s]*(?P<target>.+)$")
 _FORGET_ZH_BA = re.compile(r"^(?:请|麻烦你?|拜托|你|帮我|能不能|可以|那|那就)*[，,\s]*把(?P<target>.+?)(?:给|从(?:你的)?记忆(?:里|中))?"
