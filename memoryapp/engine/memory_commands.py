@@ -26,11 +26,18 @@ from memoryapp.providers.llm.language import message_language
 
 from . import write
 from .recipes import RECALL_MEMORY_COMMAND
+from .text import EN_STOPWORDS
 
 if TYPE_CHECKING:
     from .recall import RecalledMemory
 
 MARGIN = 0.08  # cosine within which a second memory is as likely meant as the nearest: ask
+# Forgotten without asking: the one nearest memory at cosine >= CERTAIN that shares a telling word with what
+# was said, or one at >= SAME. Below, the reply asks ("did you mean ...?", a button): with the multilingual
+# embedder, "I live in Munich" is 0.63 from "I live in Berlin" and "I have a dog" 0.50 from "I have a cat",
+# while "my address" is 0.67 from "My address is 12 Oak Street" and "我养猫" 0.73 from "我养了一只猫".
+CERTAIN = 0.6
+SAME = 0.8
 LIST_PER_KIND = 10  # memories listed under each kind; the rest are counted
 ASK_AT_MOST = 5
 
@@ -241,21 +248,52 @@ def list_memories(user) -> CommandReply:
     return CommandReply("\n".join(lines), Outcome.LISTED, listed)
 
 
-def meant_memories(user, target: str) -> list[RecalledMemory]:
-    """The memories `target` may name, nearest first: one when it is clearly meant, several when they are
-    as close as each other (within MARGIN), none when nothing is close enough (see RECALL_MEMORY_COMMAND)."""
+@dataclass(frozen=True)
+class Meant:
+    items: list[RecalledMemory]  # nearest first
+    certain: bool  # one memory, clearly the one named: forget it without asking
+
+
+# Words that say how, not what ("I like ...", "我喜欢..."): sharing one is no sign of the same memory.
+_GENERIC_EN = EN_STOPWORDS | frozenset(
+    "like likes liked love loves prefer prefers live lives lived living work works worked working has had "
+    "want wants use uses used using enjoy enjoys hate hates called named name i'm im really also still now "
+    "memory memories forget".split())
+_GENERIC_ZH = frozenset("我你他她它的了是在不也都很就还要想有一个这那喜欢爱住用喝吃做去会能叫过着把被给和跟说记忆")
+
+
+def _telling(text: str) -> tuple[set[str], set[str]]:
+    plain = normalise_content(text)
+    words = {w.removesuffix("'s") for w in re.findall(r"[a-z0-9][a-z0-9']*", plain)}
+    return ({w for w in words if len(w) > 1 and w not in _GENERIC_EN},
+            set(re.findall(r"[\u3400-\u9fff]", plain)) - _GENERIC_ZH)
+
+
+def _shares_a_telling_word(said: str, content: str) -> bool:
+    (said_words, said_han), (words, han) = _telling(said), _telling(content)
+    near = any(a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+               for a in said_words for b in words)  # "cats" and "cat"
+    return near or bool(said_han & han)
+
+
+def meant_memories(user, target: str) -> Meant:
+    """The memories `target` may name, nearest first: one, certain, when it is clearly meant; several when
+    they are as close as each other (within MARGIN); none when nothing is close (RECALL_MEMORY_COMMAND)."""
     from .recall import recall
 
     items = recall(user, target, config=RECALL_MEMORY_COMMAND, record_access=False).items
     if not items:
-        return []
+        return Meant([], certain=False)
     key = normalise_content(target)
     same = [item for item in items if normalise_content(item.memory.content) == key]
     if same:
-        return same[:1]
+        return Meant(same[:1], certain=True)
     items = sorted(items, key=lambda item: item.cosine, reverse=True)
-    best = items[0].cosine
-    return [item for item in items if item.cosine >= best - MARGIN][:ASK_AT_MOST]
+    best = items[0]
+    close = [item for item in items if item.cosine >= best.cosine - MARGIN][:ASK_AT_MOST]
+    certain = len(close) == 1 and best.cosine >= CERTAIN and (
+        best.cosine >= SAME or _shares_a_telling_word(target, best.memory.content))
+    return Meant(close, certain)
 
 
 def forget(user, target: str, *, note: str = "forgotten in a chat") -> CommandReply:
@@ -264,15 +302,20 @@ def forget(user, target: str, *, note: str = "forgotten in a chat") -> CommandRe
         return CommandReply(_("To forget everything at once, use \"Clear all\" on [the memories page](%(url)s); "
                               "it can be undone there.") % {"url": page}, Outcome.EVERYTHING)
     meant = meant_memories(user, target)
-    if not meant:
+    if not meant.items:
         return CommandReply(_("I found nothing matching «%(target)s» in your memories, so nothing was forgotten. "
                               "[The memories page](%(url)s) lists them all.") % {"target": quoted(target), "url": page},
                             Outcome.NOTHING)
-    if len(meant) > 1:
-        lines = [_("More than one memory matches «%(target)s». Which one should I forget?") % {"target": quoted(target)}]
-        lines += [f"{n}. {quoted(item.memory.content)}" for n, item in enumerate(meant, start=1)]
-        return CommandReply("\n".join(lines), Outcome.ASK, [item.memory.pk for item in meant])
-    memory = write.delete_memory(meant[0].memory, actor=Actor.USER, note=note).memory
+    if not meant.certain:
+        if len(meant.items) > 1:
+            ask = _("More than one memory matches «%(target)s». Which one should I forget?")
+        else:
+            ask = _("I found no memory that says «%(target)s» as such. Is it this one? Nothing is forgotten "
+                    "until you choose.")
+        lines = [ask % {"target": quoted(target)}]
+        lines += [f"{n}. {quoted(item.memory.content)}" for n, item in enumerate(meant.items, start=1)]
+        return CommandReply("\n".join(lines), Outcome.ASK, [item.memory.pk for item in meant.items])
+    memory = write.delete_memory(meant.items[0].memory, actor=Actor.USER, note=note).memory
     return CommandReply(_("Forgotten: «%(content)s». It no longer comes up in our chats; undo it below, or restore "
                           "it later on [the memories page](%(url)s).") % {"content": quoted(memory.content), "url": page},
                         Outcome.FORGOT, [memory.pk])

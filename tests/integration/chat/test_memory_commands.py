@@ -121,6 +121,16 @@ def test_it_asks_which_when_several_memories_match(alice_client, alice, offline)
     assert mimi.status == MemoryStatus.DELETED and tom.status == MemoryStatus.ACTIVE
 
 
+@pytest.mark.parametrize("text", ["Forget that I live in Munich", "忘掉我住在北京这件事"])
+def test_it_asks_before_forgetting_a_memory_that_only_resembles_what_was_named(alice_client, alice, stored, offline,
+                                                                                 text):
+    conversation = Conversation.objects.create(user=alice)
+    reply = _say(alice_client, conversation, text)["reply"]
+    assert reply["memory_command"]["outcome"] == "ask"
+    assert stored["I live in Berlin"].pk in reply["memory_command"]["memory_ids"]
+    assert not Memory.objects.filter(user=alice).exclude(status=MemoryStatus.ACTIVE).exists()  # nothing yet
+
+
 def test_it_says_when_nothing_matches(alice_client, alice, stored, offline):
     conversation = Conversation.objects.create(user=alice)
     reply = _say(alice_client, conversation, "Forget that I play golf on Sundays")["reply"]
