@@ -126,10 +126,11 @@ _FORGET_ZH_BA = re.compile(r"^(?:请|麻烦你?|拜托|你|帮我|能不能|可�
                            + r"(?:忘掉|忘了|忘记|删掉|删了|删除|去掉|抹掉)")
 _TARGET_TAIL_ZH = re.compile(r"(?:这件事情?|这个事情?|那件事情?|这一条|这条记忆|那条记忆|这个记忆|这条|那条|的记忆|的事情?|这点)?"
                              r"(?:从(?:你的)?记忆(?:里|中))?(?:吧|了|啦|啊|呀|哦|吗)*$")
-_ZH_ABOUT_USER = re.compile(r"^(?:关于)?我|^(?:关于)|(?:这件事|这条|那条|的记忆|这个事|的事)")
+_ZH_ABOUT_USER = re.compile(r"^关于|^我|这件事|这个事|这条|那条|的记忆|的事")
 _EVERYTHING = re.compile(r"^(?:everything|all(?:\s+(?:of\s+)?(?:it|my\s+memories|memories))?|all\s+about\s+me|me"
                          r"|所有(?:的)?(?:记忆|事)?|全部(?:的)?(?:记忆)?|一切|所有关于我的(?:事|记忆)?)$")
-_PRONOUN_ONLY = re.compile(r"^(?:it|that|this|them|those|about\s+it|that\s+one|这个|那个|它)$")
+_PRONOUN_ONLY = re.compile(r"^(?:it|that|this|them|those|about\s+it|that\s+one|这个|那个|它)$"
+                           r"|^(?:it|that|this)\s*[,;:!—-]")  # "forget that, let's talk about Rust": a turn of speech
 
 
 def _plain(text: str) -> str:
@@ -165,7 +166,7 @@ def _forget_target_en(lower: str, plain: str) -> str | None:
     target = target[: tail.start()] if tail else target
     target = target.strip(" ,.;:\"'«»")
     if not target or _PRONOUN_ONLY.match(target.casefold()):
-        return None  # "forget it": a turn of speech, not a memory named
+        return None  # "forget it", "forget that, ...": a turn of speech, not a memory named
     return target
 
 

@@ -33,7 +33,7 @@ FORGETTING = [
     ("把关于我女朋友的记忆删掉", "我女朋友"),
 ]
 ORDINARY = [
-    "forget it", "Never mind, forget it.", "How do I delete a file in Linux?", "delete the file foo.txt",
+    "forget it", "Never mind, forget it.", "Forget that, let's talk about Rust instead.", "How do I delete a file in Linux?", "delete the file foo.txt",
     "remove duplicates from this list", "I forgot my keys", "Don't forget to buy milk",
     "What do you know about mercury?", "what do you remember about my diet?", "What do you remember about Paris?",
     "what do you think about me learning rust?", "I live in Berlin",
