@@ -239,4 +239,3 @@ def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction,
         on_user_turn(conversation, enqueue, prefs)
     except Exception:  # extraction must never break a chat turn
         logger.exception("on_user_turn failed for conversation %s", conversation.pk)
-
