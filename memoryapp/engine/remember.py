@@ -26,7 +26,7 @@ from memoryapp.providers.llm.sensitive import contains_sensitive
 
 from . import write
 from .errors import EngineError
-from .extraction import _clean, _context, _neighbours
+from .extraction import clean_candidates, learnt_from, nearest_memories
 from .validation import MAX_CONTENT_LENGTH
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def _candidates(message: Message, llm: LLMProvider | None) -> list[Candidate]:
     except ProviderError as exc:  # the model is down: the user's words are still worth keeping as written
         logger.warning("extraction for 'Remember this' on message %s failed: %s", message.pk, exc.message)
         return []
-    return _clean(result.candidates)  # secrets dropped whatever the model says
+    return clean_candidates(result.candidates)  # secrets dropped whatever the model says
 
 
 def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | None,
@@ -100,7 +100,7 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
 
     user_id = message.conversation.user_id
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [CandidateWithNeighbours(candidate=c, neighbours=_neighbours(user_id, v))
+    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(user_id, v))
              for c, v in zip(candidates, vectors)]
     if any(item.neighbours for item in items):
         try:
@@ -111,7 +111,7 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
     else:
         decisions = {}
     source = {"source": MemorySource.MANUAL, "source_conversation_id": message.conversation_id,
-              "source_message_id": message.pk, "context": _context(message)}
+              "source_message_id": message.pk, "context": learnt_from(message)}
     saved: list[tuple[Saved, Memory]] = []
     for i, (candidate, vector) in enumerate(zip(candidates, vectors)):
         details = {"kind": candidate.kind.value, "importance": candidate.importance,
