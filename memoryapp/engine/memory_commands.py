@@ -77,15 +77,18 @@ class CommandReply:
 
 _LEAD_EN = (r"^(?:(?:hey|hi|ok|okay|so|well|and|also|actually|oh|now|assistant)\b[\s,]*)*"
             r"(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to"
-            r"|i'd\s+like\s+you\s+to|i\s+need\s+you\s+to)\s+)*")
+            r"|i'd\s+like\s+you\s+to|i\s+need\s+you\s+to|you\s+can|you\s+may|you\s+should)\s+)*")
 _ABOUT_ME = r"(?:about|of|on)\s+me\b"
 _LIST_EN = re.compile(_LEAD_EN + r"""(?:
     (?:tell\s+me\s+|show\s+me\s+)?what(?:'s|\s+is|\s+else)?\s+(?:do|did|have|can|else)?\s*you\s+(?:already\s+|currently\s+|actually\s+|still\s+)?
         (?:remember(?:ed)?|know|recall|learn(?:ed|t)?|store[ds]?|save[ds]?|kept|keep|memori[sz]ed|have\s+(?:stored|saved|learn(?:ed|t)|on\s+file))\s+""" + _ABOUT_ME + r"""
   | what\s+(?:do\s+)?you\s+have\s+(?:stored\s+|saved\s+|on\s+file\s+|in\s+(?:your\s+)?memory\s+)?""" + _ABOUT_ME + r"""
   | what(?:'s|\s+is|\s+do\s+you\s+have)\s+in\s+your\s+memory
-  | what\s+memories\s+(?:do\s+you\s+have|have\s+you\s+(?:got|saved|stored))
-  | (?:list|show|display|give|read|tell)(?:\s+me)?(?:\s+out)?\s+(?:all\s+)?(?:of\s+)?(?:my|your|the|saved|stored)\s+(?:saved\s+|stored\s+)?memor(?:y|ies)\b
+  | (?:what|which)\s+(?:memories|info|information|data|details)\s+(?:do\s+you\s+have|have\s+you\s+(?:got|saved|stored|kept))
+  | what\s+have\s+you\s+got\s+""" + _ABOUT_ME + r"""
+  | what\s+are\s+(?:my|your|the)\s+(?:saved\s+|stored\s+)?memories
+  | (?:list|show|display|give|read|tell)(?:\s+me)?(?:\s+out)?\s+(?:all\s+)?(?:of\s+)?(?:(?:my|your|the|saved|stored)\s+)?
+        (?:saved\s+|stored\s+)?(?:memories\b|memory$)  # not "show memory usage"
   | (?:list|show|tell)(?:\s+me)?\s+(?:everything|all|what)\s+(?:that\s+)?you\s+(?:remember|know|have\s+stored|have\s+saved)
   | do\s+you\s+(?:remember|know)\s+anything\s+""" + _ABOUT_ME + r"""
   | how\s+much\s+do\s+you\s+(?:know|remember)\s+""" + _ABOUT_ME + r"""
@@ -95,7 +98,8 @@ _LIST_EN = re.compile(_LEAD_EN + r"""(?:
 _LEAD_ZH = r"^(?:请|那|那么|嗯|好|哎|喂|所以|现在|你好)?[，,\s]*"
 _LIST_ZH = re.compile(_LEAD_ZH + r"""(?:
     你?(?:都|还|现在|目前|到底|一共|已经)*(?:记得|记住了?|记下了?|记着|知道|了解|存了?|保存了?)(?:些|了)?(?:关于)?我(?:的)?(?:哪些|什么|啥|多少|些什么|的事)
-  | 你对我(?:有)?(?:了解|知道|记得|记住了)(?:多少|什么|些什么|哪些)
+  | 你对我(?:都)?(?:有)?(?:了解|知道|记得|记住了)(?:多少|什么|些什么|哪些)
+  | (?:说说|讲讲)你对我的了解
   | (?:列出|显示|展示|看看|看一看|查看|给我看看?|告诉我|说说)(?:一下)?(?:我的|你的|你记得的|你记住的|所有的?|全部的?)*记忆
   | 我的记忆(?:有哪些|都有什么|有什么|列表)
   | 你(?:的)?记忆里(?:都)?(?:有|存了|存着)(?:我的|关于我的)?(?:什么|哪些|啥)
@@ -108,11 +112,11 @@ _LIST_ZH = re.compile(_LEAD_ZH + r"""(?:
 _FORGET_EN = re.compile(_LEAD_EN + r"""(?:
     forget(?:\s+about)?|unlearn|stop\s+remembering|don't\s+remember|do\s+not\s+remember|no\s+longer\s+remember
   | (?:erase|remove|delete|wipe)\s+from\s+(?:your\s+)?memory
-  | (?:delete|remove|erase|drop|clear|wipe)(?=\s+(?:the\s+|your\s+|that\s+|this\s+)?(?:memory|memories|fact|note|entry)\b
+  | (?:delete|remove|erase|drop|clear|wipe)(?=\s+(?:the\s+|your\s+|that\s+|this\s+)?(?:memory|memories|fact|note|entry|info|information)\b
         |\s+(?:what\s+you\s+(?:know|remember)|everything\s+you\s+(?:know|remember)|my\s))
 )\s+(?P<target>.+)$""", re.X)
 _TARGET_LEAD_EN = re.compile(
-    r"^(?:(?:the|your|that|this)\s+)?(?:memory|memories|fact|note|entry)\s+(?:that\s+says\s+|saying\s+|that\s+|about\s+|of\s+|where\s+)?"
+    r"^(?:(?:the|your|that|this)\s+)?(?:memory|memories|fact|note|entry|info|information)\s+(?:that\s+says\s+|saying\s+|that\s+|about\s+|of\s+|where\s+)?"
     r"|^(?:what|everything)\s+(?:you\s+(?:know|remember)\s+|i\s+(?:said|told\s+you)\s+)?(?:about\s+)?"
     r"|^(?:the\s+fact\s+)?that\s+|^about\s+")
 _TARGET_TAIL_EN = re.compile(
