@@ -64,12 +64,20 @@ class CitationOut(Schema):
     valid_until: datetime | None  # set when the cited version is no longer current (it was true until then)
 
 
+class MemoryCommandOut(Schema):
+    """Set on a turn about memory itself: "what do you remember about me?" (list), "forget that ..." (forget)."""
+    intent: str
+    outcome: str | None = None  # on the reply: listed, forgot, ask, nothing, everything or off
+    memory_ids: list[int] = []  # what it listed, forgot (restore with POST /api/memories/{id}/restore) or asks about
+
+
 class MessageOut(Schema):
     id: int
     role: str
     content: str
     created_at: datetime
     citations: list[CitationOut]
+    memory_command: MemoryCommandOut | None = None
 
 
 class MessageIn(Schema):
@@ -95,6 +103,7 @@ def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
 def _message_out(message: Message) -> dict:
     return {
         "id": message.pk, "role": message.role, "content": message.content, "created_at": message.created_at,
+        "memory_command": message.memory_command,
         "citations": [
             {"memory_id": c.memory_id, "content": c.memory.content, "kind": c.memory.kind, "score": c.score,
              "rank": c.rank, "valid_until": c.memory.valid_until}

@@ -38,6 +38,10 @@ class Message(models.Model):
     content = models.TextField()
     token_count = models.PositiveIntegerField(default=0)
     cited_memories = models.ManyToManyField("memoryapp.Memory", through="Citation", related_name="cited_by")
+    # A turn about memory itself ("what do you remember about me?", "forget that I live in Berlin"),
+    # engine/memory_commands.py: on the user's message {"intent": ...}; on the reply also its "outcome" and
+    # the "memory_ids" it listed, forgot or asks about. Such turns are never learnt from.
+    memory_command = models.JSONField(null=True, blank=True, default=None)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -7,6 +7,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from memoryapp.engine.chat_end import open_in_tabs
+from memoryapp.models import Memory
 
 from .models import Conversation, Message
 
@@ -61,4 +62,17 @@ def page_messages(conversation: Conversation) -> QuerySet[Message]:
 
 
 def message_for_page(message_id: int) -> Message:
-    return Message.objects.prefetch_related("citations__memory__source_conversation").get(pk=message_id)
+    message = Message.objects.prefetch_related("citations__memory__source_conversation").get(pk=message_id)
+    message.commanded_memories = command_memories(message)
+    return message
+
+
+def command_memories(message: Message) -> list[Memory]:
+    """The memories a reply to a memory command forgot or asks about, in its order, the chat owner's only
+    (engine/memory_commands.py); the chat shows Undo or a choice beside each."""
+    command = message.memory_command or {}
+    if command.get("outcome") not in ("forgot", "ask"):
+        return []
+    ids = command.get("memory_ids") or []
+    found = Memory.objects.filter(pk__in=ids, user__conversations=message.conversation_id).in_bulk()
+    return [found[pk] for pk in ids if pk in found]

@@ -6,16 +6,14 @@ import logging
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.html import format_html
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from memoryapp.engine import chat, chat_end
 from memoryapp.engine.errors import MemoryConflict
-from memoryapp.engine.write import revert_memory
+from memoryapp.engine.remember import remember_message
+from memoryapp.engine.write import delete_memory, restore_memory as restore, revert_memory
 from memoryapp.models import Memory, MemorySettings
 from tasks.chat_end import end_chats
-from tasks.extraction import extract_messages
 
 from . import services
 from .forms import NewChatForm, RenameForm
@@ -115,17 +113,12 @@ def delete(request: HttpRequest, conversation_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def remember(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
-    """"Remember this": queue extraction of one message now (a fragment for htmx)."""
+    """"Remember this": save what the message says now (engine/remember.py), or say why not, in place."""
     current = _owned(request, conversation_id)
     message = get_object_or_404(Message, pk=message_id, conversation=current)
-    if not chat.uses_memory(current):
-        text = _("Memory is off for this chat.")
-    elif chat.remember_message(message, extract_messages.delay):
-        text = _("Queued: memory will update shortly.")
-    else:
-        text = _("Extraction is unavailable right now; nothing was queued.")
     # Always 200: htmx swaps only 2xx by default, and the sentence is meant to be shown either way.
-    return HttpResponse(format_html('<span role="status">{}</span>', text))
+    return render(request, "conversations/_remembered.html",
+                  {"conversation": current, "remembered": remember_message(message)})
 
 
 @login_required
@@ -139,3 +132,45 @@ def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> J
     except MemoryConflict as exc:
         return JsonResponse({"error": exc.message}, status=409)
     return JsonResponse({"id": memory.pk, "status": result.memory.status})
+
+
+def _memory_action(request: HttpRequest, conversation: Conversation, memory: Memory, error: str = "") -> HttpResponse:
+    # Always 200: htmx swaps only 2xx by default, and an error is meant to be shown in place.
+    return render(request, "conversations/_memory_action.html",
+                  {"conversation": conversation, "memory": memory, "error": error})
+
+
+@login_required
+@require_POST
+def forget_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> HttpResponse:
+    """Forget one memory from the chat (the one picked when several matched, or undoing "Remember this"):
+    a soft delete through the write path, audited and live like every other."""
+    current = _owned(request, conversation_id)
+    memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
+    return _memory_action(request, current, delete_memory(memory, note="forgotten in a chat").memory)
+
+
+@login_required
+@require_POST
+def restore_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> HttpResponse:
+    """Undo a forget in the chat: the memory is active again."""
+    current = _owned(request, conversation_id)
+    memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
+    try:
+        memory = restore(memory).memory
+    except MemoryConflict as exc:
+        return _memory_action(request, current, memory, exc.message)
+    return _memory_action(request, current, memory)
+
+
+@login_required
+@require_POST
+def revert_memory_in_chat(request: HttpRequest, conversation_id: int, memory_id: int) -> HttpResponse:
+    """Undo "Remember this": the memory goes, and what it replaced is current again."""
+    current = _owned(request, conversation_id)
+    memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
+    try:
+        memory = revert_memory(memory).memory
+    except MemoryConflict as exc:
+        return _memory_action(request, current, memory, exc.message)
+    return _memory_action(request, current, memory)

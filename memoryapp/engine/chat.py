@@ -2,11 +2,14 @@
 
 The consumer streams and the REST API answers in one piece; both go through `start_turn` and
 `finish_turn`, so memory, citations and the extraction cadence behave the same everywhere. Both pass
-`enqueue_extraction` (the extraction task's delay_on_commit): the engine queues no job itself.
+`enqueue_extraction` (the extraction task's delay_on_commit): the engine queues no job itself. A turn
+about memory itself ("what do you remember about me?", "forget that ...") is answered by
+engine/memory_commands.py instead of the model, and is never learnt from nor put in a later prompt.
 """
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,7 +22,7 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
-from . import chat_end, compaction
+from . import chat_end, compaction, memory_commands
 from .chat_query import chat_recall_query
 from .context import Budget, build_messages, fit_memories
 from .extraction import EnqueueExtraction, on_user_turn
@@ -53,6 +56,8 @@ class Turn:
     memory_used: bool = False  # False: memory off or temporary chat, nothing was recalled
     prefs: MemorySettings | None = None  # the user's settings, read once per turn
     recall_ms: float = 0.0  # recall inside this turn, the query's embedding included
+    command: memory_commands.Command | None = None  # a turn about memory itself: answered without the model
+    answer: memory_commands.CommandReply | None = None
 
 
 def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
@@ -73,6 +78,7 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
         user_message = unanswered_message(conversation)
         if user_message is None:
             raise ChatInputError(_("There is no unanswered message to retry."))
+        command = memory_commands.parse_command(user_message.content) if user_message.memory_command else None
     else:
         text = text.strip()
         if not text:
@@ -81,7 +87,14 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
             raise ChatInputError(_("Messages are limited to %(count)d characters.") % {"count": MAX_MESSAGE_CHARS})
         if "\x00" in text:  # Postgres text cannot hold NUL; say so rather than fail on save
             raise ChatInputError(_("Messages cannot contain NUL characters."))
-        user_message = _save_user_message(conversation, text, prefs if memory_used else None, enqueue_extraction)
+        command = memory_commands.parse_command(text)
+        user_message = _save_user_message(conversation, text, prefs if memory_used and command is None else None,
+                                          enqueue_extraction, command)
+    if command is not None:
+        answer = memory_commands.run_command(command, conversation.user_id, memory_on=prefs.memory_enabled,
+                                             temporary=conversation.temporary, message=user_message.content)
+        return Turn(conversation, user_message, [], memory_used=memory_used, prefs=prefs, command=command,
+                    answer=answer)
 
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
@@ -120,8 +133,9 @@ def as_remembered(memory) -> str:
 
 
 def _turns_after_summary(conversation: Conversation, user_message: Message):
+    # Turns about memory itself stay out: "forget that I live in Berlin" must not bring Berlin back.
     return conversation.messages.filter(id__lte=user_message.pk, id__gt=conversation.summary_until or 0,
-                                        role__in=(Role.USER, Role.ASSISTANT))
+                                        role__in=(Role.USER, Role.ASSISTANT), memory_command__isnull=True)
 
 
 def _recent_history(conversation: Conversation, user_message: Message) -> list[dict]:
@@ -152,11 +166,13 @@ def _compacted_history(conversation: Conversation, user_message: Message, histor
 
 
 def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None,
-                       enqueue_extraction: EnqueueExtraction) -> Message:
+                       enqueue_extraction: EnqueueExtraction,
+                       command: memory_commands.Command | None = None) -> Message:
     """Save the message; with `prefs` (memory on for this chat) the pipeline hears of the turn."""
     with transaction.atomic():
         message = Message.objects.create(
-            conversation=conversation, role=Role.USER, content=text, token_count=count_tokens(text)
+            conversation=conversation, role=Role.USER, content=text, token_count=count_tokens(text),
+            memory_command={"intent": command.intent.value} if command else None,
         )
         chat_end.reopen(conversation)  # an ended chat that goes on will end again
         if not conversation.title:
@@ -173,15 +189,20 @@ def unanswered_message(conversation: Conversation) -> Message | None:
 
 
 def stream_reply(turn: Turn) -> Iterator[str]:
-    """Text deltas from the configured model; raises ProviderError on failure."""
+    """Text deltas from the configured model (a memory command's answer, line by line); raises ProviderError
+    on failure."""
     from memoryapp.providers.llm import get_llm
 
+    if turn.answer is not None:
+        return iter(re.findall(r".*\n|.+", turn.answer.text))
     return get_llm().stream_chat(turn.prompt)
 
 
 def reply(turn: Turn) -> str:
     from memoryapp.providers.llm import get_llm
 
+    if turn.answer is not None:
+        return turn.answer.text
     return get_llm().chat(turn.prompt)
 
 
@@ -191,7 +212,8 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
         return None
     with transaction.atomic():
         message = Message.objects.create(
-            conversation=turn.conversation, role=Role.ASSISTANT, content=text, token_count=count_tokens(text)
+            conversation=turn.conversation, role=Role.ASSISTANT, content=text, token_count=count_tokens(text),
+            memory_command=turn.answer.record(turn.command) if turn.answer is not None else None,
         )
         Citation.objects.bulk_create([
             Citation(message=message, memory=item.memory, score=round(item.score, 4), rank=rank)
@@ -217,14 +239,3 @@ def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction,
         on_user_turn(conversation, enqueue, prefs)
     except Exception:  # extraction must never break a chat turn
         logger.exception("on_user_turn failed for conversation %s", conversation.pk)
-
-
-def remember_message(message: Message, enqueue: EnqueueExtraction) -> bool:
-    """Queue extraction of one message now (the edge passes the task's delay). False when the broker
-    cannot take it."""
-    try:
-        enqueue(message.conversation_id, [message.pk])
-    except Exception:  # broker down: say so rather than fail the page
-        logger.exception("could not queue extraction of message %s", message.pk)
-        return False
-    return True

@@ -77,7 +77,8 @@ def consolidate(conversation: Conversation, *, llm: LLMProvider | None = None) -
 def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider,
                         prefs: MemorySettings) -> Episode | None:
     calls_before = getattr(llm, "calls", 0)
-    summary = " ".join(llm.summarise([{"role": m.role, "content": m.content} for m in window]).split())
+    said = [{"role": m.role, "content": m.content} for m in window if m.memory_command is None]  # no memory commands
+    summary = " ".join(llm.summarise(said).split()) if said else ""
     calls = getattr(llm, "calls", 0) - calls_before
     first, last = window[0], window[-1]
     suggestion = None

@@ -152,19 +152,22 @@ def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Emb
     started, calls_before = time.monotonic(), getattr(llm, "calls", 0)
     conversation = run.conversation
     prefs = MemorySettings.objects.get_or_create(user_id=run.user_id)[0]
-    messages = list(Message.objects.filter(pk__in=run.message_ids, conversation=conversation))
+    # Turns about memory itself ("forget that I live in Berlin", the listing that answers "what do you
+    # remember?") are never learnt from.
+    messages = list(Message.objects.filter(pk__in=run.message_ids, conversation=conversation,
+                                           memory_command__isnull=True))
     if conversation.temporary or not prefs.memory_enabled or not messages:
         return _finish(run, RunStatus.SKIPPED, started, 0, {})
 
     result = llm.extract([{"role": m.role, "content": m.content} for m in messages])
-    candidates = _clean(result.candidates)
+    candidates = clean_candidates(result.candidates)
     if not candidates:
         return _finish(run, RunStatus.DONE, started, getattr(llm, "calls", 0) - calls_before, {})
     if not prefs.auto_extract:
         return _suggest(run, messages, candidates, started, getattr(llm, "calls", 0) - calls_before)
 
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [CandidateWithNeighbours(candidate=c, neighbours=_neighbours(run.user_id, v))
+    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v))
              for c, v in zip(candidates, vectors)]
     decisions = llm.decide(items).check_against(items)  # a hallucinated id never reaches the write path
     calls = getattr(llm, "calls", 0) - calls_before
@@ -186,7 +189,7 @@ def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Emb
     return outcome
 
 
-def _clean(candidates: list[Candidate]) -> list[Candidate]:
+def clean_candidates(candidates: list[Candidate]) -> list[Candidate]:
     """Drop secrets (whatever the model says) and repeats within the batch."""
     kept, seen = [], set()
     for candidate in candidates:
@@ -198,7 +201,7 @@ def _clean(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
-def _neighbours(user_id: int, vector: list[float]) -> list[Neighbour]:
+def nearest_memories(user_id: int, vector: list[float]) -> list[Neighbour]:
     nearest = (
         Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
         .exclude(embedding__isnull=True).exclude(kind="episode")
@@ -215,7 +218,7 @@ def _source_message(candidate: Candidate, messages: list[Message]) -> Message:
     return next((m for m in users if key and key in normalise_content(m.content)), users[-1])
 
 
-def _context(message: Message | None) -> str:
+def learnt_from(message: Message | None) -> str:
     """The words the memory was learnt from, kept (searched, never shown) as its context; none when
     they hold something that must never be stored (a password beside the preference)."""
     if message is None or contains_sensitive(message.content):
@@ -227,7 +230,7 @@ def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, ca
            vector: list[float], messages: list[Message]) -> Memory | None:
     said = _source_message(candidate, messages)
     source = {"source": MemorySource.EXTRACTED, "source_conversation_id": run.conversation_id,
-              "source_message_id": said.pk, "context": _context(said)}
+              "source_message_id": said.pk, "context": learnt_from(said)}
     details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence}
     if action is DecisionAction.ADD:
         return write.add_memory(run.user_id, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
@@ -273,7 +276,7 @@ def confirm_suggestion(suggestion: MemorySuggestion, *, actor: str = Actor.USER)
             suggestion.user_id, suggestion.content, kind=suggestion.kind, importance=suggestion.importance,
             confidence=suggestion.confidence, valid_from=suggestion.valid_from, source=MemorySource.EXTRACTED,
             source_conversation_id=suggestion.conversation_id, source_message_id=suggestion.message_id, actor=actor,
-            context=_context(suggestion.message),
+            context=learnt_from(suggestion.message),
         )
         suggestion.status, suggestion.memory, suggestion.decided_at = (
             SuggestionStatus.CONFIRMED, result.memory, timezone.now())

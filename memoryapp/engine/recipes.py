@@ -33,6 +33,12 @@ RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 # matches says so instead of listing the nearest strangers.
 RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
 
+# "Forget that I live in Berlin" in the chat (engine/memory_commands.py): which memory is meant. Words and
+# meaning as on the page, the graph aside (its facts add neighbours, not the memory named); what neither
+# shares a word with the words said nor comes within cosine 0.35 of them is not meant.
+RECALL_MEMORY_COMMAND = RECALL_MEMORIES_PAGE.model_copy(update={
+    "limit": 8, "min_cosine": 0.35, "graph": GraphConfig(enabled=False)})
+
 
 # The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds memories
 # that share a word (or, for a short query, a close spelling) and nothing by meaning alone; vector finds

@@ -272,9 +272,9 @@ def _set_status(memory: Memory, status: str, action: str, actor: str, note: str 
         return WriteResult(memory, action)
 
 
-def delete_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
+def delete_memory(memory: Memory, *, actor: str = Actor.USER, note: str = "") -> WriteResult:
     """Soft delete: hidden from recall, restorable, history kept."""
-    return _set_status(memory, MemoryStatus.DELETED, EventAction.DELETED, actor)
+    return _set_status(memory, MemoryStatus.DELETED, EventAction.DELETED, actor, note)
 
 
 def forget_memory(memory: Memory, *, actor: str = Actor.FORGETTING, note: str = "") -> WriteResult:

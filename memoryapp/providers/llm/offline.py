@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .language import ZH, message_language
 from .prompts import parse_memories_block
 from .schemas import (
     Candidate,
@@ -257,7 +258,7 @@ def _offline_reply(messages: list[dict]) -> str:
         if message.get("role") == "system":
             memories += parse_memories_block(str(message.get("content") or ""))
     last_user = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
-    if is_mostly_cjk(last_user):
+    if message_language(last_user) == ZH:  # a Chinese message naming Latin-script products is Chinese
         head = "尚未配置语言模型，所以我无法真正回答（离线模式；设置 OPENAI_BASE_URL 或 OPENAI_API_KEY 即可接入）。"
         tail = "\n记忆中：\n" + "\n".join(f"- {m}" for m in memories) if memories else "\n没有与这条消息相关的记忆。"
     else:

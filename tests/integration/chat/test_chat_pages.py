@@ -5,7 +5,7 @@ import pytest
 
 from conversations.models import Conversation, Message
 from memoryapp.engine.write import add_memory
-from memoryapp.models import MemoryEvent, MemoryStatus
+from memoryapp.models import Memory, MemoryEvent, MemoryStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -56,11 +56,12 @@ def test_it_starts_a_temporary_chat_and_drops_it_when_leaving(alice_client, alic
     assert not Conversation.objects.filter(pk=temporary.pk).exists()
 
 
-def test_it_says_the_message_is_queued_for_memory(alice_client, alice):
+def test_it_remembers_the_message_in_place(alice_client, alice):
     conversation = _chat(alice, "Chat")
     message = conversation.messages.get()
     page = alice_client.post(f"/c/{conversation.pk}/messages/{message.pk}/remember/").content.decode()
-    assert "Queued: memory will update shortly." in page
+    memory = Memory.objects.get(user=alice, source_message=message)  # more: tests/integration/chat/test_remember_this.py
+    assert "Remembered:" in page and f"/settings/memories?focus={memory.pk}" in page
 
 
 def test_it_undoes_a_memory_learnt_in_the_chat(alice_client, alice):

@@ -145,6 +145,29 @@ def test_it_replies_in_chinese_to_chinese() -> None:
     assert reply.endswith("记忆中：\n- 我喜欢 Vue 3")
 
 
+@pytest.mark.parametrize("text", [
+    "我们项目用 Drizzle 还是 Prisma？",
+    "我们项目用 Drizzle ORM 还是 Prisma ORM？",
+    "我们用 TypeScript 还是 JavaScript 写 Next.js 项目？",
+])
+def test_it_replies_in_chinese_to_a_chinese_message_that_names_products(text: str) -> None:
+    assert OfflineLLM().chat([user(text)]).startswith("尚未配置语言模型")
+
+
+def test_it_replies_in_english_to_an_english_message_that_quotes_chinese() -> None:
+    assert OfflineLLM().chat([user("How do I say 谢谢 politely in a letter?")]).startswith("No language model")
+
+
+def test_it_follows_the_page_language_when_the_message_cannot_tell() -> None:
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        assert OfflineLLM().chat([user("👍 123")]).startswith("尚未配置语言模型")
+        assert OfflineLLM().chat([user("我用 React Native 和 Expo")]).startswith("尚未配置语言模型")
+    with translation.override("en"):
+        assert OfflineLLM().chat([user("👍 123")]).startswith("No language model")
+
+
 def test_it_streams_the_reply_in_small_chunks() -> None:
     llm = OfflineLLM()
     messages = [user("Hello there")]
