@@ -20,11 +20,13 @@ from django.db.models import Max, Q, TextField
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
+from conversations.models import Message, Role
 from memoryapp import events
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
 
 from .errors import MemoryNotFound
+from .memory_commands import quoted
 from .signals import memory_changed, all_memories_purged
 from .text import content_key
 from .write import _lock_user
@@ -145,6 +147,7 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
             suggestion.delete()
     MemoryEvent.objects.filter(user_id=user_id, memory_ref__in=ids).delete()
     _scrub_notes(user_id, texts)
+    _scrub_command_replies(user_id, [m.content for m in rows])
     _scrub_shared_records(user_id, texts, memory_ids=ids)
     _delete_failed_tasks(memory_id=ids)
     episodes = {m.pk: m.graph_episode_id for m in rows}
@@ -173,6 +176,22 @@ def _scrub_notes(user_id: int, texts: list[str]) -> None:
     for start in range(0, len(texts), 100):
         needles = [text[:50] for text in texts[start:start + 100]]
         MemoryEvent.objects.filter(user_id=user_id).filter(_any("note", needles)).update(note=PURGED_NOTE)
+
+
+def _scrub_command_replies(user_id: int, contents: list[str]) -> None:
+    """The chat's own answers to "what do you remember about me?" and "forget that ..." quote memories word
+    for word (engine/memory_commands.py): those quotes go with the memory. What the user or a model wrote
+    in a chat stays the user's, to delete with the chat."""
+    quotes = [quoted(content) for content in contents]
+    replies = Message.objects.filter(conversation__user_id=user_id, role=Role.ASSISTANT,
+                                     memory_command__isnull=False).only("pk", "content")
+    for reply in replies.iterator():
+        text = reply.content
+        for quote in quotes:
+            text = text.replace(quote, PURGED_NOTE)
+        if text != reply.content:
+            reply.content = text
+            reply.save(update_fields=["content"])
 
 
 def _scrub_shared_records(user_id: int, texts: list[str], *, memory_ids: list[int]) -> None:
