@@ -16,6 +16,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -246,14 +247,28 @@ def offline_server(app_server, tmp_path_factory):
         stop_process(process)
 
 
+def import_a_bad_file(page: Page) -> None:
+    """The memories page's import, given rows that do not validate: the report lists each bad row."""
+    page.set_input_files("#import-form input[type=file]", files=[{
+        "name": "memories.json", "mimeType": "application/json",
+        "buffer": b'[{"content": ""}, {"content": "Likes tea", "kind": "nonsense"}]'}])
+    page.locator("#import-form button[type=submit]").click()
+    page.locator("#import-report .row-errors li").first.wait_for()
+
+
+# What a GET page becomes after one of its forms answers in place (a form's result is a page too).
+AFTER_FORMS = {"memories": [("import-report", import_a_bad_file)]}
+
+
 # --- One page, checked ----------------------------------------------------------------------------
 
 def _known(problem: str) -> bool:
     return any(pattern.search(problem) for pattern in KNOWN)
 
 
-def check_page(page: Page, url: str, shot: str) -> list[str]:
-    """Open `url` and list what is wrong there: console errors, failed requests, overflow, axe violations."""
+def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] | None = None) -> list[str]:
+    """Open `url` (and do `action` there) and list what is wrong: console errors, failed requests, overflow,
+    axe violations."""
     problems: list[str] = []
     in_flight: set[object] = set()
 
@@ -277,6 +292,8 @@ def check_page(page: Page, url: str, shot: str) -> list[str]:
         page.on(event, listener)
     try:
         page.goto(url)
+        if action:
+            action(page)
         # What the page loads after `load` (htmx's hx-trigger="load", scripts' fetches) has settled once nothing
         # has been in flight for 150 ms: Playwright's networkidle waits 500 ms for the same.
         quiet = 0
@@ -335,9 +352,12 @@ def test_it_sweeps_every_page_clean(browser: Browser, offline_server, alice, lan
         found = {}
         pages = {"visitor": visitor.new_page(), "alice": signed_in.new_page()}
         for name, (path, who) in sweep.pages.items():
-            problems = check_page(pages[who], base + path, f"{name}-{language}-{viewport}")
-            if problems:
-                found[f"{name} {path} as {who}"] = problems
+            for step, action in [("", None)] + AFTER_FORMS.get(name, []):
+                label = f"{name}{' ' + step if step else ''}"
+                problems = check_page(pages[who], base + path, f"{label}-{language}-{viewport}".replace(" ", "-"),
+                                      action)
+                if problems:
+                    found[f"{label} {path} as {who}"] = problems
         report = "\n".join(f"{where}:\n  " + "\n  ".join(problems) for where, problems in found.items())
         count = sum(len(problems) for problems in found.values())
         assert not found, (f"{count} problems on {len(found)} of {len(sweep.pages)} pages "
