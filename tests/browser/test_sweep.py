@@ -5,8 +5,10 @@ out sideways, and no axe-core violation of WCAG 2.x A or AA. The pages are not l
 the URLconf (`django.urls.get_resolver()`, walked through every include), each route's parameters filled
 from objects made for the test, and each route probed with GET as a visitor and, where it asks for a login,
 as alice. A route that answers with a whole HTML document is swept; one that refuses GET (405) is a form's
-target; anything else must be named in NOT_PAGES with the reason, so a new page is swept without anyone
-listing it, and a new fragment fails here until someone says what it is.
+target; one that only sends the browser to another route (set_language) is swept where it lands; anything
+else must be named in NOT_PAGES with the reason, so a new page is swept without anyone listing it, and a new
+fragment fails here until someone says what it is. Where a page's form answers in place (the memories
+page's import), the page is checked again after it (AFTER_FORMS).
 
 axe-core is the npm dev dependency scripts/build-static.sh installs into node_modules/.
 """
@@ -23,7 +25,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -73,7 +75,8 @@ SEED = {
         "question": "I want to run the Leipzig half marathon this autumn. Can you draft a 12-week plan?",
         "answer": "Here is a **12-week plan**:\n\n1. Weeks 1–4: easy runs.\n2. Weeks 5–8: intervals.\n\n"
                   "Registration: https://www.leipzig-marathon.de/en/registration-and-race-information\n\n"
-                  "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  # planned distance per week\n```",
+                  "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  "
+                  "# planned distance per week\n```",
         "memories": [("Wants to run a half marathon this autumn", "goal"),
                      ("Prefers concise answers with code examples", "preference"),
                      ("Always double-check time zones when scheduling lessons abroad", "lesson")],
@@ -84,11 +87,14 @@ SEED = {
     },
     "zh-hans": {
         "title": "为十月的莱比锡半程马拉松制定训练计划",
-        "question": "我想参加今年秋天的莱比锡半程马拉松，能帮我制定一个十二周的训练计划吗？",
+        "question": "我想参加今年秋天的莱比锡半程马拉松，"
+                    "能帮我制定一个十二周的训练计划吗？",
         "answer": "这是一个**十二周计划**：\n\n1. 第1–4周：轻松跑。\n2. 第5–8周：间歇跑。\n\n"
                   "报名：https://www.leipzig-marathon.de/en/registration-and-race-information\n\n"
-                  "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  # 每周计划跑量\n```",
-        "memories": [("想在今年秋天跑一次半程马拉松", "goal"), ("喜欢简洁、带代码示例的回答", "preference"),
+                  "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  # 每周计划跑量\n"
+                  "```",
+        "memories": [("想在今年秋天跑一次半程马拉松", "goal"),
+                     ("喜欢简洁、带代码示例的回答", "preference"),
                      ("和国外的学生约课时一定要再核对一次时区", "lesson")],
         "edited": "喜欢简洁、带简短代码示例的回答",
         "deleted": ("住在柏林", "fact"),
@@ -129,7 +135,8 @@ AXE_RUN = """async (tags) => {
   const results = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
   return results.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.map((n) => n.target.join(' ') + (n.failureSummary ? ' — ' + n.failureSummary.split('\\n').slice(1).join(' ').trim() : '')),
+    nodes: v.nodes.map((n) => n.target.join(' ')
+      + (n.failureSummary ? ' — ' + n.failureSummary.split('\\n').slice(1).join(' ').trim() : '')),
   }));
 }"""
 
@@ -191,13 +198,16 @@ def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContex
         who, response = "visitor", visitor.request.get(base + path)
         if urlsplit(response.url).path == login and path != login:
             who, response = "alice", alice.request.get(base + path)
-        landed = resolve(urlsplit(response.url).path)
+        try:
+            landed = resolve(urlsplit(response.url).path).view_name
+        except Resolver404:
+            landed = ""
         if route.name in NOT_PAGES:
             if _is_page(response):
                 sweep.wrongly_excluded.append(f"{route.name} ({path}), excluded as {NOT_PAGES[route.name]!r}")
         elif response.status == 405:
             sweep.refused_get.append(route.name)
-        elif landed.view_name != route.name:  # only sends the browser on (set_language): swept where it lands
+        elif landed and landed != route.name:  # only sends the browser on (set_language): swept where it lands
             sweep.redirects.append(route.name)
         elif _is_page(response):
             sweep.pages[route.name] = (path, who)
@@ -345,6 +355,8 @@ def test_it_sweeps_every_page_clean(browser: Browser, offline_server, alice, lan
                                        "document) or name them in NOT_PAGES with why:\n" + "\n".join(sweep.unexplained))
         assert not sweep.wrongly_excluded, ("NOT_PAGES names routes that serve a whole page; take them out, "
                                             "so they are swept:\n" + "\n".join(sweep.wrongly_excluded))
+        print(f"{len(sweep.pages)} pages: {', '.join(sweep.pages)}; refuse GET: {', '.join(sweep.refused_get)}; "
+              f"redirect: {', '.join(sweep.redirects)}")
         assert MUST_SWEEP <= set(sweep.pages), f"pages the sweep did not find: {MUST_SWEEP - set(sweep.pages)}"
         stale = set(NOT_PAGES) - {route.name for route in routes}
         assert not stale, f"NOT_PAGES names routes the URLconf no longer has: {stale}"
