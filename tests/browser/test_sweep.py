@@ -212,8 +212,9 @@ def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContex
         elif _is_page(response):
             sweep.pages[route.name] = (path, who)
         else:
-            sweep.unexplained.append(f"{route.name} ({path}) answers GET with {response.status} "
-                                     f"{response.headers.get('content-type', '')}")
+            kind = response.headers.get("content-type", "").split(";")[0]
+            what = "an HTML fragment" if response.status == 200 and kind == "text/html" else f"{response.status} {kind}"
+            sweep.unexplained.append(f"{route.name} ({path}) answers GET with {what}")
     return sweep
 
 
