@@ -5,7 +5,7 @@ out sideways, and no axe-core violation of WCAG 2.x A or AA. The pages are not l
 the URLconf (`django.urls.get_resolver()`, walked through every include), each route's parameters filled
 from objects made for the test, and each route probed with GET as a visitor and, where it asks for a login,
 as alice. A route that answers with a whole HTML document is swept; one that refuses GET (405) is a form's
-target; one that only sends the browser to another route (set_language) is swept where it lands; anything
+target; one that only sends the browser elsewhere (set_language) is swept where it lands; anything
 else must be named in NOT_PAGES with the reason, so a new page is swept without anyone listing it, and a new
 fragment fails here until someone says what it is. Where a page's form answers in place (the memories
 page's import), the page is checked again after it (AFTER_FORMS).
@@ -181,6 +181,14 @@ class Sweep:
     wrongly_excluded: list[str] = field(default_factory=list)  # in NOT_PAGES, yet a page
 
 
+def _pattern_at(path: str) -> str:
+    """The URLconf pattern that serves `path`, or "" (a static file, say)."""
+    try:
+        return resolve(path).route
+    except Resolver404:
+        return ""
+
+
 def _is_page(response) -> bool:
     return (response.status == 200 and response.headers.get("content-type", "").startswith("text/html")
             and "<html" in response.text()[:1000].lower())
@@ -198,16 +206,14 @@ def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContex
         who, response = "visitor", visitor.request.get(base + path)
         if urlsplit(response.url).path == login and path != login:
             who, response = "alice", alice.request.get(base + path)
-        try:
-            landed = resolve(urlsplit(response.url).path).view_name
-        except Resolver404:
-            landed = ""
+        landed = urlsplit(response.url).path
         if route.name in NOT_PAGES:
             if _is_page(response):
                 sweep.wrongly_excluded.append(f"{route.name} ({path}), excluded as {NOT_PAGES[route.name]!r}")
         elif response.status == 405:
             sweep.refused_get.append(route.name)
-        elif landed and landed != route.name:  # only sends the browser on (set_language): swept where it lands
+        elif landed != path and _pattern_at(landed) != route.pattern:
+            # Only sends the browser on (set_language, a static file): swept where it lands, if that is a page.
             sweep.redirects.append(route.name)
         elif _is_page(response):
             sweep.pages[route.name] = (path, who)
