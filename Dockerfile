@@ -5,6 +5,8 @@
 # scripts/bootstrap.sh runs too.
 FROM node:20-slim AS static
 WORKDIR /app
+# Production: npm leaves out the devDependencies (axe-core, which only the browser tests load).
+ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 COPY scripts/build-static.sh scripts/
 RUN scripts/build-static.sh

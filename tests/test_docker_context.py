@@ -3,6 +3,7 @@
 folder holding only what that stage copies."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -182,3 +183,14 @@ def test_it_builds_the_front_end_with_the_same_script_here_and_in_the_image():
     assert not any(re.search(r"\bnpm\b", line) for line in bootstrap)
     assert "RUN scripts/build-static.sh" in _stage(_dockerfile(), "static")
     assert "npm" not in " ".join(line for line in _dockerfile().splitlines() if not line.startswith("#"))
+
+
+def test_it_leaves_the_test_only_npm_packages_out_of_the_image():
+    """npm's devDependencies (axe-core, for the browser sweep) are for the tests: the static stage installs
+    without them, and no static folder serves one."""
+    dev = set(json.loads((ROOT / "package.json").read_text()).get("devDependencies", {}))
+    assert "axe-core" in dev
+    assert "ENV NODE_ENV=production" in _stage(_dockerfile(), "static")
+    served = {Path(folder).relative_to(settings.BASE_DIR).parts[1]
+              for _prefix, folder in (entry for entry in settings.STATICFILES_DIRS if isinstance(entry, tuple))}
+    assert not served & dev, f"static files served from dev dependencies: {served & dev}"
