@@ -64,11 +64,6 @@ MUST_SWEEP = {"home", "conversation", "memories", "memory-history", "memory-edit
 
 # Problems a teammate's branch fixes; each entry matches the text of one problem. The lead removes them
 # after merging those branches.
-KNOWN = [
-    # /favicon.ico is 404: the request, and the console's line when Chromium asks for it itself.
-    re.compile(r"404.*/favicon\.ico|/favicon\.ico.*404"),  # fixed on branch i29-chatpage
-]
-
 SEED = {
     "en": {
         "title": "Training plan for the Leipzig half marathon in October",
@@ -279,10 +274,6 @@ AFTER_FORMS = {"memories": [("import-report", import_a_bad_file)]}
 
 # --- One page, checked ----------------------------------------------------------------------------
 
-def _known(problem: str) -> bool:
-    return any(pattern.search(problem) for pattern in KNOWN)
-
-
 def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] | None = None) -> list[str]:
     """Open `url` (and do `action` there) and list what is wrong: console errors, failed requests, overflow,
     axe violations."""
@@ -333,10 +324,7 @@ def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] |
     finally:
         for event, listener in listeners.items():
             page.remove_listener(event, listener)
-    known = [problem for problem in problems if _known(problem)]
-    if known:
-        print(f"allowed by KNOWN (fixed on another branch): {url}: {known}")
-    return [problem for problem in problems if not _known(problem)]
+    return problems
 
 
 def _context(browser: Browser, base: str, language: str, viewport: str, session: str = "") -> BrowserContext:
