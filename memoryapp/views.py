@@ -200,7 +200,7 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
 @require_GET
 def memory_history(request: HttpRequest, memory_id: int) -> HttpResponse:
     memory = _own(request, memory_id)
-    events = listing.history(request.user, memory)
+    events = listing.history_with_chats(request.user, memory)
     template = "memoryapp/_memory_history.html" if _htmx(request) else "memoryapp/memory_history.html"
     return render(request, template, {"m": memory, "events": events})
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
-from . import chat_end, compaction
+from . import access, chat_end, compaction
 from .chat_query import chat_recall_query
 from .context import Budget, build_messages, fit_memories
 from .extraction import EnqueueExtraction, on_user_turn
@@ -96,13 +96,14 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
         past = query.past
         config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
         results = recall(conversation.user, query.text, config=config, at=past.at if past else None,
-                         include_history=bool(past and past.include_history))
+                         include_history=bool(past and past.include_history), record_access=False)
         recalled, recall_ms = results.items, results.timings_ms.get("total", 0.0)
     history = [{"role": m["role"], "content": m["content"]}
                for m in _compacted_history(conversation, user_message, history)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     fitted = fit_memories([as_remembered(item.memory) for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary)
+    access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms)
 
 

@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from conversations.models import Conversation
 from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
 
 from .errors import MemoryValidationError
@@ -173,6 +174,17 @@ def history(user, memory: Memory, *, depth: int = 20) -> QuerySet[MemoryEvent]:
             break
         ids.update(frontier)
     return MemoryEvent.objects.filter(user=user, memory_ref__in=ids).order_by("-created_at", "-id")
+
+
+def history_with_chats(user, memory: Memory) -> list[MemoryEvent]:
+    """`history`, each event with `chats`: the user's conversations it names (a use in a chat names the
+    chats the memory was handed to; one since deleted is left out)."""
+    events = list(history(user, memory))
+    named = {pk for event in events for pk in (event.after or {}).get("conversations", [])}
+    chats = Conversation.objects.filter(user=user, pk__in=named).in_bulk() if named else {}
+    for event in events:
+        event.chats = [chats[pk] for pk in (event.after or {}).get("conversations", []) if pk in chats]
+    return events
 
 
 def stats(user) -> dict:
