@@ -87,7 +87,9 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     form = MemoryFilterForm(request.GET)
     try:
         flt = listing.MemoryFilter.with_range(**form.filter_values())
-        page = listing.list_memories(request.user, flt, cursor=request.GET.get("cursor") or None)
+        cursor = request.GET.get("cursor") or None
+        page = listing.list_memories(request.user, flt, cursor=cursor, count=cursor is None,
+                                     limit=listing.SEARCH_PAGE_SIZE if flt.q.strip() else listing.DEFAULT_PAGE_SIZE)
     except MemoryValidationError:
         flt, page = listing.MemoryFilter(), listing.MemoryPage()
     params = request.GET.copy()

@@ -34,9 +34,10 @@ RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
 
 
-# The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds memories
-# that share a word (or, for a short query, a close spelling) and nothing by meaning alone; vector finds
-# by meaning alone, with the page's gate.
+# The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds the
+# memories whose own words hold a word of the search, in any form the stemmer or word_forms relates
+# ("containers" finds "container", "buses" finds "bus"): not by their context or date, not by a close
+# spelling ("plan" is not "play"), nothing by meaning; vector finds by meaning alone, with the page's gate.
 class SearchMethod(TextChoices):
     HYBRID = "hybrid", _("Words and meaning")
     KEYWORD = "keyword", _("Words only")
@@ -46,7 +47,9 @@ class SearchMethod(TextChoices):
 SEARCH_METHODS: dict[str, RecallConfig] = {
     SearchMethod.HYBRID: RECALL_MEMORIES_PAGE,
     SearchMethod.KEYWORD: RECALL_MEMORIES_PAGE.model_copy(update={
-        "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False), "min_cosine": 1.0}),
+        "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False),
+        "trigram": TrigramConfig(enabled=False), "full_text": FullTextConfig(match_context=False),
+        "min_cosine": 1.0}),
     SearchMethod.VECTOR: RECALL_MEMORIES_PAGE.model_copy(update={
         "full_text": FullTextConfig(enabled=False), "trigram": TrigramConfig(enabled=False),
         "graph": GraphConfig(enabled=False)}),
