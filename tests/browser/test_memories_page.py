@@ -65,6 +65,26 @@ def test_it_filters_by_type_and_searches(page: Page, app_server, alice, shots):
     expect(page.locator(".memory-card").first).to_contain_text("piano teacher")
 
 
+def test_it_searches_words_only_by_either_number_and_says_how_many_it_found(page: Page, app_server, alice):
+    seed(alice)
+    off_loop(add_memory, alice, "Runs every service in a Docker container", kind="fact")
+    off_loop(add_memory, alice, "[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto",
+             kind="episode")
+    open_memories(page, app_server)
+    page.fill("input[name=q]", "containers")
+    page.select_option("select[name=method]", "keyword")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".memory-card")).to_have_count(1)
+    expect(page.locator(".memory-card")).to_contain_text("Docker container")
+    expect(page.locator("#result-count")).to_have_text("1 memory")
+
+    page.fill("input[name=q]", "")
+    page.select_option("select[name=kind]", "fact")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".memory-card")).to_have_count(2)
+    expect(page.locator("#result-count")).to_have_text("2 memories")
+
+
 def test_it_deletes_then_restores_a_memory(page: Page, app_server, alice):
     seed(alice)
     open_memories(page, app_server)
