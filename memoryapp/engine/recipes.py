@@ -26,6 +26,12 @@ RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evi
                            fusion=FusionConfig(rank_share=0.0))
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 
+# "What did I prefer before React?": the memory the question names ("React"), among every version, by a
+# shared word or a close spelling, or by meaning (cosine >= 0.35); the chat then hands the versions it
+# replaced (engine/chain.py). No graph: its facts are about what is true, not which row names a word.
+RECALL_NAMED = RecallConfig(limit=5, threshold=0.0, min_cosine=0.35, graph=GraphConfig(enabled=False),
+                            fusion=FusionConfig(rank_share=0.5))
+
 # The memories page search box: more results, no threshold, typo-tolerant. Searches are short and
 # sets can be small, where rank alone barely separates first from third: meaning counts for half.
 # A memory is listed when it shares a word or a close spelling with the search, or its meaning is
