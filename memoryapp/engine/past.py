@@ -56,11 +56,11 @@ _VAGUE_ZH = re.compile(r"以前|从前|过去|曾经|当时|那时|上次|上一
 
 # "What did I prefer before React?", "我用React之前喜欢什么？", "在上海之前我住哪儿？": the words before the
 # cue (Chinese) or after it (English) name what came next; the chat finds that memory and hands the
-# versions it replaced (engine/chain.py). English asks in a past tense ("did", "was"): "what should I
-# pack before my trip?" is about now.
-_BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+([^?!.,;:()\n]+)")
+# versions it replaced (engine/chain.py). English asks in a past tense ("did", "was", "preferred"): "what
+# should I pack before my trip?" is about now.
+_BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+([^?!.,;:()\n]+)", re.IGNORECASE)
 _BEFORE_ZH = re.compile(r"([^，。？！、；：,.?!;:\s]+?)\s*(?:之前|以前)")
-_PAST_TENSE_EN = re.compile(r"\b(?:did|was|were|had|used)\b")
+_PAST_TENSE_EN = re.compile(r"\b(?:did|was|were|had)\b|\b(?!need\b)[a-z]{2,}ed\b")
 
 
 @dataclass(frozen=True)
