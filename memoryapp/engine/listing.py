@@ -150,7 +150,7 @@ def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: 
     if len(rows) > limit:
         page.next_cursor = encode_cursor(rows[limit - 1])
     if count:
-        page.total = len(page.memories) if page.next_cursor is None and not cursor else memories.count()
+        page.total = len(page.memories) if page.next_cursor is None and not cursor else filtered(user, flt).count()
     return page
 
 

@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import timezone
 
+from memoryapp.engine.bulk import bulk_add
+from memoryapp.engine.validation import MemoryInput
 from memoryapp.engine.write import add_memory, delete_memory, supersede_memory
 from memoryapp.models import Memory
 
@@ -181,3 +183,9 @@ def test_the_memories_page_says_how_many_memories_a_search_or_a_filter_found(ali
     assert "4 条记忆" in everything.content.decode()
     nothing = alice_client.get("/settings/memories", {"q": "volcano", "method": "keyword"}).content.decode()
     assert "No memories match your search." in nothing and "0 memories" not in nothing
+
+
+def test_the_count_covers_every_page_of_a_filter(alice_client, alice):
+    bulk_add(alice.pk, [MemoryInput(content=f"Fact number {n} about the garden", kind="fact") for n in range(23)])
+    page = alice_client.get("/settings/memories", {"kind": "fact"}).content.decode()
+    assert page.count('class="memory-card') == 20 and "23 memories" in page
