@@ -111,7 +111,9 @@ def _recall_for_turn(user, query: ChatQuery) -> tuple[list[RecalledMemory], floa
     past = query.past
     config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
     # "What did I prefer before React?": what the named memory replaced comes first, as past.
-    earlier = replaced_before(user, query.before, limit=config.limit) if query.before and not (past and past.at) else []
+    earlier = []
+    if query.before and not (past and past.at):
+        earlier = replaced_before(user, query.before, limit=config.limit)
     results = recall(user, query.text, config=config, at=past.at if past else None,
                      include_history=bool(earlier or (past and past.include_history)), record_access=False)
     handed = {item.memory.pk for item in earlier}

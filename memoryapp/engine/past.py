@@ -4,7 +4,9 @@
 A named moment (a month, a year, "N months ago", "last month") becomes the date recall looks at:
 what was true then, the versions replaced since included. A vague past ("used to", "以前", "之前我",
 "上次") recalls every version, so the old one can be cited as old. A message about plans ("I'm going to
-Japan in March", "我三月要去日本") is not about the past.
+Japan in March", "我三月要去日本") is not about the past. A question about the time before something
+("What did I prefer before React?", "在上海之前我住哪儿？") names it (`named_before`); engine/chain.py
+answers it from the supersedes chain.
 
 No model runs here: short bilingual patterns. Named scenarios in tests/unit/engine/test_past.py.
 """
