@@ -100,7 +100,9 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     form = MemoryFilterForm(request.GET)
     try:
         flt = listing.MemoryFilter.with_range(**form.filter_values())
-        page = listing.list_memories(request.user, flt, cursor=request.GET.get("cursor") or None)
+        cursor = request.GET.get("cursor") or None
+        page = listing.list_memories(request.user, flt, cursor=cursor, count=cursor is None,
+                                     limit=listing.SEARCH_PAGE_SIZE if flt.q.strip() else listing.DEFAULT_PAGE_SIZE)
     except MemoryValidationError:
         flt, page = listing.MemoryFilter(), listing.MemoryPage()
     params = request.GET.copy()
@@ -213,7 +215,7 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
 @require_GET
 def memory_history(request: HttpRequest, memory_id: int) -> HttpResponse:
     memory = _own(request, memory_id)
-    events = listing.history(request.user, memory)
+    events = listing.history_with_chats(request.user, memory)
     template = "memoryapp/_memory_history.html" if _htmx(request) else "memoryapp/memory_history.html"
     return render(request, template, {"m": memory, "events": events})
 

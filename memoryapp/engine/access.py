@@ -1,5 +1,8 @@
 """Access counts, off the hot path: recall adds ids to a Redis hash; `flush_access` applies them to
-Postgres in one statement per batch (the beat schedule runs it every minute)."""
+Postgres in one statement per batch (the beat schedule runs it every minute).
+
+A chat notes the memories it handed the model with the conversation's id, so a memory's history can say
+"used in a chat" and which one. Hash fields are "memory id" or "memory id:conversation id"."""
 from __future__ import annotations
 
 import logging
@@ -25,17 +28,19 @@ def _redis() -> redis.Redis:
     return _client
 
 
-def note_access(memory_ids: list[int]) -> None:
-    """Count a use of each memory, in the background; a Redis hiccup loses counts, never a recall."""
+def note_access(memory_ids: list[int], *, conversation_id: int | None = None) -> None:
+    """Count a use of each memory (in the chat `conversation_id`, when given), in the background; a Redis
+    hiccup loses counts, never a recall."""
     if memory_ids:
-        _executor.submit(_increment, list(memory_ids))
+        suffix = f":{conversation_id}" if conversation_id else ""
+        _executor.submit(_increment, [f"{memory_id}{suffix}" for memory_id in memory_ids])
 
 
-def _increment(memory_ids: list[int]) -> None:
+def _increment(fields: list[str]) -> None:
     try:
         pipe = _redis().pipeline(transaction=False)
-        for memory_id in memory_ids:
-            pipe.hincrby(PENDING_KEY, str(memory_id), 1)
+        for field in fields:
+            pipe.hincrby(PENDING_KEY, field, 1)
         pipe.execute()
     except redis.RedisError as exc:
         logger.warning("access counts not recorded: %s", exc)
@@ -54,7 +59,13 @@ def flush_access() -> int:
         client.rename(PENDING_KEY, batch_key)
     except redis.ResponseError:  # nothing pending
         return 0
-    counts = {int(k): int(v) for k, v in client.hgetall(batch_key).items()}
+    counts: dict[int, int] = {}
+    chats: dict[int, list[int]] = {}
+    for field, n in client.hgetall(batch_key).items():
+        memory_id, _, conversation_id = field.decode().partition(":")
+        counts[int(memory_id)] = counts.get(int(memory_id), 0) + int(n)
+        if conversation_id:
+            chats.setdefault(int(memory_id), []).append(int(conversation_id))
     if counts:
         now = timezone.now()
         with transaction.atomic(), connection.cursor() as cursor:
@@ -67,7 +78,8 @@ def flush_access() -> int:
             touched = cursor.fetchall()
             MemoryEvent.objects.bulk_create([
                 MemoryEvent(user_id=user_id, memory_id=memory_id, memory_ref=memory_id, action=EventAction.ACCESSED,
-                            actor=Actor.SYSTEM, after={"uses": n}, created_at=now)
+                            actor=Actor.SYSTEM, after={"uses": n, "conversations": sorted(chats.get(memory_id, []))},
+                            created_at=now)
                 for memory_id, user_id, n in touched
             ])
     client.delete(batch_key)

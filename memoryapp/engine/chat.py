@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,8 +23,8 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
-from . import chat_end, compaction, memory_commands
-from .chat_query import chat_recall_query
+from . import access, chat_end, compaction, memory_commands
+from .chat_query import ChatQuery, chat_recall_query
 from .context import Budget, build_messages, fit_memories
 from .extraction import EnqueueExtraction, on_user_turn
 from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
@@ -102,21 +103,35 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     query = chat_recall_query(user_message.content, [m["content"] for m in history[:-1] if m["role"] == Role.USER],
                               now=now)
     if memory_used and query is not None:
-        from .recall import recall
-
-        # A question about the past keeps the chat's gate: a lower one or full text as evidence found
-        # more old versions on bench.chat --split past (jonas) but handed twice as many unneeded ones.
-        past = query.past
-        config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
-        results = recall(conversation.user, query.text, config=config, at=past.at if past else None,
-                         include_history=bool(past and past.include_history))
-        recalled, recall_ms = results.items, results.timings_ms.get("total", 0.0)
+        recalled, recall_ms = _recall_for_turn(conversation.user, query)
     history = [{"role": m["role"], "content": m["content"]}
                for m in _compacted_history(conversation, user_message, history)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     fitted = fit_memories([as_remembered(item.memory) for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary)
+    access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms)
+
+
+def _recall_for_turn(user, query: ChatQuery) -> tuple[list[RecalledMemory], float]:
+    """What the turn hands the model, best first, and the time recall took (ms)."""
+    from .chain import replaced_before
+    from .recall import recall
+
+    started = time.perf_counter()
+    # A question about the past keeps the chat's gate: a lower one or full text as evidence found
+    # more old versions on bench.chat --split past (jonas) but handed twice as many unneeded ones.
+    past = query.past
+    config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
+    # "What did I prefer before React?": what the named memory replaced comes first, as past.
+    earlier = []
+    if query.before and not (past and past.at):
+        earlier = replaced_before(user, query.before, limit=config.limit)
+    results = recall(user, query.text, config=config, at=past.at if past else None,
+                     include_history=bool(earlier or (past and past.include_history)), record_access=False)
+    handed = {item.memory.pk for item in earlier}
+    recalled = [*earlier, *(item for item in results.items if item.memory.pk not in handed)][: config.limit]
+    return recalled, (time.perf_counter() - started) * 1000
 
 
 def as_remembered(memory) -> str:

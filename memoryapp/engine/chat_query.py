@@ -17,7 +17,7 @@ from datetime import datetime
 import jieba
 from django.utils import timezone
 
-from .past import PastReference, past_reference
+from .past import PastReference, named_before, past_reference
 from .text import EN_STOPWORDS, ZH_STOPWORDS
 
 # Whole messages that carry no request: greetings, thanks, acknowledgements, laughter, goodbyes.
@@ -67,6 +67,7 @@ class ChatQuery:
     text: str  # what recall searches with
     about_user: bool  # the user speaks of themselves: personal memory is likelier to be needed
     past: PastReference | None = None  # the message asks what was true then (past.py)
+    before: str | None = None  # "what did I prefer before React?": what it names ("React"; chain.py)
 
 
 def _plain(text: str) -> str:
@@ -118,4 +119,5 @@ def chat_recall_query(message: str, previous_user_messages: list[str], now: date
     text = message
     if previous_user_messages and leans_on_previous(message):
         text = f"{message}\n{previous_user_messages[-1]}"
-    return ChatQuery(text, speaks_of_user(text), past_reference(message, now or timezone.now()))
+    return ChatQuery(text, speaks_of_user(text), past_reference(message, now or timezone.now()),
+                     named_before(message))

@@ -46,6 +46,8 @@ class FullTextConfig(_Frozen):
     # A word of the memory's context or date counts this much of a word of the memory itself
     # (0.4 to 1.0 all measured 0.70-0.71 recall@10; half is the middle of that plateau).
     context_weight: float = Field(default=0.5, ge=0, le=1)
+    # False: only the memory's own words match (the page's "Words only"), not its context's or date's.
+    match_context: bool = True
     count_cap: int = Field(default=10_000, ge=1)  # BM25's N, counted up to this
 
 

@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from conversations.models import Conversation
 from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
 
 from .errors import MemoryValidationError
@@ -23,6 +24,7 @@ from .recipes import SEARCH_METHODS, SearchMethod
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+SEARCH_PAGE_SIZE = 50  # the memories page shows this many search results, best first
 MAX_DB_ID = 2**63 - 1
 RANGES: dict[str, timedelta] = {
     "day": timedelta(days=1), "week": timedelta(days=7), "month": timedelta(days=30), "year": timedelta(days=365),
@@ -87,6 +89,9 @@ class MemoryPage:
     memories: list[Memory] = field(default_factory=list)
     next_cursor: str | None = None
     scores: dict[int, float] = field(default_factory=dict)  # memory id → recall score, when searched
+    # With `count`: how many memories the filters match (every page of them), or a search found.
+    total: int | None = None
+    capped: bool = False  # a search found its limit: there may be more, less relevant
 
 
 def encode_cursor(memory: Memory) -> str:
@@ -126,10 +131,16 @@ def filtered(user, flt: MemoryFilter) -> QuerySet[Memory]:
     return memories
 
 
-def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE) -> MemoryPage:
+def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE,
+                  count: bool = False) -> MemoryPage:
+    """One page of the filtered memories, newest first, or a search's results (one page, best first).
+    `count`: also say how many there are in all (the page shows "N memories")."""
     limit = max(1, min(limit, MAX_PAGE_SIZE))
     if flt.q.strip():
-        return _search(user, flt, limit)
+        page = _search(user, flt, limit)
+        if count:
+            page.total, page.capped = len(page.memories), len(page.memories) >= limit
+        return page
     memories = filtered(user, flt).order_by("-created_at", "-id")
     if cursor:
         when, pk = decode_cursor(cursor)
@@ -138,22 +149,23 @@ def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: 
     page = MemoryPage(memories=rows[:limit])
     if len(rows) > limit:
         page.next_cursor = encode_cursor(rows[limit - 1])
+    if count:
+        page.total = len(page.memories) if page.next_cursor is None and not cursor else filtered(user, flt).count()
     return page
 
 
 def _search(user, flt: MemoryFilter, limit: int) -> MemoryPage:
-    if flt.status == MemoryStatus.ACTIVE:
-        # Time, type and validity filters apply inside recall, so its top `limit` are all eligible.
-        results = recall(user, flt.q.strip(), config=SEARCH_METHODS[flt.method], k=limit, at=flt.at,
-                         kinds=flt.kinds or None, created_since=flt.since, created_until=flt.until,
-                         record_access=False)
-        allowed = filtered(user, flt).in_bulk([m.pk for m in results.memories])  # the source filter
-        items = [item for item in results.items if item.memory.pk in allowed]
-        return MemoryPage(memories=[allowed[item.memory.pk] for item in items],
-                          scores={item.memory.pk: item.score for item in items})
-    # recall covers current memories only; deleted and forgotten ones are matched by their words
-    rows = filtered(user, flt).filter(content__icontains=flt.q.strip()).order_by("-created_at", "-id")
-    return MemoryPage(memories=list(rows[:limit]))
+    """Recall with the method's recipe over the memories of the asked status: current ones (or those true
+    `at`), or every forgotten or deleted version. Time, type and validity filters apply inside recall, so
+    its top `limit` are all eligible."""
+    current = flt.status == MemoryStatus.ACTIVE
+    results = recall(user, flt.q.strip(), config=SEARCH_METHODS[flt.method], k=limit, at=flt.at if current else None,
+                     include_history=not current, status=flt.status, kinds=flt.kinds or None,
+                     created_since=flt.since, created_until=flt.until, record_access=False)
+    allowed = filtered(user, flt).in_bulk([m.pk for m in results.memories])  # the source filter
+    items = [item for item in results.items if item.memory.pk in allowed]
+    return MemoryPage(memories=[allowed[item.memory.pk] for item in items],
+                      scores={item.memory.pk: item.score for item in items})
 
 
 def get_memory(user, memory_id: int) -> Memory | None:
@@ -173,6 +185,17 @@ def history(user, memory: Memory, *, depth: int = 20) -> QuerySet[MemoryEvent]:
             break
         ids.update(frontier)
     return MemoryEvent.objects.filter(user=user, memory_ref__in=ids).order_by("-created_at", "-id")
+
+
+def history_with_chats(user, memory: Memory) -> list[MemoryEvent]:
+    """`history`, each event with `chats`: the user's conversations it names (a use in a chat names the
+    chats the memory was handed to; one since deleted is left out)."""
+    events = list(history(user, memory))
+    named = {pk for event in events for pk in (event.after or {}).get("conversations", [])}
+    chats = Conversation.objects.filter(user=user, pk__in=named).in_bulk() if named else {}
+    for event in events:
+        event.chats = [chats[pk] for pk in (event.after or {}).get("conversations", []) if pk in chats]
+    return events
 
 
 def stats(user) -> dict:

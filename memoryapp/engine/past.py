@@ -4,7 +4,9 @@
 A named moment (a month, a year, "N months ago", "last month") becomes the date recall looks at:
 what was true then, the versions replaced since included. A vague past ("used to", "以前", "之前我",
 "上次") recalls every version, so the old one can be cited as old. A message about plans ("I'm going to
-Japan in March", "我三月要去日本") is not about the past.
+Japan in March", "我三月要去日本") is not about the past. A question about the time before something
+("What did I prefer before React?", "在上海之前我住哪儿？") names it (`named_before`); engine/chain.py
+answers it from the supersedes chain.
 
 No model runs here: short bilingual patterns. Named scenarios in tests/unit/engine/test_past.py.
 """
@@ -13,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from .text import query_terms
 
 
 MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -50,6 +54,15 @@ _FUTURE = re.compile(r"\b(?:will|going to|gonna|plan(?:ning)?|next|upcoming|'ll)
 _VAGUE_EN = re.compile(r"\b(?:used to|previously|in the past|back then|at first|originally|formerly|"
                        r"before that|earlier on|did i (?:use|used) to|last time)\b")
 _VAGUE_ZH = re.compile(r"以前|从前|过去|曾经|当时|那时|上次|上一次|原来|之前(?:我|的|说|喜欢|用|提)|我之前|你之前")
+
+
+# "What did I prefer before React?", "我用React之前喜欢什么？", "在上海之前我住哪儿？": the words before the
+# cue (Chinese) or after it (English) name what came next; the chat finds that memory and hands the
+# versions it replaced (engine/chain.py). English asks in a past tense ("did", "was", "preferred"): "what
+# should I pack before my trip?" is about now.
+_BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+([^?!.,;:()\n]+)", re.IGNORECASE)
+_BEFORE_ZH = re.compile(r"([^，。？！、；：,.?!;:\s]+?)\s*(?:之前|以前)")
+_PAST_TENSE_EN = re.compile(r"\b(?:did|was|were|had)\b|\b(?!need\b)[a-z]{2,}ed\b")
 
 
 @dataclass(frozen=True)
@@ -146,3 +159,17 @@ def past_reference(message: str, now: datetime) -> PastReference | None:
     if _VAGUE_EN.search(lowered) or _VAGUE_ZH.search(message):
         return PastReference(at=None)
     return None
+
+
+def named_before(message: str) -> str | None:
+    """What `message` asks the time before ("React" in "What did I prefer before React?", "在上海" in
+    "在上海之前我住哪儿？"), or None: no such cue, a plan, or a cue that names nothing ("我以前", "before that")."""
+    lowered = message.casefold().replace("’", "'")
+    if _FUTURE.search(lowered):
+        return None
+    english = _BEFORE_EN.search(message) if _PAST_TENSE_EN.search(lowered) else None
+    match = english or _BEFORE_ZH.search(message)
+    if match is None:
+        return None
+    named = match.group(1).strip()
+    return named if query_terms(named) else None

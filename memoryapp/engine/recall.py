@@ -82,9 +82,11 @@ def recall(
     record_access: bool = True,
     created_since: datetime | None = None,
     created_until: datetime | None = None,
+    status: str = "active",
 ) -> RecallResults:
     """The user's memories most relevant to `query`, valid at `at` (default now; with `include_history`,
-    every version), learnt in [created_since, created_until) when given. See recipes.py."""
+    every version), learnt in [created_since, created_until) when given; `status` other than active
+    searches the forgotten or deleted ones (the page, the API). See recipes.py."""
     started = time.perf_counter()
     timings: dict[str, float] = {}
     if query_vector is None:
@@ -95,7 +97,7 @@ def recall(
     now = timezone.now()
     request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,
                           include_history=include_history, kinds=tuple(kinds) if kinds else None,
-                          created_since=created_since, created_until=created_until)
+                          created_since=created_since, created_until=created_until, status=status)
     limit = k or config.limit
 
     search_started = time.perf_counter()

@@ -26,6 +26,12 @@ RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evi
                            fusion=FusionConfig(rank_share=0.0))
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 
+# "What did I prefer before React?": the memory the question names ("React"), among every version, by a
+# shared word or a close spelling, or by meaning (cosine >= 0.35); the chat then hands the versions it
+# replaced (engine/chain.py). No graph: its facts are about what is true, not which row names a word.
+RECALL_NAMED = RecallConfig(limit=5, threshold=0.0, min_cosine=0.35, graph=GraphConfig(enabled=False),
+                            fusion=FusionConfig(rank_share=0.5))
+
 # The memories page search box: more results, no threshold, typo-tolerant. Searches are short and
 # sets can be small, where rank alone barely separates first from third: meaning counts for half.
 # A memory is listed when it shares a word or a close spelling with the search, or its meaning is
@@ -40,9 +46,10 @@ RECALL_MEMORY_COMMAND = RECALL_MEMORIES_PAGE.model_copy(update={
     "limit": 8, "min_cosine": 0.35, "graph": GraphConfig(enabled=False)})
 
 
-# The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds memories
-# that share a word (or, for a short query, a close spelling) and nothing by meaning alone; vector finds
-# by meaning alone, with the page's gate.
+# The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds the
+# memories whose own words hold a word of the search, in any form the stemmer or word_forms relates
+# ("containers" finds "container", "buses" finds "bus"): not by their context or date, not by a close
+# spelling ("plan" is not "play"), nothing by meaning; vector finds by meaning alone, with the page's gate.
 class SearchMethod(TextChoices):
     HYBRID = "hybrid", _("Words and meaning")
     KEYWORD = "keyword", _("Words only")
@@ -52,7 +59,9 @@ class SearchMethod(TextChoices):
 SEARCH_METHODS: dict[str, RecallConfig] = {
     SearchMethod.HYBRID: RECALL_MEMORIES_PAGE,
     SearchMethod.KEYWORD: RECALL_MEMORIES_PAGE.model_copy(update={
-        "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False), "min_cosine": 1.0}),
+        "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False),
+        "trigram": TrigramConfig(enabled=False), "full_text": FullTextConfig(match_context=False),
+        "min_cosine": 1.0}),
     SearchMethod.VECTOR: RECALL_MEMORIES_PAGE.model_copy(update={
         "full_text": FullTextConfig(enabled=False), "trigram": TrigramConfig(enabled=False),
         "graph": GraphConfig(enabled=False)}),

@@ -1,7 +1,8 @@
 """The retrievers: Postgres (vector, full text, trigram) in one round trip, and the graph.
 
-Every retriever sees only the caller's active memories that are valid at the asked time (or, with
-history, every version); results are (memory id, raw score) lists, best first.
+Every retriever sees only the caller's memories of one status (active, unless the page or the API searches
+forgotten or deleted ones) that are valid at the asked time (or, with history, every version); results
+are (memory id, raw score) lists, best first.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from datetime import datetime
 from django.db import DatabaseError, connection
 
 from .config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD, RecallConfig, Source
-from .text import query_terms
+from .text import query_terms, word_forms
 
 logger = logging.getLogger(__name__)
 _SESSION_DEFAULTS = {"hnsw.ef_search": DEFAULT_EF_SEARCH,
@@ -36,6 +37,7 @@ class RecallQuery:
     kinds: tuple[str, ...] | None = None
     created_since: datetime | None = None  # learnt in [since, until): the page's and the API's time filter
     created_until: datetime | None = None
+    status: str = "active"  # the page and the API also search forgotten and deleted memories
 
 
 @dataclass
@@ -51,8 +53,8 @@ class Candidate:
 
 
 def _filters(query: RecallQuery) -> tuple[str, dict]:
-    clauses = ["m.user_id = %(user)s", "m.status = 'active'"]
-    params: dict = {"user": query.user_id, "at": query.at}
+    clauses = ["m.user_id = %(user)s", "m.status = %(status)s"]
+    params: dict = {"user": query.user_id, "at": query.at, "status": query.status}
     if not query.include_history:
         clauses.append("m.valid_from <= %(at)s AND (m.valid_until IS NULL OR m.valid_until > %(at)s)")
     if query.kinds:
@@ -69,15 +71,21 @@ def _filters(query: RecallQuery) -> tuple[str, dict]:
 
 @functools.lru_cache(maxsize=512)
 def tsquery_text(text: str) -> str:
-    """An OR of the query's content words; each term is \\w+ only, so the tsquery cannot be malformed.
-    Cached: one recall asks for it from the statement, the source list and the evidence gate."""
-    terms = [t for t in query_terms(text) if _LEXEME.fullmatch(t)]
-    return " | ".join(terms)
+    """An OR of the query's content words and their other number ("buses" | "bus"; text.word_forms);
+    each term is \\w+ only, so the tsquery cannot be malformed. Cached: one recall asks for it from the
+    statement, the source list and the evidence gate."""
+    terms = [form for term in query_terms(text) for form in (term, *word_forms(term))]
+    return " | ".join(dict.fromkeys(t for t in terms if _LEXEME.fullmatch(t)))
 
 
 def fulltext_query(query: RecallQuery) -> str:
     """The tsquery text of a recall: an OR of its content words."""
     return tsquery_text(query.text)
+
+
+def own_words_only(tsquery: str) -> str:
+    """The same OR, matching only the memory's own words (weight A), not its context's or date's."""
+    return " | ".join(f"{term}:A" for term in tsquery.split(" | "))
 
 
 @contextlib.contextmanager
@@ -109,11 +117,12 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         parts.append("SELECT 'vector', id, 1 - d, row_number() OVER (ORDER BY d) FROM vec")
     ts = fulltext_query(query) if config.full_text.enabled else ""
     if ts:
-        params["tsq"] = ts
+        params["tsq"] = ts if config.full_text.match_context else own_words_only(ts)
         names.append("ft")
         # Ranking every match is what costs at scale (thousands of rows share a common word), so at
         # most `candidate_cap` matches are ranked; below that the result is exact.
-        params.update(fcap=config.full_text.candidate_cap, fcw=config.full_text.context_weight)
+        params.update(fcap=config.full_text.candidate_cap,
+                      fcw=config.full_text.context_weight if config.full_text.match_context else 0.0)
         ctes.extend(_bm25_ctes(where))
         params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b,
                       ncap=config.full_text.count_cap)

@@ -76,6 +76,35 @@ def query_terms(text: str, limit: int = 32) -> list[str]:
     return list(seen)[:limit]
 
 
+# English plurals that Postgres' stemmer does not bring to their singular's stem ("buses" -> buse, "bus"
+# -> bus; "knives" -> knive; "analyses" -> analys, "analysis" -> analysi), and irregular ones.
+_IRREGULAR_PLURALS = {"children": "child", "men": "man", "women": "woman", "people": "person", "feet": "foot",
+                      "teeth": "tooth", "mice": "mouse", "geese": "goose"}
+_IRREGULAR_SINGULARS = {singular: plural for plural, singular in _IRREGULAR_PLURALS.items()}
+
+
+def word_forms(word: str) -> list[str]:
+    """The other number of an English word, as a search for it should also find it: "buses" <-> "bus",
+    "knives" -> "knife", "analyses" <-> "analysis", "children" <-> "child". Regular plurals ("containers",
+    "stories") need nothing: the stemmer gives both numbers one stem. Not "knife" -> "knives": its stem
+    ("knive") is that of other words ("lives" / "live")."""
+    if not word.isascii() or not word.isalpha() or len(word) < 3:
+        return []
+    if word in _IRREGULAR_PLURALS:
+        return [_IRREGULAR_PLURALS[word]]
+    if word in _IRREGULAR_SINGULARS:
+        return [_IRREGULAR_SINGULARS[word]]
+    if word.endswith("ves"):  # knives, leaves
+        return [word[:-3] + "f", word[:-3] + "fe"]
+    if word.endswith("ses"):  # buses, analyses
+        return [word[:-2], word[:-2] + "is"]
+    if word.endswith("is"):  # analysis
+        return [word[:-2] + "es"]
+    if word.endswith("us"):  # bus, virus, campus
+        return [word + "es"]
+    return []
+
+
 def count_tokens(text: str) -> int:
     """Approximate model tokens: ~1 per CJK character, ~1 per 4 other characters (BPE-like)."""
     cjk = len(_CJK.findall(text))

@@ -169,8 +169,11 @@ def supersede_memory(
     source_message_id: int | None = None,
     embedding: list[float] | None = None,
     context: str | None = None,
+    keep_usage: bool = False,
 ) -> WriteResult:
-    """Replace `old` with a new memory: old.valid_until = new.valid_from; both kept, linked both ways."""
+    """Replace `old` with a new memory: old.valid_until = new.valid_from; both kept, linked both ways.
+    `keep_usage`: the new version is the same memory reworded (an edit), so it keeps how often and when
+    it was used; a new fact (extraction's update) starts unused."""
     data = parse(MemoryInput, {
         "content": content, "kind": kind or old.kind,
         "importance": old.importance if importance is None else importance,
@@ -202,6 +205,8 @@ def supersede_memory(
                     source_conversation_id=source_conversation_id or old.source_conversation_id,
                     source_message_id=source_message_id, embedding=vector, search_tokens=search_tokens(data.content),
                     context=data.context, search_context=search_context(data.context, start),
+                    access_count=old.access_count if keep_usage else 0,
+                    last_accessed_at=old.last_accessed_at if keep_usage else None,
                 )
         except IntegrityError:
             raise MemoryConflict("an identical memory is already current") from None
@@ -215,7 +220,8 @@ def edit_memory(memory: Memory, changes: dict, *, actor: str = Actor.USER) -> Wr
     """Change attributes in place; a change of content is a supersede (the old wording stays in history)."""
     patch = parse(MemoryPatch, changes)
     if patch.content is not None and content_key(patch.content) != memory.content_key:
-        return supersede_memory(memory, patch.content, actor=actor, kind=patch.kind, importance=patch.importance)
+        return supersede_memory(memory, patch.content, actor=actor, kind=patch.kind, importance=patch.importance,
+                                keep_usage=True)
     updates = {k: v for k, v in patch.model_dump(exclude_none=True).items() if k != "content"}
     with transaction.atomic():
         memory = Memory.objects.select_for_update().get(pk=memory.pk)

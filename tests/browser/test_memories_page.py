@@ -65,6 +65,55 @@ def test_it_filters_by_type_and_searches(page: Page, app_server, alice, shots):
     expect(page.locator(".memory-card").first).to_contain_text("piano teacher")
 
 
+def test_it_searches_words_only_by_either_number_and_says_how_many_it_found(page: Page, app_server, alice):
+    seed(alice)
+    off_loop(add_memory, alice, "Runs every service in a Docker container", kind="fact")
+    off_loop(add_memory, alice, "[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto",
+             kind="episode")
+    open_memories(page, app_server)
+    page.fill("input[name=q]", "containers")
+    page.select_option("select[name=method]", "keyword")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".memory-card")).to_have_count(1)
+    expect(page.locator(".memory-card")).to_contain_text("Docker container")
+    expect(page.locator("#result-count")).to_have_text("1 memory")
+
+    page.fill("input[name=q]", "")
+    page.select_option("select[name=kind]", "fact")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".memory-card")).to_have_count(2)
+    expect(page.locator("#result-count")).to_have_text("2 memories")
+
+
+def _used_in_a_chat(alice, content: str, title: str, message: str) -> None:
+    from conversations.models import Conversation
+    from memoryapp.engine import access
+    from memoryapp.engine.chat import start_turn
+    from tasks.extraction import extract_messages
+
+    add_memory(alice, content, kind="fact")
+    access.wait_for_pending_notes()
+    access.flush_access()
+    start_turn(Conversation.objects.create(user=alice, title=title), message,
+               enqueue_extraction=extract_messages.delay_on_commit)
+    access.wait_for_pending_notes()
+    access.flush_access()
+
+
+def test_it_shows_in_a_memorys_history_the_chat_that_used_it(page: Page, app_server, alice):
+    off_loop(_used_in_a_chat, alice, "My daughter Emma is allergic to peanuts", "Birthday cake ideas",
+             "Which cake can I bake for my daughter's party?")
+    open_memories(page, app_server)
+    memory = card(page, "allergic to peanuts")
+    expect(memory).to_contain_text("Used 1 time")
+    memory.get_by_role("link", name="History").click()
+    timeline = memory.locator(".timeline")
+    expect(timeline).to_contain_text("Used in a chat")
+    expect(timeline.get_by_role("link", name="Birthday cake ideas")).to_be_visible()
+    expect(timeline).not_to_contain_text("“”")
+    expect(timeline).not_to_contain_text("System")
+
+
 def test_it_deletes_then_restores_a_memory(page: Page, app_server, alice):
     seed(alice)
     open_memories(page, app_server)

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 
 from memoryapp.auth import hash_token
 from memoryapp.engine.write import add_memory, supersede_memory
@@ -89,6 +91,17 @@ def test_it_edits_as_a_new_version(alice_client, alice):
     assert "Lives in Bergen" in page and "Lives in Oslo" not in page
     history = alice_client.get(f"/settings/memories/{memory.pk}/history").content.decode()
     assert "Superseded" in history
+
+
+def test_it_keeps_the_used_count_through_an_edit(alice_client, alice):
+    memory = add_memory(alice, "Lives in Oslo").memory
+    used_at = timezone.now() - timedelta(days=2)
+    Memory.objects.filter(pk=memory.pk).update(access_count=7, last_accessed_at=used_at)
+    alice_client.post(f"/settings/memories/{memory.pk}/edit", {"content": "Lives in Bergen", "kind": "fact",
+                                                               "importance": 60})
+    edited = Memory.objects.get(user=alice, content="Lives in Bergen")
+    assert (edited.access_count, edited.last_accessed_at) == (7, used_at)
+    assert "Used 7 times" in alice_client.get("/settings/memories").content.decode()
 
 
 def test_it_reports_every_bad_row_and_imports_nothing(alice_client, alice):

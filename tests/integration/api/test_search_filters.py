@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import timezone
 
+from memoryapp.engine.bulk import bulk_add
+from memoryapp.engine.validation import MemoryInput
 from memoryapp.engine.write import add_memory, delete_memory, supersede_memory
 from memoryapp.models import Memory
 
@@ -127,3 +129,63 @@ def test_the_memories_page_searches_by_words_only(alice_client, alice):
     by_words = alice_client.get("/settings/memories", {"q": "what music job do I have", "method": "keyword"})
     assert "Works as a piano teacher" in by_meaning
     assert "Works as a piano teacher" not in by_words.content.decode()
+
+
+@pytest.fixture
+def words(alice):
+    """A tea memory learnt from a message about coffee, a piano goal, an episode about a trip."""
+    add_memory(alice, "Drinks green tea every morning", context="user: I stopped drinking coffee, it kept me awake")
+    add_memory(alice, "Coffee gives me headaches")
+    add_memory(alice, "Learning to play the piano", kind="goal")
+    add_memory(alice, "[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto", kind="episode")
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("coffee", ["Coffee gives me headaches"]),  # not the tea memory, whose context spoke of coffee
+    ("plan", ["[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto"]),  # not "play the piano"
+    (timezone.now().strftime("%B"), []),  # this month's name: no memory says it, though all were learnt in it
+])
+def test_it_finds_by_words_only_what_the_memory_itself_says(api, alice_client, words, query, expected):
+    items = api.post("/memories/search", {"query": query, "method": "keyword"}).json()["items"]
+    assert [hit["memory"]["content"] for hit in items] == expected
+    page = alice_client.get("/settings/memories", {"q": query, "method": "keyword"}).content.decode()
+    for content in ("Drinks green tea every morning", "Coffee gives me headaches", "Learning to play the piano",
+                    "help me plan a trip"):
+        assert (content in page) == any(content in hit for hit in expected)
+
+
+@pytest.mark.parametrize(("stored", "query"), [
+    ("Runs every service in a Docker container", "containers"),
+    ("Keeps spare parts in two plastic containers", "container"),
+    ("Takes the night bus home on Fridays", "buses"),
+    ("Rides one of the old city buses to work", "bus"),
+    ("Keeps one sharp kitchen knife", "knives"),
+    ("Reads every data analysis twice", "analyses"),
+    ("Volunteers at a reading club for children", "child"),
+])
+@pytest.mark.parametrize("status", ["active", "deleted"])
+@pytest.mark.parametrize("method", ["keyword", "hybrid"])
+def test_it_finds_a_plural_by_its_singular_and_the_other_way_round(api, alice, stored, query, status, method):
+    memory = add_memory(alice, stored).memory
+    add_memory(alice, "Likes hiking in the Alps")
+    if status == "deleted":
+        delete_memory(memory)
+    items = api.post("/memories/search", {"query": query, "method": method, "status": status}).json()["items"]
+    assert [hit["memory"]["content"] for hit in items][:1] == [stored]
+
+
+def test_the_memories_page_says_how_many_memories_a_search_or_a_filter_found(alice_client, alice, words):
+    found = alice_client.get("/settings/memories", {"q": "coffee", "method": "keyword"}).content.decode()
+    assert "1 memory" in found
+    goals = alice_client.get("/settings/memories", {"kind": "goal"}).content.decode()
+    assert "1 memory" in goals
+    everything = alice_client.get("/settings/memories", {"range": "week"}, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert "4 条记忆" in everything.content.decode()
+    nothing = alice_client.get("/settings/memories", {"q": "volcano", "method": "keyword"}).content.decode()
+    assert "No memories match your search." in nothing and "0 memories" not in nothing
+
+
+def test_the_count_covers_every_page_of_a_filter(alice_client, alice):
+    bulk_add(alice.pk, [MemoryInput(content=f"Fact number {n} about the garden", kind="fact") for n in range(23)])
+    page = alice_client.get("/settings/memories", {"kind": "fact"}).content.decode()
+    assert page.count('class="memory-card') == 20 and "23 memories" in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from conversations.models import Conversation
@@ -75,3 +76,44 @@ def test_a_plan_for_a_month_ahead_is_not_the_past(alice, frameworks):
     vue, _ = frameworks
     result = turn(alice, "I'm going to rewrite my frontend in March, which framework do I prefer?")
     assert vue.pk not in [item.memory.pk for item in result.recalled]
+
+
+@pytest.mark.parametrize("message", ["What did I prefer before React?", "what was I using prior to React?",
+                                     "我用React之前喜欢什么？", "换到React以前我用的是什么"])
+def test_it_answers_what_came_before_from_the_chain_first_and_as_past(alice, frameworks, message):
+    vue, react = frameworks
+    result = turn(alice, message)
+    assert result.recalled[0].memory.pk == vue.pk  # the version React replaced, ranked first
+    old_line = next(line for line in system_prompt(result).splitlines() if VUE in line)
+    assert vue.valid_until.date().isoformat() in old_line and REACT in old_line  # past, and what replaced it
+
+
+def test_it_answers_before_a_place_and_follows_a_longer_chain_back(alice):
+    now = timezone.now()
+    beijing = add_memory(alice, "我以前住在北京海淀", kind="fact", valid_from=now - timedelta(days=700)).memory
+    hangzhou = supersede_memory(beijing, "搬到杭州西湖边住了", valid_from=now - timedelta(days=400)).memory
+    supersede_memory(hangzhou, "现在住在上海徐汇", valid_from=now - timedelta(days=100))
+    add_memory(alice, "喜欢在周末去爬山", kind="preference", valid_from=now - timedelta(days=300))
+    recalled = [item.memory.content for item in turn(alice, "在上海之前我住哪儿？").recalled]
+    assert recalled[:2] == ["搬到杭州西湖边住了", "我以前住在北京海淀"]  # the nearest first
+    before_hangzhou = [item.memory.content for item in turn(alice, "Where did I live before Hangzhou?").recalled]
+    assert before_hangzhou[0] == "我以前住在北京海淀"
+
+
+def test_a_question_about_what_to_do_before_something_is_not_the_past(alice, frameworks):
+    vue, react = frameworks
+    result = turn(alice, "What should I learn before I start my next React project?")
+    assert vue.pk not in [item.memory.pk for item in result.recalled]
+
+
+def test_the_chat_cites_what_came_before_as_past(alice_client, alice, frameworks, llm_server, use_scripted_llm):
+    vue, _ = frameworks
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, "Before React you preferred Vue 3.")
+    response = alice_client.post(f"/api/conversations/{conversation.pk}/messages",
+                                 {"content": "What did I prefer before React?"}, content_type="application/json")
+    first = response.json()["reply"]["citations"][0]
+    assert first["memory_id"] == vue.pk and first["valid_until"] is not None
+    page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
+    chip = page[page.index('class="chip-icon"'):]
+    assert chip.index("chip-past") < chip.index("</summary>")  # the first chip says "past"

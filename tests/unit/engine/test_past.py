@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from memoryapp.engine.past import past_reference
+from memoryapp.engine.past import named_before, past_reference
 
 NOW = datetime(2026, 11, 23, 20, 0, tzinfo=timezone.utc)
 
@@ -57,3 +57,23 @@ def test_a_vague_past_recalls_every_version(message):
 ])
 def test_the_present_and_plans_are_not_the_past(message):
     assert past_reference(message, NOW) is None
+
+
+@pytest.mark.parametrize("message, named", [
+    ("What did I prefer before React?", "React"), ("what was I using prior to React?", "React"),
+    ("where did I live before moving to Shanghai", "moving to Shanghai"),
+    ("remind me which editor I preferred before VS Code", "VS Code"), ("Before React, what was my go-to?", "React"),
+    ("我用React之前喜欢什么？", "我用React"), ("换到React以前我用的是什么", "换到React"), ("在上海之前我住哪儿？", "在上海"),
+])
+def test_it_reads_what_a_question_asks_the_time_before(message, named):
+    assert named_before(message) == named
+
+
+@pytest.mark.parametrize("message", [
+    "我以前喜欢什么？", "以前我住哪", "What did I drink before that?",  # the vague past: nothing named
+    "what should I pack before my trip?", "Remind me before the meeting",  # now, not the past
+    "what do I need before I hit submit?",
+    "我打算在搬家之前把书卖掉",  # a plan
+])
+def test_it_finds_nothing_named_where_before_names_no_earlier_time(message):
+    assert named_before(message) is None

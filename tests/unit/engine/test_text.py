@@ -32,3 +32,12 @@ def test_it_builds_a_tsquery_that_cannot_be_malformed():
     query = tsquery_text(hostile)
     assert all(term.isalnum() or "_" in term for term in query.split(" | "))
     assert tsquery_text("??? ...") == ""
+
+
+def test_it_searches_a_word_in_both_numbers_where_the_stemmer_does_not():
+    assert tsquery_text("buses") == "buses | bus | busis"
+    assert tsquery_text("bus") == "bus | buses"
+    assert "knife" in tsquery_text("knives") and "analysis" in tsquery_text("analyses")
+    assert "children" in tsquery_text("child") and "child" in tsquery_text("children")
+    assert tsquery_text("containers") == "containers"  # the stemmer already gives both one stem
+    assert tsquery_text("乌龙茶") == "乌龙 | 乌龙茶"  # Chinese: jieba's words, no number
