@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from tests.support import servers
 from tests.support.browser import PASSWORD  # noqa: F401  (one password for every suite)
-from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401  (re-exported)
+from tests.support.fixtures import llm_server, scripted_llm, use_offline_llm, use_scripted_llm  # noqa: F401
 from tests.support.servers import app_server, celery_worker, session_llm_server  # noqa: F401
 
 

@@ -53,3 +53,12 @@ def use_scripted_llm(llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPa
     reset_llm()
     yield get_llm()
     reset_llm()
+
+
+@pytest.fixture
+def use_offline_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[LLMProvider]:
+    """No model configured, as on the embedded default: `get_llm()` is the offline provider for this test."""
+    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
+    reset_llm()
+    yield get_llm()
+    reset_llm()

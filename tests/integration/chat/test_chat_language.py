@@ -5,23 +5,14 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from conversations.models import Conversation
-from memoryapp.providers.llm import reset_llm
-from tests.support.fixtures import configure_llm
 from tests.support.sockets import REPLY_SAVED, app_socket, frames_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def offline(monkeypatch):
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    yield
-    reset_llm()
-
 
 @pytest.mark.parametrize("text", ["我们项目用 Drizzle 还是 Prisma？", "我们项目用 Drizzle ORM 还是 Prisma ORM？"])
-async def test_it_answers_a_chinese_message_that_names_products_in_chinese(alice, offline, text):
+async def test_it_answers_a_chinese_message_that_names_products_in_chinese(alice, use_offline_llm, text):
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     socket = app_socket(f"/ws/chat/{conversation.pk}/?lang=zh-hans", alice)
     assert (await socket.connect())[0]

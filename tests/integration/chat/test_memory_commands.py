@@ -9,9 +9,7 @@ from asgiref.sync import sync_to_async
 from conversations.models import Conversation
 from memoryapp.engine.write import add_memory
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySettings, MemoryStatus
-from memoryapp.providers.llm import reset_llm
 from tasks.extraction import extract_messages
-from tests.support.fixtures import configure_llm
 from tests.support.llm_server import CHAT_TURN
 from tests.support.sockets import REPLY_SAVED, chat_socket, frames_until
 
@@ -28,13 +26,6 @@ MEMORIES = [
 ]
 
 
-@pytest.fixture
-def offline(monkeypatch):
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    yield
-    reset_llm()
-
 
 @pytest.fixture
 def stored(alice) -> dict[str, Memory]:
@@ -50,7 +41,7 @@ def _say(client, conversation: Conversation, text: str) -> dict:
 
 @pytest.mark.parametrize("text", ["What do you remember about me?", "what do you know about me", "list my memories",
                                   "Show me everything you remember about me."])
-def test_it_lists_what_it_remembers_grouped_by_kind(alice_client, alice, stored, offline, text):
+def test_it_lists_what_it_remembers_grouped_by_kind(alice_client, alice, stored, use_offline_llm, text):
     conversation = Conversation.objects.create(user=alice)
     turn = _say(alice_client, conversation, text)
     reply = turn["reply"]["content"]
@@ -64,7 +55,7 @@ def test_it_lists_what_it_remembers_grouped_by_kind(alice_client, alice, stored,
 
 
 @pytest.mark.parametrize("text", ["你记得我什么？", "你都记住了我哪些事", "列出我的记忆"])
-def test_it_lists_what_it_remembers_in_chinese(alice_client, alice, stored, offline, text):
+def test_it_lists_what_it_remembers_in_chinese(alice_client, alice, stored, use_offline_llm, text):
     conversation = Conversation.objects.create(user=alice)
     reply = _say(alice_client, conversation, text)["reply"]["content"]
     assert "**偏好** (2)" in reply and "**事实** (4)" in reply and "我养了一只猫，叫咪咪" in reply
@@ -78,7 +69,7 @@ def test_it_lists_what_it_remembers_in_chinese(alice_client, alice, stored, offl
     ("please forget my address", "My address is 12 Oak Street"),
     ("delete the memory that I work at Acme", "I work at Acme as a designer"),
 ])
-def test_it_forgets_the_memory_named_and_offers_undo(alice_client, alice, stored, offline, text, meant):
+def test_it_forgets_the_memory_named_and_offers_undo(alice_client, alice, stored, use_offline_llm, text, meant):
     conversation = Conversation.objects.create(user=alice)
     turn = _say(alice_client, conversation, text)
     memory = stored[meant]
@@ -99,7 +90,7 @@ def test_it_forgets_the_memory_named_and_offers_undo(alice_client, alice, stored
     assert memory.status == MemoryStatus.ACTIVE
 
 
-def test_it_asks_which_when_several_memories_match(alice_client, alice, offline):
+def test_it_asks_which_when_several_memories_match(alice_client, alice, use_offline_llm):
     tom = add_memory(alice, "I have a cat called Tom", kind="fact").memory
     mimi = add_memory(alice, "I have a cat called Mimi", kind="fact").memory
     add_memory(alice, "I live in Berlin", kind="fact")
@@ -122,7 +113,7 @@ def test_it_asks_which_when_several_memories_match(alice_client, alice, offline)
 
 
 @pytest.mark.parametrize("text", ["Forget that I live in Munich", "忘掉我住在北京这件事"])
-def test_it_asks_before_forgetting_a_memory_that_only_resembles_what_was_named(alice_client, alice, stored, offline,
+def test_it_asks_before_forgetting_a_memory_that_only_resembles_what_was_named(alice_client, alice, stored, use_offline_llm,
                                                                                  text):
     conversation = Conversation.objects.create(user=alice)
     reply = _say(alice_client, conversation, text)["reply"]
@@ -131,7 +122,7 @@ def test_it_asks_before_forgetting_a_memory_that_only_resembles_what_was_named(a
     assert not Memory.objects.filter(user=alice).exclude(status=MemoryStatus.ACTIVE).exists()  # nothing yet
 
 
-def test_it_says_when_nothing_matches(alice_client, alice, stored, offline):
+def test_it_says_when_nothing_matches(alice_client, alice, stored, use_offline_llm):
     conversation = Conversation.objects.create(user=alice)
     reply = _say(alice_client, conversation, "Forget that I play golf on Sundays")["reply"]
     assert reply["memory_command"]["outcome"] == "nothing"
@@ -139,7 +130,7 @@ def test_it_says_when_nothing_matches(alice_client, alice, stored, offline):
     assert not Memory.objects.filter(user=alice).exclude(status=MemoryStatus.ACTIVE).exists()
 
 
-def test_it_says_memory_is_off_and_changes_nothing(alice_client, alice, stored, offline):
+def test_it_says_memory_is_off_and_changes_nothing(alice_client, alice, stored, use_offline_llm):
     MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
     conversation = Conversation.objects.create(user=alice)
     assert "Memory is off" in _say(alice_client, conversation, "Forget that I live in Berlin")["reply"]["content"]
@@ -152,7 +143,7 @@ def test_it_says_memory_is_off_and_changes_nothing(alice_client, alice, stored, 
     assert "临时对话" in reply and "我养了一只猫" not in reply
 
 
-def test_it_does_not_learn_from_a_memory_command(alice_client, alice, stored, offline):
+def test_it_does_not_learn_from_a_memory_command(alice_client, alice, stored, use_offline_llm):
     conversation = Conversation.objects.create(user=alice)
     _say(alice_client, conversation, "Forget that I live in Berlin.")
     _say(alice_client, conversation, "忘掉我喜欢喝乌龙茶这件事。")

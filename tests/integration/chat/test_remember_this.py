@@ -7,18 +7,9 @@ import pytest
 from conversations.models import Conversation, Message
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySettings, MemorySource, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion
-from memoryapp.providers.llm import reset_llm
-from tests.support.fixtures import configure_llm
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def offline(monkeypatch):
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    yield
-    reset_llm()
 
 
 def _said(user, text: str, role: str = "user") -> Message:
@@ -32,7 +23,7 @@ def _remember(client, message: Message, **headers) -> str:
     return response.content.decode()
 
 
-def test_it_keeps_a_message_the_extractor_passes_over_as_written(alice_client, alice, offline):
+def test_it_keeps_a_message_the_extractor_passes_over_as_written(alice_client, alice, use_offline_llm):
     message = _said(alice, "The cabin's wifi only works near the kitchen window.")
 
     fragment = _remember(alice_client, message)
@@ -51,21 +42,21 @@ def test_it_keeps_a_message_the_extractor_passes_over_as_written(alice_client, a
     assert memory.status == MemoryStatus.DELETED
 
 
-def test_it_saves_what_the_extractor_finds_in_the_message(alice_client, alice, offline):
+def test_it_saves_what_the_extractor_finds_in_the_message(alice_client, alice, use_offline_llm):
     message = _said(alice, "I like oolong tea. What should I cook tonight?")
     fragment = _remember(alice_client, message)
     assert list(Memory.objects.filter(user=alice).values_list("content", "kind")) == [("I like oolong tea", "preference")]
     assert "«I like oolong tea»" in fragment
 
 
-def test_it_answers_in_chinese(alice_client, alice, offline):
+def test_it_answers_in_chinese(alice_client, alice, use_offline_llm):
     message = _said(alice, "周末去爬山的装备放在车库左边的柜子里")
     fragment = _remember(alice_client, message, HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert Memory.objects.get(user=alice).content == "周末去爬山的装备放在车库左边的柜子里"
     assert "已记住：" in fragment and "撤销" in fragment
 
 
-def test_it_refuses_a_secret_and_says_why(alice_client, alice, offline):
+def test_it_refuses_a_secret_and_says_why(alice_client, alice, use_offline_llm):
     message = _said(alice, "Our wifi password is hunter2-cabin")
     fragment = _remember(alice_client, message)
     assert not Memory.objects.filter(user=alice).exists()
@@ -74,20 +65,20 @@ def test_it_refuses_a_secret_and_says_why(alice_client, alice, offline):
     assert "未保存" in zh and not Memory.objects.filter(user=alice).exists()
 
 
-def test_it_saves_with_auto_learn_off(alice_client, alice, offline):
+def test_it_saves_with_auto_learn_off(alice_client, alice, use_offline_llm):
     MemorySettings.objects.update_or_create(user=alice, defaults={"auto_extract": False})
     _remember(alice_client, _said(alice, "I live in Lisbon"))
     assert Memory.objects.get(user=alice).content == "I live in Lisbon"  # asked for: saved, not a suggestion
     assert not MemorySuggestion.objects.filter(user=alice).exists()
 
 
-def test_it_says_memory_is_off_and_saves_nothing(alice_client, alice, offline):
+def test_it_says_memory_is_off_and_saves_nothing(alice_client, alice, use_offline_llm):
     MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
     fragment = _remember(alice_client, _said(alice, "I live in Lisbon"))
     assert "Memory is off" in fragment and not Memory.objects.filter(user=alice).exists()
 
 
-def test_it_says_when_it_already_remembers_it(alice_client, alice, offline):
+def test_it_says_when_it_already_remembers_it(alice_client, alice, use_offline_llm):
     _remember(alice_client, _said(alice, "I live in Lisbon"))
     fragment = _remember(alice_client, _said(alice, "I live in Lisbon"))
     assert "Already remembered:" in fragment and Memory.objects.filter(user=alice).count() == 1

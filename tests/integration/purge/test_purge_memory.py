@@ -104,14 +104,9 @@ def test_it_purges_every_memory_of_the_user_and_nothing_of_others(alice, bob):
     assert Memory.objects.filter(pk=bobs.pk).exists()
 
 
-def test_it_takes_the_chats_own_quotes_of_the_memory_with_it(alice, alice_client, monkeypatch):
+def test_it_takes_the_chats_own_quotes_of_the_memory_with_it(alice, alice_client, use_offline_llm):
     """"What do you remember about me?" answers with the memories word for word: once a memory is deleted
     forever, that answer no longer holds its text, and the rest of the answer stays."""
-    from memoryapp.providers.llm import reset_llm
-    from tests.support.fixtures import configure_llm
-
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
     doomed = write.add_memory(alice, "I hide my spare key under the Zanzibar flowerpot").memory
     write.add_memory(alice, "I like green tea", kind="preference")
     chat = Conversation.objects.create(user=alice)
@@ -124,4 +119,3 @@ def test_it_takes_the_chats_own_quotes_of_the_memory_with_it(alice, alice_client
     answer = Message.objects.get(conversation=chat, role="assistant").content
     assert "zanzibar" not in answer.lower() and "I like green tea" in answer
     assert columns_holding("zanzibar") == []
-    reset_llm()
