@@ -4,11 +4,12 @@ from django.apps import AppConfig
 
 
 class TasksConfig(AppConfig):
-    """The background pipeline's Celery tasks and their admin; the rows they keep live in memoryapp.pipeline."""
+    """The Celery tasks that run the engine's jobs (engine/jobs.py) and the beat's; the rows they keep, and
+    their admin section "Background jobs", belong to memoryapp.pipeline."""
 
     name = "tasks"
     label = "tasks"
-    verbose_name = "Background jobs"
+    verbose_name = "Celery tasks"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
