@@ -8,7 +8,6 @@ from pathlib import Path
 from django.apps import apps
 
 from memoryapp.celery import app as celery_app
-from memoryapp.engine.jobs import Job, registered
 
 ROOT = Path(__file__).resolve().parents[3]
 # Starting a task by hand, or naming one: the seam alone may (and Celery's settings: beat's timetable
@@ -33,6 +32,8 @@ def test_it_queues_work_only_through_the_job_seam():
 
 
 def test_every_job_kind_has_a_task_that_runs_it():
+    from memoryapp.engine.jobs import Job, registered
+
     runners = dict(registered())
     assert set(runners) == set(Job)
     assert set(runners.values()) <= set(celery_app.tasks)
