@@ -17,7 +17,6 @@ from pydantic import AfterValidator, ConfigDict
 from memoryapp.engine import chat
 from memoryapp.providers.llm import ProviderError
 from memoryapp.schemas import errors
-from tasks.extraction import extract_messages
 
 from . import services
 from .models import Conversation, Message
@@ -163,7 +162,7 @@ def retry(request: HttpRequest, conversation_id: int):
 
 def _answer(conversation: Conversation, text: str | None):
     try:
-        turn, reply = chat.chat_turn(conversation, text, enqueue_extraction=extract_messages.delay_on_commit)
+        turn, reply = chat.chat_turn(conversation, text)
     except chat.ChatInputError as exc:
         return Status(422, {"detail": exc.message})
     except ProviderError as exc:  # the user's message is kept: `/retry` answers it

@@ -19,8 +19,6 @@ from django.utils.translation import gettext as _
 
 from memoryapp.engine import chat, chat_end
 from memoryapp.providers.llm import ProviderError
-from tasks.chat_end import end_chats
-from tasks.extraction import extract_messages
 
 from . import services
 from .models import Conversation, Role
@@ -57,8 +55,8 @@ def _leave_later(conversation_id: int) -> None:
     async def leave() -> None:
         await asyncio.sleep(settings.CHAT_TAB_GRACE_SECONDS)
         try:
-            await database_sync_to_async(chat_end.leave_chat)(conversation_id, end_chats)
-        except Exception:  # the broker being down: the idle sweep catches up
+            await database_sync_to_async(chat_end.leave_chat)(conversation_id)
+        except Exception:  # the database being down: the idle sweep catches up
             logger.exception("could not end conversation %s after its tab left", conversation_id)
 
     task = asyncio.create_task(leave())
@@ -122,8 +120,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def _turn(self, text: str | None) -> None:
         with translation.override(self.language):
             try:
-                turn = await _off_shared_thread(chat.start_turn)(
-                    self.conversation, text, enqueue_extraction=extract_messages.delay_on_commit)
+                turn = await _off_shared_thread(chat.start_turn)(self.conversation, text)
             except chat.ChatInputError as exc:
                 await self._status(exc.message)
                 return

@@ -13,7 +13,6 @@ from memoryapp.engine.errors import MemoryConflict
 from memoryapp.engine.remember import remember_message
 from memoryapp.engine.write import delete_memory, restore_memory as restore, revert_memory
 from memoryapp.models import Memory, MemorySettings
-from tasks.chat_end import end_chats
 
 from . import services
 from .forms import NewChatForm, RenameForm
@@ -45,8 +44,8 @@ def _end_other_chats(request: HttpRequest, current: Conversation) -> None:
     """Moving to another chat ends the ones that no tab shows: their last turns are learnt from. One still
     shown in a tab ends when that tab leaves it (engine/chat_end.py, conversations/consumers.py)."""
     try:
-        end_chats(chat_end.other_open_chats(request.user.pk, keep=current.pk))
-    except Exception:  # the broker being down must not keep the user from their chat; the idle sweep catches up
+        chat_end.end_chats(chat_end.other_open_chats(request.user.pk, keep=current.pk))
+    except Exception:  # the cache being down must not keep the user from their chat; the idle sweep catches up
         logger.exception("could not end the other chats of user %s", request.user.pk)
 
 

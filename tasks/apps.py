@@ -4,17 +4,29 @@ from django.apps import AppConfig
 
 
 class TasksConfig(AppConfig):
-    """The background pipeline's Celery tasks and their admin; the rows they keep live in memoryapp.pipeline."""
+    """The Celery tasks that run the engine's jobs (engine/jobs.py) and the beat's; the rows they keep, and
+    their admin section "Background jobs", belong to memoryapp.pipeline."""
 
     name = "tasks"
     label = "tasks"
-    verbose_name = "Background jobs"
+    verbose_name = "Celery tasks"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         # The pipeline's task modules import models, so they register here rather than in tasks/__init__.py
         # (which Django imports before the models are ready); the worker runs django.setup() first.
-        from . import access, chat_end, consolidation, extraction, forgetting, maintenance  # noqa: F401
+        from memoryapp.engine.jobs import Job, register
+
+        from . import access, chat_end, consolidation, extraction, forgetting, graph_sync, maintenance  # noqa: F401
+
+        # The engine asks for work by kind (engine/jobs.py); these tasks run each kind.
+        register({
+            Job.EXTRACT: extraction.extract_messages,
+            Job.CONSOLIDATE: consolidation.consolidate_conversation,
+            Job.FINISH_CHAT: chat_end.finish_chat,
+            Job.FORGET: forgetting.forget_user,
+            Job.SYNC_MEMORY: graph_sync.sync_memory,
+        })
 
         # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.
         from memoryapp.engine.signals import all_memories_purged, memory_changed

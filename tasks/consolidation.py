@@ -26,7 +26,4 @@ def consolidate_conversation(self, conversation_id: int) -> list[int | None]:
 @shared_task(base=PipelineTask, name="tasks.consolidation.consolidate_due")
 def consolidate_due() -> int:
     """Beat: queue a consolidation for every conversation with a window waiting (idempotent per window)."""
-    ids = consolidation.due_conversations()
-    for conversation_id in ids:
-        consolidate_conversation.delay(conversation_id)
-    return len(ids)
+    return consolidation.queue_due()

@@ -21,7 +21,4 @@ def forget_user(user_id: int, now: str | None = None) -> dict:
 @shared_task(base=PipelineTask, name="tasks.forgetting.forget_all")
 def forget_all() -> int:
     """Beat (FORGET_HOUR): queue one pass per user who has memories."""
-    users = forgetting.users_with_memories()
-    for user_id in users:
-        forget_user.delay(user_id)
-    return len(users)
+    return forgetting.queue_all()

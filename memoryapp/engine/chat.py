@@ -1,8 +1,9 @@
 """The chat turn (DESIGN flow 1): save the user message, recall, build the prompt, save the reply.
 
 The consumer streams and the REST API answers in one piece; both go through `start_turn` and
-`finish_turn`, so memory, citations and the extraction cadence behave the same everywhere. Both pass
-`enqueue_extraction` (the extraction task's delay_on_commit): the engine queues no job itself. A turn
+`finish_turn`, so memory, citations and the extraction cadence behave the same everywhere. Every few turns
+the saved message queues an extraction through the job seam (engine/jobs.py); benchmarks pass their own
+`enqueue_extraction`. A turn
 about memory itself ("what do you remember about me?", "forget that ...") is answered by
 engine/memory_commands.py instead of the model, and is never learnt from nor put in a later prompt.
 """
@@ -69,9 +70,10 @@ def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None)
 
 
 def start_turn(conversation: Conversation, text: str | None = None, *,
-               enqueue_extraction: EnqueueExtraction, now: datetime | None = None) -> Turn:
+               enqueue_extraction: EnqueueExtraction | None = None, now: datetime | None = None) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt.
-    Every few turns the saved message queues an extraction through `enqueue_extraction`. `now`: the moment
+    Every few turns the saved message queues an extraction through `enqueue_extraction` (default: the job
+    seam, `Job.EXTRACT`). `now`: the moment
     a question about the past is counted back from (default: now; benchmarks fix it)."""
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     memory_used = uses_memory(conversation, prefs)
@@ -181,7 +183,7 @@ def _compacted_history(conversation: Conversation, user_message: Message, histor
 
 
 def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None,
-                       enqueue_extraction: EnqueueExtraction,
+                       enqueue_extraction: EnqueueExtraction | None,
                        command: memory_commands.Command | None = None) -> Message:
     """Save the message; with `prefs` (memory on for this chat) the pipeline hears of the turn."""
     with transaction.atomic():
@@ -239,15 +241,15 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
 
 
 def chat_turn(conversation: Conversation, text: str | None, *,
-              enqueue_extraction: EnqueueExtraction) -> tuple[Turn, Message | None]:
+              enqueue_extraction: EnqueueExtraction | None = None) -> tuple[Turn, Message | None]:
     """One whole turn without streaming (the REST API)."""
     turn = start_turn(conversation, text, enqueue_extraction=enqueue_extraction)
     return turn, finish_turn(turn, reply(turn))
 
 
-# -- the extraction pipeline (engine/extraction.py; the edges pass tasks/extraction.py's queueing) --------
+# -- the extraction pipeline (engine/extraction.py, queued through engine/jobs.py) ------------------------
 
-def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction,
+def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction | None,
                       prefs: MemorySettings | None = None) -> None:
     """Tell the pipeline a user turn happened; it decides whether this turn queues extraction."""
     try:

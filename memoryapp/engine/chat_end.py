@@ -1,8 +1,9 @@
 """When a chat ends (DESIGN flow 1): the last browser tab showing it left it (closed, or went to another
 chat), its user opened another chat while no tab shows it, or it has been idle for CHAT_IDLE_MINUTES. Ending
 marks it (`ended_at`, claimed by one conditional update) so that its unextracted tail is extracted and its
-last, partial episode consolidated; the edges queue that work (tasks/chat_end.py). A chat that goes on after
-it ended simply extends: its next message clears the mark, and it ends again later with only what is new.
+last, partial episode consolidated: `end_chats` queues `Job.FINISH_CHAT` through the job seam
+(engine/jobs.py), whose task calls `finish_chat`, which queues the windows. A chat that goes on after it
+ended simply extends: its next message clears the mark, and it ends again later with only what is new.
 
 Which chats a tab shows is counted in the cache by the chat's websocket (conversations/consumers.py): a
 second tab opening a chat never ends the chat of the first. A temporary chat is not ended but discarded,
@@ -10,7 +11,7 @@ once its own tab left it; nothing is queued for a user whose memory is off.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
@@ -18,8 +19,10 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from conversations.models import Conversation, Role
+from memoryapp.models import MemorySettings
 from memoryapp.pipeline.models import ExtractionRun
 
+from . import jobs
 from .extraction import WINDOW
 
 
@@ -69,10 +72,10 @@ def other_open_chats(user_id: int, keep: int | None) -> list[int]:
     return [pk for pk in chats if pk not in shown]
 
 
-def leave_chat(conversation_id: int, end_chats: Callable[[list[int]], object]) -> str:
+def leave_chat(conversation_id: int) -> str:
     """The last tab showing the chat left it a moment ago (a reload comes back within that moment): unless
-    a tab shows it again, a temporary chat is discarded and a kept one ends (`end_chats` marks it and queues
-    what it owes: tasks.chat_end.end_chats). Returns "shown", "discarded", "ended" or "" (nothing to do)."""
+    a tab shows it again, a temporary chat is discarded and a kept one ends (`end_chats`). Returns "shown",
+    "discarded", "ended" or "" (nothing to do)."""
     if open_in_tabs([conversation_id]):
         return "shown"
     if Conversation.objects.filter(pk=conversation_id, temporary=True).delete()[0]:
@@ -81,6 +84,39 @@ def leave_chat(conversation_id: int, end_chats: Callable[[list[int]], object]) -
         end_chats([conversation_id])
         return "ended"
     return ""
+
+
+def end_chats(conversation_ids: list[int]) -> list[int]:
+    """Mark the chats ended and queue what each still owes once the marks are committed (consolidation
+    reads the mark); returns those this call ended. A chat whose job cannot be queued (broker down) is
+    opened again, for the idle sweep to end later."""
+    ended = []
+    for pk in conversation_ids:
+        if mark_ended(pk):
+            jobs.enqueue(jobs.Job.FINISH_CHAT, pk, if_not_queued=functools.partial(_reopen, pk))
+            ended.append(pk)
+    return ended
+
+
+def end_idle_chats() -> int:
+    """The sweep (beat, every 5 minutes): end the chats idle for CHAT_IDLE_MINUTES; returns how many."""
+    return len(end_chats(idle_chats()))
+
+
+def finish_chat(conversation_id: int) -> int:
+    """What an ended chat still owes (the FINISH_CHAT job): queue extraction of its unextracted tail and
+    consolidation of its last episode; returns the number of windows queued. Both jobs are idempotent on
+    their windows, so finishing twice adds nothing."""
+    conversation = Conversation.objects.filter(pk=conversation_id, temporary=False).first()
+    if conversation is None:
+        return 0
+    if not MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0].memory_enabled:
+        return 0
+    windows = unextracted_windows(conversation)
+    for ids in windows:
+        jobs.enqueue(jobs.Job.EXTRACT, conversation_id, ids)
+    jobs.enqueue(jobs.Job.CONSOLIDATE, conversation_id)
+    return len(windows)
 
 
 def idle_chats(now: datetime | None = None, idle_minutes: int | None = None) -> list[int]:
@@ -97,6 +133,10 @@ def mark_ended(conversation_id: int, now: datetime | None = None) -> bool:
     """End the chat; True for the one caller that ended it (others find it ended already)."""
     return Conversation.objects.filter(pk=conversation_id, temporary=False, ended_at__isnull=True).update(
         ended_at=now or timezone.now()) == 1
+
+
+def _reopen(conversation_id: int) -> None:
+    Conversation.objects.filter(pk=conversation_id).update(ended_at=None)
 
 
 def reopen(conversation: Conversation) -> None:

@@ -21,7 +21,7 @@ from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, MemorySettings, MemorySource
 from memoryapp.pipeline.models import ConsolidationRun, MemorySuggestion
 
-from . import write
+from . import jobs, write
 
 if TYPE_CHECKING:
     from memoryapp.providers.llm.base import LLMProvider
@@ -119,3 +119,12 @@ def due_conversations(now: datetime | None = None) -> list[int]:
         if pending_windows(conversation):
             due.append(conversation.pk)
     return due
+
+
+def queue_due() -> int:
+    """The sweep (beat, every 5 minutes): queue a consolidation for every conversation with a window
+    waiting (idempotent per window); returns how many."""
+    ids = due_conversations()
+    for conversation_id in ids:
+        jobs.enqueue(jobs.Job.CONSOLIDATE, conversation_id)
+    return len(ids)

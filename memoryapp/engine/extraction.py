@@ -6,8 +6,9 @@ and applies every decision in one transaction together with the run's status. A 
 the window unextracted and the run claimable again; a finished window is never applied twice.
 With auto-extract off, candidates become MemorySuggestion rows the user confirms or dismisses.
 
-The engine queues no job itself: `on_user_turn` receives an `enqueue` callable, and the edges pass
-the Celery task's (tasks/extraction.py) delay_on_commit.
+Work is queued through the job seam (engine/jobs.py, `Job.EXTRACT`), on commit; `on_user_turn` takes
+its queue as an argument (default: the seam) so benchmarks can run turns with none. The task
+(tasks/extraction.py) loads the window by ids and calls `run_window`, as `manage.py extract` does.
 """
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ from pgvector.django import CosineDistance
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
+from memoryapp.providers.llm import ProviderError
 from memoryapp.providers.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
 from memoryapp.providers.llm.sensitive import contains_sensitive
 
-from . import write
+from . import jobs, write
+from .errors import MemoryConflict
 from .validation import MAX_CONTEXT_LENGTH
 
 if TYPE_CHECKING:
@@ -84,9 +87,10 @@ def queue_run(conversation: Conversation, message_ids: list[int]) -> tuple[Extra
     return run, created
 
 
-def on_user_turn(conversation: Conversation, enqueue: EnqueueExtraction, prefs: MemorySettings | None = None) -> bool:
+def on_user_turn(conversation: Conversation, enqueue: EnqueueExtraction | None = None,
+                 prefs: MemorySettings | None = None) -> bool:
     """Call after saving a user message: every N user turns, queue extraction of the last 10 messages
-    through `enqueue` (the edges pass the task's delay_on_commit: the worker must see the committed
+    through `enqueue` (default: the job seam, which queues on commit: the worker must see the committed
     message). `prefs`: the user's settings when the caller has them already."""
     if conversation.temporary:
         return False
@@ -101,7 +105,7 @@ def on_user_turn(conversation: Conversation, enqueue: EnqueueExtraction, prefs: 
     run, created = queue_run(conversation, ids)
     if not created:
         return False
-    enqueue(conversation.pk, ids)
+    (enqueue or jobs.enqueuer(jobs.Job.EXTRACT))(conversation.pk, ids)
     return True
 
 
@@ -141,6 +145,37 @@ def fail(run: ExtractionRun, error: str) -> None:
     """Mark this attempt failed, unless another attempt has taken the run over meanwhile."""
     ExtractionRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, attempts=run.attempts).update(
         status=RunStatus.FAILED, error=error[:5000], finished_at=timezone.now())
+
+
+def run_window(run: ExtractionRun, owner: str = "") -> tuple[ExtractionRun, bool]:
+    """Claim `run` and extract it; returns the run and whether this call ran it (False: it was done
+    already, or another worker holds it). Any failure marks the run failed before it propagates, so a
+    run never stays "running" because its attempt died; the task and `manage.py extract` both call this.
+    `owner`: the task id (see `claim`)."""
+    if not claim(run, owner=owner):
+        return run, False
+    try:
+        return extract(run).run, True
+    except RunTakenOver:
+        run.refresh_from_db()
+        return run, False  # the attempt that took over applies the batch
+    except (ProviderError, MemoryConflict) as exc:
+        fail(run, str(exc))
+        raise
+    except Exception as exc:
+        fail(run, f"{type(exc).__name__}: {exc}")
+        raise
+
+
+def requeue_stalled() -> int:
+    """The sweep (beat, every 10 minutes): queue the stalled runs again; returns how many. Safe to
+    repeat: a run that another worker holds or has finished is not claimed twice."""
+    runs = stalled_runs()
+    for run in runs:
+        jobs.enqueue(jobs.Job.EXTRACT, run.conversation_id, run.message_ids)
+    if runs:
+        log.info("re-queued %d stalled extraction runs", len(runs))
+    return len(runs)
 
 
 def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Embedder | None = None) -> ExtractionOutcome:

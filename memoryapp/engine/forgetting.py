@@ -23,7 +23,7 @@ from django.utils import timezone
 from memoryapp.models import Actor, EventAction, Lifecycle, Memory, MemoryKind, MemoryStatus
 from memoryapp.pipeline.models import ForgettingRun
 
-from . import write
+from . import jobs, write
 
 if TYPE_CHECKING:
     from memoryapp.providers.llm.base import LLMProvider
@@ -170,3 +170,11 @@ def forget_user(user_id: int, now: datetime | None = None, *, llm: LLMProvider |
 def users_with_memories() -> list[int]:
     return list(Memory.objects.filter(status=MemoryStatus.ACTIVE).values_list("user_id", flat=True)
                 .distinct().order_by("user_id"))
+
+
+def queue_all() -> int:
+    """The nightly pass (beat, FORGET_HOUR): queue one pass per user who has memories; returns how many."""
+    users = users_with_memories()
+    for user_id in users:
+        jobs.enqueue(jobs.Job.FORGET, user_id)
+    return len(users)

@@ -25,6 +25,7 @@ from memoryapp import events
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
 
+from . import jobs
 from .errors import MemoryNotFound
 from .memory_commands import quoted
 from .signals import memory_changed, all_memories_purged
@@ -113,24 +114,15 @@ def delete_account(user: AbstractBaseUser) -> None:
     logger.info("account %s deleted with all its data", user_id)
 
 
-# Failed tasks whose first argument is a user's, conversation's or memory's id: once those rows are gone
-# a re-run finds nothing, and the record would still point at the account.
-FAILED_TASK_ARGUMENT = {
-    "tasks.forgetting.forget_user": "user_id",
-    "tasks.extraction.extract_messages": "conversation_id",
-    "tasks.consolidation.consolidate_conversation": "conversation_id",
-    "tasks.chat_end.finish_chat": "conversation_id",
-    "tasks.graph_sync.sync_memory": "memory_id",
-}
-
-
 def _delete_failed_tasks(**ids: list[int]) -> None:
-    """FailedTask rows about these ids (by argument name: user_id=[...], memory_id=[...])."""
+    """FailedTask rows about these ids (by argument name: user_id=[...], memory_id=[...]): once those rows
+    are gone a re-run finds nothing, and the record would still point at the account. Each job kind says
+    what its first argument is about (`Job.subject`); the seam says which task runs it (engine/jobs.py)."""
     match = Q(pk__in=[])
-    for task_name, argument in FAILED_TASK_ARGUMENT.items():
-        wanted = ids.get(argument)
+    for kind, task_name in jobs.registered():
+        wanted = ids.get(kind.subject)
         if wanted:
-            match |= Q(task_name=task_name) & (Q(args__0__in=wanted) | Q(**{f"kwargs__{argument}__in": wanted}))
+            match |= Q(task_name=task_name) & (Q(args__0__in=wanted) | Q(**{f"kwargs__{kind.subject}__in": wanted}))
     FailedTask.objects.filter(match).delete()
 
 

@@ -1,4 +1,4 @@
-"""`manage.py extract`: run extraction in this process, through the worker's own `run_window`.
+"""`manage.py extract`: run extraction in this process, through the engine's `run_window`, as the worker does.
 
     manage.py extract --conversation 12               the conversation's last 10 messages
     manage.py extract --conversation 12 --messages 40 41 42
@@ -14,7 +14,6 @@ from memoryapp.engine import extraction
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.pipeline.models import ExtractionRun, RunStatus
 from memoryapp.providers.llm import ProviderError
-from tasks.extraction import run_window
 
 
 class Command(BaseCommand):
@@ -40,7 +39,7 @@ class Command(BaseCommand):
             raise CommandError("give --conversation ID or --failed")
         for run in tqdm(runs, desc="extracting", unit="window", file=self.stderr, disable=not runs):
             try:
-                done, ran = run_window(run)
+                done, ran = extraction.run_window(run)
             except (ProviderError, MemoryConflict) as exc:
                 self.stdout.write(self.style.ERROR(f"window {run.key}: {exc} (run it again later)"))
                 continue
