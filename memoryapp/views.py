@@ -196,10 +196,8 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
     initial = {"content": memory.content, "kind": memory.kind, "importance": round(memory.importance * 100)}
     form = MemoryEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            result = write.edit_memory(memory, {"content": data["content"], "kind": data["kind"],
-                                                "importance": data["importance"] / 100})
+            result = write.edit_memory(memory, form.changes())
         except (MemoryValidationError, MemoryConflict) as exc:
             form.add_error(None, exc.message)
         else:
