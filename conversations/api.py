@@ -20,7 +20,7 @@ from memoryapp.schemas import errors
 from tasks.extraction import extract_messages
 
 from . import services
-from .models import Conversation, Message
+from .models import MAX_TITLE_LENGTH, Conversation, Message
 
 router = Router(tags=["conversations"])
 
@@ -28,14 +28,14 @@ router = Router(tags=["conversations"])
 class ConversationIn(Schema):
     model_config = ConfigDict(extra="forbid")  # also refuses a body that is not an object (ninja would take `5`)
 
-    title: Text = Field("", max_length=200)
+    title: Text = Field("", max_length=MAX_TITLE_LENGTH)
     temporary: bool = Field(False, strict=True)  # `true` or `false`, not 0 or "yes"
 
 
 class RenameIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    title: Text = Field(..., min_length=1, max_length=200)
+    title: Text = Field(..., min_length=1, max_length=MAX_TITLE_LENGTH)
 
 
 class ConversationOut(Schema):
