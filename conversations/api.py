@@ -6,44 +6,35 @@ lookup is scoped to them: another user's conversation answers 404, like one that
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import AfterValidator, ConfigDict
+from pydantic import ConfigDict
 
 from memoryapp.engine import chat
+from memoryapp.engine.validation import Text
 from memoryapp.providers.llm import ProviderError
 from memoryapp.schemas import errors
 
 from . import services
-from .models import Conversation, Message
+from .models import MAX_TITLE_LENGTH, Conversation, Message
 
 router = Router(tags=["conversations"])
-
-
-def _without_nul(value: str) -> str:
-    if "\x00" in value:  # Postgres text cannot hold NUL: a 422 here, not a 500 on save
-        raise ValueError("must not contain NUL characters")
-    return value
-
-
-Title = Annotated[str, AfterValidator(_without_nul)]
 
 
 class ConversationIn(Schema):
     model_config = ConfigDict(extra="forbid")  # also refuses a body that is not an object (ninja would take `5`)
 
-    title: Title = Field("", max_length=200)
+    title: Text = Field("", max_length=MAX_TITLE_LENGTH)
     temporary: bool = Field(False, strict=True)  # `true` or `false`, not 0 or "yes"
 
 
 class RenameIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    title: Title = Field(..., min_length=1, max_length=200)
+    title: Text = Field(..., min_length=1, max_length=MAX_TITLE_LENGTH)
 
 
 class ConversationOut(Schema):
@@ -82,7 +73,7 @@ class MessageOut(Schema):
 class MessageIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    content: str = Field(..., min_length=1, max_length=chat.MAX_MESSAGE_CHARS)
+    content: Text = Field(..., min_length=1, max_length=chat.MAX_MESSAGE_CHARS)
 
 
 class TurnOut(Schema):

@@ -5,10 +5,12 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+MAX_TITLE_LENGTH = 200
+
 
 class Conversation(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
-    title = models.CharField(max_length=200, blank=True, default="")
+    title = models.CharField(max_length=MAX_TITLE_LENGTH, blank=True, default="")
     temporary = models.BooleanField(default=False)
     ended_at = models.DateTimeField(null=True, blank=True)
     # The rolling summary of the turns that no longer fit the model's window (engine/compaction.py),

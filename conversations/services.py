@@ -7,6 +7,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from memoryapp.engine.chat_end import open_in_tabs
+from memoryapp.engine.validation import has_nul
 from memoryapp.models import Memory
 
 from .models import Conversation, Message
@@ -18,7 +19,9 @@ def listed_conversations(user, query: str = "") -> QuerySet[Conversation]:
     """What the sidebar and the API list: kept (not temporary) chats with at least one message."""
     has_messages = Exists(Message.objects.filter(conversation=OuterRef("pk")))
     conversations = Conversation.objects.filter(user=user, temporary=False).filter(has_messages)
-    query = query.replace("\x00", "").strip()  # no title holds NUL, and Postgres refuses it in a pattern
+    query = query.strip()
+    if has_nul(query):  # no title holds one, and Postgres refuses it in a pattern
+        return conversations.none()
     if query:
         conversations = conversations.filter(title__icontains=query)
     return conversations

@@ -21,6 +21,7 @@ from conversations.api import router as conversations_router
 from memoryapp.auth import bearer_auth, session_auth
 from memoryapp.engine import listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
+from memoryapp.engine.validation import readable_error
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
     DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
@@ -50,15 +51,13 @@ router = Router(tags=["memories"])
 
 
 def first_error(errors: list[dict]) -> tuple[str, str | None]:
-    """ninja's list of request errors as one readable sentence and the field it names, like the
-    engine's `format_first_error`: `("limit: Input should be greater than or equal to 1", "limit")`."""
+    """ninja's list of request errors as one readable sentence and the field it names, worded as the
+    engine words its own (`readable_error`): `("limit: Input should be greater than or equal to 1", "limit")`."""
     error = errors[0]
     source, *path = error["loc"]
     if source == "body":
         path = path[1:]  # the view's argument name (`payload`), not a field the client sent
-    field = ".".join(str(part) for part in path) or None
-    where = field or ("the request body" if source == "body" else source)
-    return f"{where}: {error['msg'].removeprefix('Value error, ')}", field
+    return readable_error(error, path, where="the request body" if source == "body" else source)
 
 
 @api.exception_handler(ValidationError)

@@ -8,7 +8,9 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.recipes import SearchMethod
+from memoryapp.engine.validation import MemoryPatch, parse
 from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 
 RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("Last 7 days")),
@@ -54,6 +56,22 @@ class MemoryEditForm(forms.Form):
                               label=_("Content"))
     kind = forms.ChoiceField(choices=MemoryKind.choices, label=_("Type"))
     importance = forms.IntegerField(min_value=0, max_value=100, label=_("Importance (%)"))
+
+    def clean(self) -> dict:
+        """The fields above shape the widgets; the engine's rules (engine/validation.py) decide, and
+        their error is shown on the field it names."""
+        data = super().clean()
+        if not self.errors:
+            try:
+                parse(MemoryPatch, self.changes())
+            except MemoryValidationError as exc:
+                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+        return data
+
+    def changes(self) -> dict:
+        """The edit, as the write path takes it (importance from a percentage to 0-1)."""
+        data = self.cleaned_data
+        return {"content": data["content"], "kind": data["kind"], "importance": data["importance"] / 100}
 
 
 class MemorySettingsForm(forms.ModelForm):

@@ -32,7 +32,7 @@ def memory_purge(request: HttpRequest, memory_id: int) -> HttpResponse:
         purge.purge_memory(memory)
     except MemoryNotFound:
         pass  # already gone: what the user asked for
-    if request.headers.get("HX-Request") == "true":
+    if request.htmx:
         return HttpResponse("")  # the card swaps itself out
     messages.success(request, _("The memory was deleted forever."))
     return redirect("memories")

@@ -9,13 +9,13 @@ from ninja import Schema
 from pydantic import BeforeValidator, ConfigDict, Field
 
 from memoryapp.engine.recipes import SearchMethod
-from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, Memory, MemoryKind, MemorySource, MemoryStatus
+from memoryapp.engine.validation import MemoryFields, MemoryPatch, Text
+from memoryapp.models import MAX_CONTENT_LENGTH, Memory, MemoryKind, MemorySource, MemoryStatus
 
 # The API's vocabularies are the models' choices: one list each, so the two cannot drift.
 Kind = MemoryKind
 StatusName = MemoryStatus
 Source = MemorySource
-LifecycleName = Lifecycle
 
 ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
 
@@ -62,25 +62,12 @@ class MemoryOut(Schema):
         return memory.replaced_by
 
 
-class MemoryIn(Schema):
-    model_config = ConfigDict(extra="forbid")
-
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
-    kind: Kind = MemoryKind.FACT
-    importance: float = Field(default=0.5, ge=0, le=1, allow_inf_nan=False, strict=True)  # not `false` as 0
-    confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False, strict=True)
-    lifecycle: LifecycleName = Lifecycle.WORKING
+class MemoryIn(MemoryFields, Schema):
+    """A new memory: the engine's fields and rules (memoryapp/engine/validation.py), not a copy."""
 
 
-class MemoryPatchIn(Schema):
+class MemoryPatchIn(MemoryPatch, Schema):
     """Any subset; a new content supersedes the memory (the old wording stays in its history)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_LENGTH)
-    kind: Kind | None = None
-    importance: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False, strict=True)
-    lifecycle: LifecycleName | None = None
 
 
 class WriteOut(Schema):
@@ -96,7 +83,7 @@ class MemoryPageOut(Schema):
 class SearchIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
+    query: Text = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
     kind: Kind | None = None
     kinds: list[Kind] = Field(default_factory=list, max_length=10)
     status: StatusName = "active"

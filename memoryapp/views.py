@@ -1,7 +1,7 @@
 """Pages: thin views that call the engine or the ORM and render a template.
 
 The memories page works without JavaScript (GET filters, POST forms, redirects); with htmx the same
-URLs answer with the fragment to swap (`HX-Request`).
+URLs answer with the fragment to swap (`request.htmx`, from django-htmx's middleware).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from memoryapp import accounts, auth, language
 from memoryapp.engine import extraction, listing, transfer, write
@@ -66,10 +67,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 # --- Settings > Memories -----------------------------------------------------------------------
 
-def _htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 def _own(request: HttpRequest, memory_id: int) -> Memory:
     memory = listing.get_memory(request.user, memory_id)
     if memory is None:
@@ -110,7 +107,7 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     params.pop("focus", None)
     context = {"page": page, "form": form, "flt": flt, "params": params.urlencode(),
                "retention_days": settings.DELETED_RETENTION_DAYS}
-    if _htmx(request) and request.GET.get("cursor"):
+    if request.htmx and request.GET.get("cursor"):
         return render(request, "memoryapp/_memory_page.html", context)
     focus = request.GET.get("focus", "")
     focused = listing.get_memory(request.user, int(focus)) if focus.isdigit() else None
@@ -185,7 +182,7 @@ def memory_status(request: HttpRequest, memory_id: int, action: str) -> HttpResp
             memory = (write.restore_memory if action == "restore" else write.delete_memory)(memory).memory
     except MemoryConflict as exc:
         error = exc.message
-    if _htmx(request):
+    if request.htmx:
         return _changed_card(request, memory, error=error)
     if error:
         messages.error(request, error)
@@ -199,15 +196,13 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
     initial = {"content": memory.content, "kind": memory.kind, "importance": round(memory.importance * 100)}
     form = MemoryEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            result = write.edit_memory(memory, {"content": data["content"], "kind": data["kind"],
-                                                "importance": data["importance"] / 100})
+            result = write.edit_memory(memory, form.changes())
         except (MemoryValidationError, MemoryConflict) as exc:
             form.add_error(None, exc.message)
         else:
-            return _changed_card(request, result.memory) if _htmx(request) else _back(request)
-    template = "memoryapp/_memory_edit.html" if _htmx(request) else "memoryapp/memory_edit.html"
+            return _changed_card(request, result.memory) if request.htmx else _back(request)
+    template = "memoryapp/_memory_edit.html" if request.htmx else "memoryapp/memory_edit.html"
     return render(request, template, {"m": memory, "form": form})
 
 
@@ -216,7 +211,7 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
 def memory_history(request: HttpRequest, memory_id: int) -> HttpResponse:
     memory = _own(request, memory_id)
     events = listing.history_with_chats(request.user, memory)
-    template = "memoryapp/_memory_history.html" if _htmx(request) else "memoryapp/memory_history.html"
+    template = "memoryapp/_memory_history.html" if request.htmx else "memoryapp/memory_history.html"
     return render(request, template, {"m": memory, "events": events})
 
 
@@ -274,12 +269,10 @@ def memories_import(request: HttpRequest) -> HttpResponse:
     context = {"report": report, "problem": problem}
     if report is not None and report.ok:
         messages.success(request, _("Imported %(count)d memories.") % {"count": report.imported})
-        if _htmx(request):  # reload the list, stats and all, with the message on top
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = reverse("memories")
-            return response
+        if request.htmx:  # reload the list, stats and all, with the message on top
+            return HttpResponseClientRedirect(reverse("memories"))
         return redirect("memories")
-    if _htmx(request):
+    if request.htmx:
         return render(request, "memoryapp/_import_report.html", context)
     return render(request, "memoryapp/import_result.html", context, status=422)
 

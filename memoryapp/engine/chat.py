@@ -30,6 +30,7 @@ from .context import Budget, build_messages, fit_memories
 from .extraction import EnqueueExtraction, on_user_turn
 from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
 from .text import count_tokens
+from .validation import has_nul
 
 if TYPE_CHECKING:
     from .recall import RecalledMemory
@@ -88,7 +89,7 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
             raise ChatInputError(_("Type a message first."))
         if len(text) > MAX_MESSAGE_CHARS:
             raise ChatInputError(_("Messages are limited to %(count)d characters.") % {"count": MAX_MESSAGE_CHARS})
-        if "\x00" in text:  # Postgres text cannot hold NUL; say so rather than fail on save
+        if has_nul(text):
             raise ChatInputError(_("Messages cannot contain NUL characters."))
         command = memory_commands.parse_command(text)
         user_message = _save_user_message(conversation, text, prefs if memory_used and command is None else None,

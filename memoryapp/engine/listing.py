@@ -21,6 +21,7 @@ from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, Memo
 from .errors import MemoryValidationError
 from .recall import recall
 from .recipes import SEARCH_METHODS, SearchMethod
+from .validation import has_nul
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -58,7 +59,7 @@ class MemoryFilter:
             if value and value not in allowed:
                 raise MemoryValidationError(f"{name} must be one of: {', '.join(allowed)}", name)
         object.__setattr__(self, "kinds", tuple(dict.fromkeys((*self.kinds, self.kind) if self.kind else self.kinds)))
-        if "\x00" in self.q:
+        if has_nul(self.q):
             raise MemoryValidationError("q must not contain NUL characters", "q")
         for name in ("since", "until", "at"):  # Postgres takes offsets up to ±15:59 only: store UTC
             value = getattr(self, name)

@@ -23,7 +23,7 @@ from .validation import MemoryInput, format_first_error
 FORMAT = "memoryapp.memories"
 VERSION = 1
 MAX_IMPORT_ROWS = 5000
-IMPORTED_FIELDS = {"content", "kind", "importance", "confidence", "lifecycle", "valid_from", "context"}
+IMPORTED_FIELDS = frozenset(MemoryInput.model_fields)  # a row holds what the write path takes, no more
 # Written by export and meaningful only in the account they came from: ignored on import.
 EXPORT_ONLY_FIELDS = {"id", "status", "access_count", "valid_until", "source", "source_conversation_id",
                       "created_at", "updated_at"}

@@ -1,9 +1,20 @@
-"""Input to the write path, validated once at the boundary (strict pydantic, one readable error)."""
+"""What people and programs send, validated once at the boundary (strict pydantic, one readable error).
+
+Each rule is defined here once, and every boundary uses it: the API's schemas (memoryapp/schemas.py,
+conversations/api.py) are these models, the pages' forms and the chat call them, import validates its
+rows with them. tests/unit/test_validation_rules.py fails on a NUL check written anywhere else.
+"""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
 
 from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, MemoryKind
 
@@ -12,48 +23,89 @@ from .errors import MemoryValidationError
 MAX_CONTEXT_LENGTH = 2 * MAX_CONTENT_LENGTH
 
 
-class MemoryInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+def has_nul(text: str) -> bool:
+    """Postgres text cannot hold NUL: text with one is refused at the boundary (a 422, a form error,
+    a chat notice), never left to fail on save."""
+    return "\x00" in text
 
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
+
+def _without_nul(value: str) -> str:
+    if has_nul(value):
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+def _readable_content(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
+    """A memory's content names itself in its two common errors: "content is empty", "... too long"."""
+    try:
+        return handler(value)
+    except ValidationError as exc:
+        kind = exc.errors()[0]["type"]
+        if kind == "string_too_short":
+            raise PydanticCustomError("string_too_short", "content is empty") from None
+        if kind == "string_too_long":
+            raise PydanticCustomError("string_too_long", "content is too long: at most {max_length} characters",
+                                      {"max_length": MAX_CONTENT_LENGTH}) from None
+        raise
+
+
+# Any text we store or search: no NUL.
+Text = Annotated[str, AfterValidator(_without_nul)]
+# A memory's words: trimmed, not empty, at most MAX_CONTENT_LENGTH characters.
+Content = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CONTENT_LENGTH),
+                    AfterValidator(_without_nul), WrapValidator(_readable_content)]
+# Where a memory was learnt (the message it came from): searched, never shown.
+Context = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_CONTEXT_LENGTH),
+                    AfterValidator(_without_nul)]
+# Importance and confidence: a number from 0 to 1 (`false` is not 0, "0.5" is not a number).
+Score = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False, strict=True)]
+
+
+class MemoryFields(BaseModel):
+    """A new memory as a person or a program gives it (the API's body, an import row's core)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: Content
     kind: MemoryKind = MemoryKind.FACT
-    importance: float = Field(default=0.5, ge=0, le=1, allow_inf_nan=False)
-    confidence: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False)
+    importance: Score = 0.5
+    confidence: Score = 0.8
     lifecycle: Lifecycle = Lifecycle.WORKING
-    valid_from: datetime | None = None
-    # Where it was learnt (the message it came from): searched, never shown.
-    context: str = Field(default="", max_length=MAX_CONTEXT_LENGTH)
 
-    @field_validator("content", "context")
-    @classmethod
-    def _no_control_characters(cls, value: str, info) -> str:
-        if "\x00" in value:
-            raise ValueError(f"{info.field_name} must not contain NUL characters")
-        return value
+
+class MemoryInput(MemoryFields):
+    """What the write path stores: the fields, and when it became true and where it was learnt."""
+
+    valid_from: datetime | None = None
+    context: Context = ""
 
 
 class MemoryPatch(BaseModel):
     """An edit: any subset of the editable fields."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid")
 
-    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_LENGTH)
+    content: Content | None = None
     kind: MemoryKind | None = None
-    importance: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
+    importance: Score | None = None
     lifecycle: Lifecycle | None = None
+
+
+def readable_error(error: dict, path: Sequence[str | int], where: str | None = None) -> tuple[str, str | None]:
+    """One pydantic error as one sentence and the field it is about: `("limit: Input should be greater
+    than or equal to 1", "limit")`; a message that names its field already ("content is empty") stays
+    as it is. `where` names the input when no field does ("the request body")."""
+    field = ".".join(str(part) for part in path) or None
+    subject = field or where
+    message = error["msg"].removeprefix("Value error, ")
+    if subject and not message.startswith(f"{subject} "):
+        message = f"{subject}: {message}"
+    return message, field
 
 
 def format_first_error(exc: ValidationError) -> tuple[str, str | None]:
     error = exc.errors()[0]
-    field = ".".join(str(part) for part in error["loc"]) or None
-    message = error["msg"].removeprefix("Value error, ")
-    if field == "content" and error["type"] == "string_too_long":
-        message = f"content is longer than {MAX_CONTENT_LENGTH} characters"
-    elif field == "content" and error["type"] == "string_too_short":
-        message = "content is empty"
-    elif field:
-        message = f"{field}: {message}"
-    return message, field
+    return readable_error(error, error["loc"])
 
 
 def parse(model: type[BaseModel], data: dict) -> BaseModel:

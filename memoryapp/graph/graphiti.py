@@ -69,11 +69,6 @@ class GraphitiGraph:
     def sync_memory(self, memory: Memory) -> str:
         return self._run(self._sync(MemorySnapshot.of(memory)), self.config.sync_timeout_s)
 
-    def mark_state(self, memory: Memory) -> None:
-        snap = MemorySnapshot.of(memory)
-        if snap.episode_id:
-            self._run(self._with_graph(snap.user_id, lambda g: self._apply_validity(g, snap.episode_id, snap)))
-
     def purge(self, episode_id: str, user_id: int) -> None:
         if episode_id:
             self._run(self._with_graph(user_id, lambda g: self._purge(g, episode_id)))

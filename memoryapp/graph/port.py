@@ -43,12 +43,9 @@ class GraphPort(Protocol):
         """Make the graph hold `memory` as one episode; return its episode id.
 
         Idempotent: if `memory.graph_episode_id` already holds this content and time, nothing
-        is re-extracted; a changed memory gets a new episode and the old one is purged.
+        is re-extracted (only its facts' validity follows the memory's: superseded, restored);
+        a changed memory gets a new episode and the old one is purged.
         """
-        ...
-
-    def mark_state(self, memory: Memory) -> None:
-        """Reflect the memory's validity (superseded, restored) on the facts only its episode supports."""
         ...
 
     def purge(self, episode_id: str, user_id: int) -> None:

@@ -78,9 +78,6 @@ class ZepGraph:
             self.purge(memory.graph_episode_id, memory.user_id)  # the old version's facts
         return session
 
-    def mark_state(self, memory: Memory) -> None:
-        """Zep 2 cannot end a fact; validity and status are filtered on the rows at recall."""
-
     def purge(self, episode_id: str, user_id: int) -> None:
         if episode_id:
             self._call(lambda o: self.client.memory.delete(episode_id, request_options=o), missing_ok=True)

@@ -53,6 +53,7 @@ def test_it_answers_a_missing_memory_with_the_documented_404(api, openapi):
     ("post", "/memories/search", {}, "query"),
     ("post", "/memories/import", {"memories": "tea"}, "memories"),
     ("post", "/conversations", {"title": "a\x00b"}, "title"),
+    ("post", "/memories/search", {"query": "a\x00b"}, "query"),  # the field the client sent, not the engine's name
     # what the schema does not allow, though pydantic would read it: a number as a date, 0 as false
     ("get", "/memories?until=0.5", None, "until"),
     ("post", "/memories/search", {"query": "tea", "since": 0}, "since"),

@@ -27,6 +27,19 @@ def test_it_rejects_bad_input_with_a_readable_message(api):
     assert response.json() == {"detail": "content is empty", "field": "content"}
 
 
+@pytest.mark.parametrize("body, detail, field", [
+    ({"content": "a\x00b"}, "content: must not contain NUL characters", "content"),
+    ({"content": "x" * 2001}, "content is too long: at most 2000 characters", "content"),
+    ({"content": "  "}, "content is empty", "content"),
+    ({"content": "tea", "importance": "0.5"}, "importance: Input should be a valid number", "importance"),
+])
+def test_it_words_a_bad_new_memory_and_a_bad_edit_alike(api, alice, body, detail, field):
+    memory = add_memory(alice, "Likes coffee").memory
+    for response in (api.post("/memories", body), api.patch(f"/memories/{memory.pk}", body)):
+        assert response.status_code == 422
+        assert response.json() == {"detail": detail, "field": field}
+
+
 def test_it_pages_with_a_cursor(api, alice):
     for i in range(5):
         one_hot = [0.0] * settings.EMBEDDING_DIM

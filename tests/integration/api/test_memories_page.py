@@ -112,6 +112,14 @@ def test_it_reports_every_bad_row_and_imports_nothing(alice_client, alice):
     assert "Row 2" in response.content.decode() and not Memory.objects.filter(user=alice).exists()
 
 
+def test_it_sends_htmx_back_to_the_list_after_a_good_import(alice_client, alice):
+    upload = SimpleUploadedFile("m.json", json.dumps({"memories": [{"content": "Plays the cello"}]}).encode(),
+                                "application/json")
+    response = alice_client.post("/settings/memories/import", {"file": upload}, HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == "/settings/memories"  # htmx reloads the list, with the message on top
+    assert Memory.objects.get(user=alice).content == "Plays the cello"
+
+
 def test_it_exports_json_and_markdown_and_records_each_export(alice_client, alice):
     memory = add_memory(alice, "Has two sisters").memory
     data = json.loads(alice_client.get("/settings/memories/export?format=json").content)
