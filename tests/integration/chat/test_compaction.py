@@ -6,7 +6,7 @@ import pytest
 
 from conversations.models import Conversation, Message
 from memoryapp.engine import chat
-from memoryapp.providers.llm.prompts import COMPACT_MARKER
+from memoryapp.engine.llm.chat_summary import COMPACT_MARKER
 from tasks.extraction import extract_messages
 
 ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction

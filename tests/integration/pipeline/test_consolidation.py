@@ -8,7 +8,7 @@ from django.utils import timezone
 from memoryapp.engine.consolidation import consolidate
 from memoryapp.models import Memory, MemorySettings
 from memoryapp.pipeline.models import MemorySuggestion
-from memoryapp.providers.llm.prompts import SUMMARISE_MARKER
+from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 
 from .conftest import chat
 
