@@ -34,6 +34,8 @@ from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
 from .text import count_tokens
 
 if TYPE_CHECKING:
+    from memoryapp.graph.port import GraphPort
+    from memoryapp.providers.embeddings.base import Embedder
     from memoryapp.providers.llm.base import LLMProvider
 
     from .recall import RecalledMemory
@@ -76,11 +78,13 @@ def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None)
 
 def start_turn(conversation: Conversation, text: str | None = None, *,
                enqueue_extraction: EnqueueExtraction, now: datetime | None = None,
-               llm: ModelChoice = CONFIGURED) -> Turn:
+               llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None,
+               graph: GraphPort | None = None) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt.
     Every few turns the saved message queues an extraction through `enqueue_extraction`. `now`: the moment
     a question about the past is counted back from (default: now; benchmarks fix it). `llm`: the model that
-    compacts and replies (default: the configured one; None: no model)."""
+    compacts and replies (default: the configured one; None: no model); `embedder` and `graph`: recall's
+    clients (default: the configured ones)."""
     llm = resolve(llm)
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     memory_used = uses_memory(conversation, prefs)
@@ -112,7 +116,7 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     query = chat_recall_query(user_message.content, [m["content"] for m in history[:-1] if m["role"] == Role.USER],
                               now=now)
     if memory_used and query is not None:
-        recalled, recall_ms = _recall_for_turn(conversation.user, query)
+        recalled, recall_ms = _recall_for_turn(conversation.user, query, embedder=embedder, graph=graph)
     history = [{"role": m["role"], "content": m["content"]}
                for m in _compacted_history(conversation, user_message, history, llm)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
@@ -122,7 +126,8 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm)
 
 
-def _recall_for_turn(user, query: ChatQuery) -> tuple[list[RecalledMemory], float]:
+def _recall_for_turn(user, query: ChatQuery, *, embedder: Embedder | None,
+                     graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
     """What the turn hands the model, best first, and the time recall took (ms)."""
     from .chain import replaced_before
     from .recall import recall
@@ -135,9 +140,10 @@ def _recall_for_turn(user, query: ChatQuery) -> tuple[list[RecalledMemory], floa
     # "What did I prefer before React?": what the named memory replaced comes first, as past.
     earlier = []
     if query.before and not (past and past.at):
-        earlier = replaced_before(user, query.before, limit=config.limit)
+        earlier = replaced_before(user, query.before, limit=config.limit, embedder=embedder, graph=graph)
     results = recall(user, query.text, config=config, at=past.at if past else None,
-                     include_history=bool(earlier or (past and past.include_history)), record_access=False)
+                     include_history=bool(earlier or (past and past.include_history)), record_access=False,
+                     embedder=embedder, graph=graph)
     handed = {item.memory.pk for item in earlier}
     recalled = [*earlier, *(item for item in results.items if item.memory.pk not in handed)][: config.limit]
     return recalled, (time.perf_counter() - started) * 1000
