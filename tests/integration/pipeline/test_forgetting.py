@@ -79,12 +79,12 @@ def test_it_lists_without_changing_on_a_dry_run(alice):
     assert _state(stale)[0] == "active" and not MemoryEvent.objects.filter(actor="forgetting").exists()
 
 
-def test_it_promotes_what_the_model_picks_in_one_call(alice, llm_server, use_scripted_llm):
+def test_it_promotes_what_the_model_picks_in_one_call(alice, llm_server, scripted_llm):
     kept = _aged(alice, "I am vegetarian", 3, importance=0.8, access_count=4)
     passing = _aged(alice, "I am at the airport", 3, importance=0.8, access_count=4)
     llm_server.script(PROMOTE_MARKER, json.dumps({"promote": [kept.pk, 999999]}))
 
-    forget_user(alice.pk, NOW)
+    forget_user(alice.pk, NOW, llm=scripted_llm)
 
     assert len(llm_server.chat_requests()) == 1
     assert _state(kept)[2] == "core" and _state(passing)[2] == "working"
