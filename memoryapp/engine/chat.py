@@ -4,8 +4,9 @@ The consumer streams and the REST API answers in one piece; both go through `sta
 `finish_turn`, so memory, citations and the extraction cadence behave the same everywhere. Both pass
 `enqueue_extraction` (the extraction task's delay_on_commit): the engine queues no job itself. The turn's
 model is `start_turn`'s `llm=` (default: the configured one; None: no model, engine/llm/replies.py then
-says so), kept on the Turn for the reply. A turn about memory itself ("what do you remember about me?", "forget that ...") is answered by
-engine/memory_commands.py instead of the model, and is never learnt from nor put in a later prompt.
+says so), kept on the Turn for the reply. A turn about memory itself ("what do you remember about me?",
+"forget that ...") is answered by engine/memory_commands.py instead of the model, and is never learnt
+from nor put in a later prompt.
 """
 from __future__ import annotations
 

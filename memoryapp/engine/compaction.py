@@ -4,8 +4,8 @@ summary in their place. The next compaction folds the previous summary in, so th
 chat keeps informing its replies. After compacting, the turns kept fill at most half the budget: the
 next compaction is many turns away, not one model call per turn.
 
-Without a model the summary is the extractive one (engine/llm/chat_summary.py). A model that fails here does not fail the
-turn: the oldest turns are then simply left out, as before compaction existed.
+Without a model the summary is the extractive one (engine/llm/chat_summary.py). A model that fails here
+does not fail the turn: the oldest turns are then simply left out, as before compaction existed.
 """
 from __future__ import annotations
 
