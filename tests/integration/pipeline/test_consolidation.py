@@ -6,9 +6,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from memoryapp.engine.consolidation import consolidate
+from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 from memoryapp.models import Memory, MemorySettings
 from memoryapp.pipeline.models import MemorySuggestion
-from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 
 from .conftest import chat
 
