@@ -68,6 +68,8 @@ class Candidate(_Schema):
 
 
 class ExtractionResult(_Schema):
+    model_config = ConfigDict(title="extraction")  # names the task in the provider's errors and logs
+
     candidates: list[Candidate] = Field(default_factory=list, max_length=MAX_CANDIDATES)
 
     @model_validator(mode="after")
@@ -112,6 +114,8 @@ class Decision(_Schema):
 
 class DecisionResult(_Schema):
     """One decision per candidate, ordered by candidate_index (see `check_against`)."""
+
+    model_config = ConfigDict(title="decisions")
 
     decisions: list[Decision] = Field(default_factory=list)
 

@@ -76,7 +76,7 @@ class OpenAICompatibleLLM:
                                 "(the stream was cut off or was not an OpenAI-compatible stream).", retryable=True)
 
     def complete_json(self, messages: list[dict], schema: type[T]) -> T:
-        task = schema.__name__
+        task = schema.model_config.get("title") or schema.__name__  # what the errors and logs call it
         conversation = list(messages)
         raw = ""
         problem = ""

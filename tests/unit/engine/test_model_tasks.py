@@ -56,6 +56,16 @@ def test_it_sends_an_invalid_extraction_back_with_the_reason(
     assert "'episode' is not allowed in extraction" in llm_server.requests[2]["messages"][-1]["content"]
 
 
+def test_it_names_the_task_when_the_answer_stays_invalid(
+    llm_server: ScriptedLLMServer, scripted_llm: OpenAICompatibleLLM
+) -> None:
+    llm_server.script(DECIDE_MARKER, *[json.dumps({"decisions": []})] * 3)
+    with pytest.raises(ProviderOutputError) as caught:
+        decide([candidate_item(3)], scripted_llm)
+    assert caught.value.task == "decisions"
+    assert caught.value.message.startswith("The language model's decisions answer was still invalid after 3 tries: ")
+
+
 def test_it_drops_sensitive_candidates(llm_server: ScriptedLLMServer, scripted_llm: OpenAICompatibleLLM) -> None:
     secret = {"content": "API key is sk-abcdefghijklmnopqrstuv", "kind": "fact", "importance": 1, "confidence": 1}
     llm_server.script(EXTRACT_MARKER, json.dumps({"candidates": [secret]}))
