@@ -86,7 +86,7 @@ def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> 
         for role, text in case.history
     ])
     # The bench measures what the turn recalls: it queues no extraction.
-    turn = start_turn(conversation, case.message, now=persona.now,
+    turn = start_turn(conversation, case.message, now=persona.now, llm=None,  # no model: what it recalls is measured
                       enqueue_extraction=lambda conversation_id, message_ids: None)
     injected = tuple(key_of.get(item.memory.pk, f"#{item.memory.pk}") for item in turn.recalled)
     return TurnOutcome(case.id, case.language, case.shape, persona.split, case.needs, case.relevant,

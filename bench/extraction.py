@@ -8,7 +8,7 @@ Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user 
 memories, decisions, one transaction), and the memories it wrote are compared with the labels
 (bench/extraction_metrics.py).
 
-Extractors: `offline`, the rule-based default without a model; `openai`, the OpenAI-compatible client
+Extractors: `offline`, no model (`llm=None`): the engine's rule-based default; `openai`, the OpenAI-compatible client
 against the scripted OpenAI-protocol server (tests/support/llm_server.py) answering each window with its
 labels. The second measures the plumbing (prompt building, parsing, validation, decisions applied), not a
 model: a perfect model's answers should come out whole.
@@ -47,7 +47,8 @@ def _said(window: Window, words: tuple[str, ...]) -> str:
 
 def _scripted_answers(window: Window, server, key_of_id: dict[str, int]) -> None:
     """What a perfect model would answer for this window: its labels as candidates, then decisions."""
-    from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
+    from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+    from memoryapp.engine.llm.decisions import DECIDE_MARKER
 
     server.state.queues.clear()
     server.script(EXTRACT_MARKER, json.dumps({"candidates": [
@@ -85,9 +86,7 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
 
 def _extractor(name: str, stack):
     if name == "offline":
-        from memoryapp.providers.llm.offline import OfflineLLM
-
-        return OfflineLLM(), None
+        return None, None  # no model: the engine's default (engine/llm/defaults.py)
     from memoryapp.providers.llm.openai_compat import OpenAICompatibleLLM
     from tests.support.llm_server import ScriptedLLMServer
 

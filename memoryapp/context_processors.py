@@ -1,14 +1,14 @@
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
 from memoryapp import accounts
+from memoryapp.providers.llm import llm_configured
 
 
 def llm_status(request):
-    """Whether a language model is configured: the offline provider is labelled in every page."""
-    return {"llm_offline": not (settings.OPENAI_BASE_URL or settings.OPENAI_API_KEY)}
+    """Whether a language model is configured: without one, every page says so."""
+    return {"llm_offline": not llm_configured()}
 
 
 def signup(request):

@@ -9,10 +9,16 @@ comes from `past.named_before`.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memoryapp.models import Memory, MemoryStatus
 
 from .recall import RecalledMemory, recall
 from .recipes import RECALL_NAMED
+
+if TYPE_CHECKING:
+    from memoryapp.graph.port import GraphPort
+    from memoryapp.providers.embeddings.base import Embedder
 
 CHAIN_SOURCE = "chain"  # RecalledMemory.ranks key: how many versions before the named memory it was
 
@@ -31,10 +37,13 @@ def predecessors(memory: Memory, limit: int) -> list[Memory]:
     return found[:limit]
 
 
-def replaced_before(user, named: str, *, limit: int) -> list[RecalledMemory]:
+def replaced_before(user, named: str, *, limit: int, embedder: Embedder | None = None,
+                    graph: GraphPort | None = None) -> list[RecalledMemory]:
     """The versions replaced by the best-ranked memory that `named` finds and that replaced something,
-    nearest first, each carrying that memory's scores; [] when no such memory is found."""
-    for item in recall(user, named, config=RECALL_NAMED, include_history=True, record_access=False).items:
+    nearest first, each carrying that memory's scores; [] when no such memory is found. `embedder`, `graph`:
+    recall's clients (default: the configured ones)."""
+    for item in recall(user, named, config=RECALL_NAMED, include_history=True, record_access=False,
+                       embedder=embedder, graph=graph).items:
         earlier = predecessors(item.memory, limit)
         if earlier:
             return [RecalledMemory(memory=m, score=item.score, similarity=item.similarity, cosine=item.cosine,

@@ -3,9 +3,10 @@
 The consumer streams and the REST API answers in one piece; both go through `start_turn` and
 `finish_turn`, so memory, citations and the extraction cadence behave the same everywhere. Every few turns
 the saved message queues an extraction through the job seam (engine/jobs.py); benchmarks pass their own
-`enqueue_extraction`. A turn
-about memory itself ("what do you remember about me?", "forget that ...") is answered by
-engine/memory_commands.py instead of the model, and is never learnt from nor put in a later prompt.
+`enqueue_extraction`. The turn's model is `start_turn`'s `llm=` (default: the configured one; None: no
+model, engine/llm/replies.py then says so), kept on the Turn for the reply. A turn about memory itself
+("what do you remember about me?", "forget that ...") is answered by engine/memory_commands.py instead of
+the model, and is never learnt from nor put in a later prompt.
 """
 from __future__ import annotations
 
@@ -28,11 +29,17 @@ from . import access, chat_end, compaction, memory_commands
 from .chat_query import ChatQuery, chat_recall_query
 from .context import Budget, build_messages, fit_memories
 from .extraction import EnqueueExtraction, on_user_turn
+from .llm import CONFIGURED, ModelChoice, replies, resolve
+from .llm.delimiters import format_earlier_block
 from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
 from .text import count_tokens
 from .validation import has_nul
 
 if TYPE_CHECKING:
+    from memoryapp.graph.port import GraphPort
+    from memoryapp.providers.embeddings.base import Embedder
+    from memoryapp.providers.llm.base import LLMProvider
+
     from .recall import RecalledMemory
 
 logger = logging.getLogger(__name__)
@@ -61,6 +68,7 @@ class Turn:
     recall_ms: float = 0.0  # recall inside this turn, the query's embedding included
     command: memory_commands.Command | None = None  # a turn about memory itself: answered without the model
     answer: memory_commands.CommandReply | None = None
+    llm: LLMProvider | None = None  # the model that replies; None: no model is configured
 
 
 def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
@@ -71,11 +79,15 @@ def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None)
 
 
 def start_turn(conversation: Conversation, text: str | None = None, *,
-               enqueue_extraction: EnqueueExtraction | None = None, now: datetime | None = None) -> Turn:
+               enqueue_extraction: EnqueueExtraction | None = None, now: datetime | None = None,
+               llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None,
+               graph: GraphPort | None = None) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt.
     Every few turns the saved message queues an extraction through `enqueue_extraction` (default: the job
-    seam, `Job.EXTRACT`). `now`: the moment
-    a question about the past is counted back from (default: now; benchmarks fix it)."""
+    seam, `Job.EXTRACT`). `now`: the moment a question about the past is counted back from (default: now;
+    benchmarks fix it). `llm`: the model that compacts and replies (default: the configured one; None: no
+    model); `embedder` and `graph`: recall's clients (default: the configured ones)."""
+    llm = resolve(llm)
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     memory_used = uses_memory(conversation, prefs)
     if text is None:
@@ -98,7 +110,7 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
         answer = memory_commands.run_command(command, conversation.user_id, memory_on=prefs.memory_enabled,
                                              temporary=conversation.temporary, message=user_message.content)
         return Turn(conversation, user_message, [], memory_used=memory_used, prefs=prefs, command=command,
-                    answer=answer)
+                    answer=answer, llm=llm)
 
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
@@ -106,17 +118,18 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     query = chat_recall_query(user_message.content, [m["content"] for m in history[:-1] if m["role"] == Role.USER],
                               now=now)
     if memory_used and query is not None:
-        recalled, recall_ms = _recall_for_turn(conversation.user, query)
+        recalled, recall_ms = _recall_for_turn(conversation.user, query, embedder=embedder, graph=graph)
     history = [{"role": m["role"], "content": m["content"]}
-               for m in _compacted_history(conversation, user_message, history)]
+               for m in _compacted_history(conversation, user_message, history, llm)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     fitted = fit_memories([as_remembered(item.memory) for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary)
     access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
-    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms)
+    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm)
 
 
-def _recall_for_turn(user, query: ChatQuery) -> tuple[list[RecalledMemory], float]:
+def _recall_for_turn(user, query: ChatQuery, *, embedder: Embedder | None,
+                     graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
     """What the turn hands the model, best first, and the time recall took (ms)."""
     from .chain import replaced_before
     from .recall import recall
@@ -129,9 +142,10 @@ def _recall_for_turn(user, query: ChatQuery) -> tuple[list[RecalledMemory], floa
     # "What did I prefer before React?": what the named memory replaced comes first, as past.
     earlier = []
     if query.before and not (past and past.at):
-        earlier = replaced_before(user, query.before, limit=config.limit)
+        earlier = replaced_before(user, query.before, limit=config.limit, embedder=embedder, graph=graph)
     results = recall(user, query.text, config=config, at=past.at if past else None,
-                     include_history=bool(earlier or (past and past.include_history)), record_access=False)
+                     include_history=bool(earlier or (past and past.include_history)), record_access=False,
+                     embedder=embedder, graph=graph)
     handed = {item.memory.pk for item in earlier}
     recalled = [*earlier, *(item for item in results.items if item.memory.pk not in handed)][: config.limit]
     return recalled, (time.perf_counter() - started) * 1000
@@ -165,12 +179,10 @@ def _recent_history(conversation: Conversation, user_message: Message) -> list[d
     return list(reversed(recent))
 
 
-def _compacted_history(conversation: Conversation, user_message: Message, history: list[dict]) -> list[dict]:
+def _compacted_history(conversation: Conversation, user_message: Message, history: list[dict],
+                       llm: LLMProvider | None) -> list[dict]:
     """`history`, or, when it no longer fits beside the summary, what is left after compacting the oldest
     turns into the summary (engine/compaction.py)."""
-    from memoryapp.providers.llm import get_llm
-    from memoryapp.providers.llm.prompts import format_earlier_block
-
     budget = Budget.for_window(WINDOW_TOKENS).history
     summary_cost = count_tokens(format_earlier_block(conversation.summary)) if conversation.summary else 0
     if not compaction.overflows(history, budget - summary_cost):  # as build_messages will count it
@@ -178,7 +190,7 @@ def _compacted_history(conversation: Conversation, user_message: Message, histor
 
     every = list(_turns_after_summary(conversation, user_message).order_by("created_at", "id")
                  .values("id", "role", "content"))
-    if compaction.compact(conversation, every[:-1], budget, get_llm()):  # the new message itself stays
+    if compaction.compact(conversation, every[:-1], budget, llm):  # the new message itself stays
         return _recent_history(conversation, user_message)
     return history
 
@@ -207,21 +219,17 @@ def unanswered_message(conversation: Conversation) -> Message | None:
 
 
 def stream_reply(turn: Turn) -> Iterator[str]:
-    """Text deltas from the configured model (a memory command's answer, line by line); raises ProviderError
+    """Text deltas from the turn's model (a memory command's answer, line by line); raises ProviderError
     on failure."""
-    from memoryapp.providers.llm import get_llm
-
     if turn.answer is not None:
         return iter(re.findall(r".*\n|.+", turn.answer.text))
-    return get_llm().stream_chat(turn.prompt)
+    return replies.stream_reply(turn.prompt, turn.llm)
 
 
 def reply(turn: Turn) -> str:
-    from memoryapp.providers.llm import get_llm
-
     if turn.answer is not None:
         return turn.answer.text
-    return get_llm().chat(turn.prompt)
+    return replies.reply(turn.prompt, turn.llm)
 
 
 def finish_turn(turn: Turn, text: str) -> Message | None:
@@ -241,10 +249,10 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
     return message
 
 
-def chat_turn(conversation: Conversation, text: str | None, *,
-              enqueue_extraction: EnqueueExtraction | None = None) -> tuple[Turn, Message | None]:
+def chat_turn(conversation: Conversation, text: str | None, *, enqueue_extraction: EnqueueExtraction | None = None,
+              llm: ModelChoice = CONFIGURED) -> tuple[Turn, Message | None]:
     """One whole turn without streaming (the REST API)."""
-    turn = start_turn(conversation, text, enqueue_extraction=enqueue_extraction)
+    turn = start_turn(conversation, text, enqueue_extraction=enqueue_extraction, llm=llm)
     return turn, finish_turn(turn, reply(turn))
 
 

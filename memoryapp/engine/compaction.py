@@ -4,8 +4,8 @@ summary in their place. The next compaction folds the previous summary in, so th
 chat keeps informing its replies. After compacting, the turns kept fill at most half the budget: the
 next compaction is many turns away, not one model call per turn.
 
-With the offline model the summary is its extractive one. A model that fails here does not fail the
-turn: the oldest turns are then simply left out, as before compaction existed.
+Without a model the summary is the extractive one (engine/llm/chat_summary.py). A model that fails here
+does not fail the turn: the oldest turns are then simply left out, as before compaction existed.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from conversations.models import Conversation
 
+from .llm.chat_summary import compact_summary
 from .text import count_tokens
 
 if TYPE_CHECKING:
@@ -34,10 +35,10 @@ def overflows(messages: list[dict], budget_tokens: int) -> bool:
     return _cost(messages) > budget_tokens
 
 
-def compact(conversation: Conversation, messages: list[dict], budget_tokens: int, llm: LLMProvider) -> bool:
+def compact(conversation: Conversation, messages: list[dict], budget_tokens: int, llm: LLMProvider | None) -> bool:
     """Fold the oldest of `messages` (the turns after the current summary, oldest first, each with its
     `id`) into the conversation's summary, keeping the newest that fit KEEP_SHARE of the budget.
-    True when the summary changed."""
+    True when the summary changed. `llm`: the chat's model, None when there is none."""
     from memoryapp.providers.llm import ProviderError
 
     from .context import shorten_middle
@@ -52,7 +53,8 @@ def compact(conversation: Conversation, messages: list[dict], budget_tokens: int
         kept, used = kept + 1, used + cost
     fold = messages[: len(messages) - kept]
     try:
-        summary = llm.compact(conversation.summary, [{"role": m["role"], "content": m["content"]} for m in fold])
+        summary = compact_summary(conversation.summary, [{"role": m["role"], "content": m["content"]} for m in fold],
+                                  llm)
     except ProviderError as exc:
         log.warning("could not compact conversation %s (%s); its oldest turns are left out", conversation.pk, exc)
         return False

@@ -22,6 +22,8 @@ from memoryapp.models import Actor, MemorySettings, MemorySource
 from memoryapp.pipeline.models import ConsolidationRun, MemorySuggestion
 
 from . import jobs, write
+from .llm import CONFIGURED, ModelChoice, resolve
+from .llm.episodes import summarise_episode
 
 if TYPE_CHECKING:
     from memoryapp.providers.llm.base import LLMProvider
@@ -56,16 +58,15 @@ def pending_windows(conversation: Conversation) -> list[list[Message]]:
     return [w for w in windows(conversation) if w[0].pk not in done]
 
 
-def consolidate(conversation: Conversation, *, llm: LLMProvider | None = None) -> list[Episode]:
-    """Write the episodes this conversation is due; returns those written now."""
+def consolidate(conversation: Conversation, *, llm: ModelChoice = CONFIGURED) -> list[Episode]:
+    """Write the episodes this conversation is due; returns those written now. `llm`: the model (default:
+    the configured one; None: no model, the rules)."""
     if conversation.temporary:
         return []
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     if not prefs.memory_enabled:
         return []
-    from memoryapp.providers.llm import get_llm
-
-    llm = llm or get_llm()
+    llm = resolve(llm)
     written = []
     for window in pending_windows(conversation):
         episode = _consolidate_window(conversation, window, llm, prefs)
@@ -74,11 +75,11 @@ def consolidate(conversation: Conversation, *, llm: LLMProvider | None = None) -
     return written
 
 
-def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider,
+def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider | None,
                         prefs: MemorySettings) -> Episode | None:
     calls_before = getattr(llm, "calls", 0)
     said = [{"role": m.role, "content": m.content} for m in window if m.memory_command is None]  # no memory commands
-    summary = " ".join(llm.summarise(said).split()) if said else ""
+    summary = " ".join(summarise_episode(said, llm).split()) if said else ""
     calls = getattr(llm, "calls", 0) - calls_before
     first, last = window[0], window[-1]
     suggestion = None

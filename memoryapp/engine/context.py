@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memoryapp.providers.llm.prompts import format_earlier_block, format_memories_block
-
+from .llm.delimiters import format_earlier_block, format_memories_block
 from .text import count_tokens
 
 SYSTEM_SHARE, MEMORY_SHARE, HISTORY_SHARE, REPLY_SHARE = 0.15, 0.15, 0.50, 0.20

@@ -29,17 +29,20 @@ from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm import ProviderError
-from memoryapp.providers.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
-from memoryapp.providers.llm.sensitive import contains_sensitive
 
 from . import jobs, write
 from .errors import MemoryConflict
+from .llm import CONFIGURED, ModelChoice, resolve
+from .llm.candidates import extract_candidates
+from .llm.decisions import decide
+from .llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
+from .sensitive import contains_sensitive
 from .validation import MAX_CONTEXT_LENGTH
 
 if TYPE_CHECKING:
     from memoryapp.providers.embeddings.base import Embedder
-    from memoryapp.providers.llm.base import LLMProvider
-    from memoryapp.providers.llm.schemas import Candidate
+
+    from .llm.schemas import Candidate
 
 log = logging.getLogger(__name__)
 
@@ -178,12 +181,12 @@ def requeue_stalled() -> int:
     return len(runs)
 
 
-def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Embedder | None = None) -> ExtractionOutcome:
-    """Extract one claimed run's window. Raises ProviderError (and friends); the caller records failures."""
+def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None) -> ExtractionOutcome:
+    """Extract one claimed run's window. Raises ProviderError (and friends); the caller records failures.
+    `llm`: the model (default: the configured one; None: no model, the rules); `embedder`: default the configured one."""
     from memoryapp.providers.embeddings import get_embedder
-    from memoryapp.providers.llm import get_llm
 
-    llm = llm or get_llm()
+    llm = resolve(llm)
     started, calls_before = time.monotonic(), getattr(llm, "calls", 0)
     conversation = run.conversation
     prefs = MemorySettings.objects.get_or_create(user_id=run.user_id)[0]
@@ -194,7 +197,7 @@ def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Emb
     if conversation.temporary or not prefs.memory_enabled or not messages:
         return _finish(run, RunStatus.SKIPPED, started, 0, {})
 
-    result = llm.extract([{"role": m.role, "content": m.content} for m in messages])
+    result = extract_candidates([{"role": m.role, "content": m.content} for m in messages], llm)
     candidates = clean_candidates(result.candidates)
     if not candidates:
         return _finish(run, RunStatus.DONE, started, getattr(llm, "calls", 0) - calls_before, {})
@@ -204,7 +207,7 @@ def extract(run: ExtractionRun, *, llm: LLMProvider | None = None, embedder: Emb
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
     items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v))
              for c, v in zip(candidates, vectors)]
-    decisions = llm.decide(items).check_against(items)  # a hallucinated id never reaches the write path
+    decisions = decide(items, llm)  # checked: a hallucinated id never reaches the write path
     calls = getattr(llm, "calls", 0) - calls_before
     applied: dict[str, int] = {}
     memory_ids: list[int] = []

@@ -22,10 +22,10 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
 from memoryapp.models import Actor, Memory, MemoryKind, MemoryStatus, normalise_content
-from memoryapp.providers.llm.language import message_language
 
 from . import write
 from .recipes import RECALL_MEMORY_COMMAND
+from .reply_language import message_language
 from .text import EN_STOPWORDS
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -20,6 +21,10 @@ from . import access, fusion, retrievers, scoring
 from .config import RecallConfig, Source
 from .recipes import RECALL_CHAT
 from .retrievers import Candidate, RecallQuery
+
+if TYPE_CHECKING:
+    from memoryapp.graph.port import GraphPort
+    from memoryapp.providers.embeddings.base import Embedder
 
 logger = logging.getLogger(__name__)
 _graph_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graph-recall")
@@ -47,14 +52,15 @@ class RecallResults:
         return [item.memory for item in self.items]
 
 
-def _start_graph(query: RecallQuery, config: RecallConfig):
+def _start_graph(query: RecallQuery, config: RecallConfig, graph: GraphPort | None):
     if not config.graph.enabled:
         return None
-    from memoryapp.graph import graph_enabled
+    if graph is None:
+        from memoryapp.graph import graph_enabled
 
-    if not graph_enabled():
-        return None
-    return _graph_pool.submit(retrievers.graph_search, query, config)
+        if not graph_enabled():
+            return None
+    return _graph_pool.submit(retrievers.graph_search, query, config, graph)
 
 
 def _collect_graph(future, query: RecallQuery, config: RecallConfig) -> tuple[list[tuple[int, float]], bool]:
@@ -83,16 +89,24 @@ def recall(
     created_since: datetime | None = None,
     created_until: datetime | None = None,
     status: str = "active",
+    embedder: Embedder | None = None,
+    graph: GraphPort | None = None,
 ) -> RecallResults:
     """The user's memories most relevant to `query`, valid at `at` (default now; with `include_history`,
     every version), learnt in [created_since, created_until) when given; `status` other than active
-    searches the forgotten or deleted ones (the page, the API). See recipes.py."""
+    searches the forgotten or deleted ones (the page, the API). See recipes.py.
+
+    Its clients arrive as arguments, as graphiti's search() receives its own: `embedder` embeds the query
+    (default: the configured one, `get_embedder()`), `graph` is the temporal graph asked when the config
+    enables it (default: the configured adapter, when `graph_enabled()`)."""
     started = time.perf_counter()
     timings: dict[str, float] = {}
     if query_vector is None:
-        from memoryapp.providers.embeddings import get_embedder
+        if embedder is None:
+            from memoryapp.providers.embeddings import get_embedder
 
-        query_vector = get_embedder().embed_one(query)
+            embedder = get_embedder()
+        query_vector = embedder.embed_one(query)
         timings["embed"] = (time.perf_counter() - started) * 1000
     now = timezone.now()
     request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,
@@ -101,7 +115,7 @@ def recall(
     limit = k or config.limit
 
     search_started = time.perf_counter()
-    graph_future = _start_graph(request, config)
+    graph_future = _start_graph(request, config, graph)
     candidates = retrievers.postgres_search(request, config)
     timings["postgres"] = (time.perf_counter() - search_started) * 1000
     graph_hits, degraded = _collect_graph(graph_future, request, config)

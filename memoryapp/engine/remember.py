@@ -3,7 +3,7 @@
 The message goes through extraction's two decisions at once (candidates, then ADD / UPDATE / already
 known against the nearest memories) and the write path, so the same checks apply as to every write: what
 `contains_sensitive` flags is refused, with the reason shown where the user asked. When the extractor
-finds nothing in the message (the offline one keeps only statements it recognises; "Remember this" was
+finds nothing in the message (the rules without a model keep only statements they recognise; "Remember this" was
 pressed on a question, a list or the assistant's answer), the message is kept as written: the user chose
 it, and a second "keep it as written?" click would only ask the same thing twice. It saves with
 auto-learn off too (the settings' "wait for your confirmation": this is the confirmation); memory off
@@ -21,12 +21,15 @@ from django.utils.translation import gettext as _
 from conversations.models import Message, Role
 from memoryapp.models import Actor, Memory, MemorySettings, MemorySource
 from memoryapp.providers.llm.errors import ProviderError
-from memoryapp.providers.llm.schemas import Candidate, CandidateWithNeighbours, DecisionAction, MemoryKind
-from memoryapp.providers.llm.sensitive import contains_sensitive
 
 from . import write
 from .errors import EngineError
 from .extraction import clean_candidates, learnt_from, nearest_memories
+from .llm import CONFIGURED, ModelChoice, resolve
+from .llm.candidates import extract_candidates
+from .llm.decisions import decide
+from .llm.schemas import Candidate, CandidateWithNeighbours, DecisionAction, MemoryKind
+from .sensitive import contains_sensitive
 from .validation import MAX_CONTENT_LENGTH
 
 if TYPE_CHECKING:
@@ -51,9 +54,11 @@ class Remembered:
     withheld_secret: bool = False  # part of the message looked like a secret and was left out
 
 
-def remember_message(message: Message, *, llm: LLMProvider | None = None,
+def remember_message(message: Message, *, llm: ModelChoice = CONFIGURED,
                      embedder: Embedder | None = None) -> Remembered:
-    """Save what `message` says as memories of its chat's owner (see the module's docstring)."""
+    """Save what `message` says as memories of its chat's owner (see the module's docstring). `llm`: default
+    the configured model (None: no model, the rules); `embedder`: default the configured one."""
+    llm = resolve(llm)
     conversation = message.conversation
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     if conversation.temporary or not prefs.memory_enabled:
@@ -83,10 +88,8 @@ def _candidates(message: Message, llm: LLMProvider | None) -> list[Candidate]:
     """What the extractor finds in the user's message; none for the assistant's (kept as written)."""
     if message.role != Role.USER:
         return []
-    from memoryapp.providers.llm import get_llm
-
     try:
-        result = (llm or get_llm()).extract([{"role": Role.USER, "content": message.content}])
+        result = extract_candidates([{"role": Role.USER, "content": message.content}], llm)
     except ProviderError as exc:  # the model is down: the user's words are still worth keeping as written
         logger.warning("extraction for 'Remember this' on message %s failed: %s", message.pk, exc.message)
         return []
@@ -96,7 +99,6 @@ def _candidates(message: Message, llm: LLMProvider | None) -> list[Candidate]:
 def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | None,
            embedder: Embedder | None) -> list[tuple[Saved, Memory]]:
     from memoryapp.providers.embeddings import get_embedder
-    from memoryapp.providers.llm import get_llm
 
     user_id = message.conversation.user_id
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
@@ -104,7 +106,7 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
              for c, v in zip(candidates, vectors)]
     if any(item.neighbours for item in items):
         try:
-            decisions = {d.candidate_index: d for d in (llm or get_llm()).decide(items).check_against(items).decisions}
+            decisions = {d.candidate_index: d for d in decide(items, llm).decisions}
         except (ProviderError, ValueError) as exc:  # down, or a decision that fails the checks: add them
             logger.warning("deciding for 'Remember this' on message %s failed: %s", message.pk, exc)
             decisions = {}

@@ -13,11 +13,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db import DatabaseError, connection
 
 from .config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD, RecallConfig, Source
 from .text import query_terms, word_forms
+
+if TYPE_CHECKING:
+    from memoryapp.graph.port import GraphPort
 
 logger = logging.getLogger(__name__)
 _SESSION_DEFAULTS = {"hnsw.ef_search": DEFAULT_EF_SEARCH,
@@ -211,14 +215,16 @@ def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
                 for row in cursor.fetchall()}
 
 
-def graph_search(query: RecallQuery, config: RecallConfig) -> Hits:
-    """Memory ids the temporal graph finds; raises GraphUnavailable when it is off, down or slow."""
+def graph_search(query: RecallQuery, config: RecallConfig, graph: GraphPort | None = None) -> Hits:
+    """Memory ids the temporal graph (`graph`, default the configured one) finds; raises GraphUnavailable
+    when it is off, down or slow."""
     from memoryapp.graph import search_memory_ids
 
     return search_memory_ids(
         query.user_id, query.text, at=None if query.include_history else query.at, limit=config.graph.limit,
         include_history=query.include_history, timeout_s=config.graph.time_budget_ms / 1000,
         query_vector=query.vector,  # graphiti embeds with our embedder: the same vector, not computed twice
+        graph=graph,
     )
 
 

@@ -33,10 +33,10 @@ def graph_enabled() -> bool:
             return False
         if config.backend == "zep":
             return bool(config.zep_api_url)
-        from memoryapp.providers.llm import get_llm
+        from memoryapp.providers.llm import llm_configured
 
         # graphiti without a model has built nothing to search (syncs wait as pending).
-        return bool(config.falkordb_url) and not getattr(get_llm(), "offline", True)
+        return bool(config.falkordb_url) and llm_configured()
     except Exception:
         return False
 

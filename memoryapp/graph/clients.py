@@ -59,7 +59,7 @@ def build_llm_client() -> LLMClient:
     from .conf import graph_config
 
     llm = get_llm()
-    if getattr(llm, "offline", True) or not hasattr(llm, "client"):
+    if llm is None or not hasattr(llm, "client"):
         raise GraphOffline()
     mode = graph_config().llm_structured_output
     api_key = llm.client.api_key or "none"

@@ -123,7 +123,7 @@ class GraphitiGraph:
                str(getattr(getattr(llm, "client", None), "base_url", "")))
         state = loop_state()
         if key not in state:
-            if getattr(llm, "offline", True):
+            if llm is None:
                 raise GraphOffline()  # nothing can be built without a model; recall uses Postgres
             client = await self._client()
             await client.connection.ping()  # a down server fails here, before any slow set-up

@@ -10,24 +10,25 @@ from django.utils import timezone
 
 from .backend import get_graph
 from .errors import GraphError, GraphUnavailable
-from .port import GraphFact
+from .port import GraphFact, GraphPort
 
 log = logging.getLogger(__name__)
 
 
 def search_memory_ids(
     user_id: int, query: str, *, at: datetime | None = None, limit: int = 10, include_history: bool = False,
-    timeout_s: float = 1.0, query_vector: list[float] | None = None,
+    timeout_s: float = 1.0, query_vector: list[float] | None = None, graph: GraphPort | None = None,
 ) -> list[tuple[int, float]]:
     """(memory_id, score) best first, for the user's memories whose graph facts match `query`.
 
     Only active memories, current (or valid at `at`), unless include_history. Raises
     GraphUnavailable when the graph is off, down, offline or slower than `timeout_s`; never
     anything else. Call it from sync code (or through sync_to_async from async code).
+    `graph`: the adapter to ask (default: the configured one, `get_graph()`).
     """
     started = time.monotonic()
     try:
-        facts = get_graph().search(
+        facts = (graph or get_graph()).search(
             user_id, query, at=at, limit=limit, include_history=include_history, timeout_s=timeout_s,
             query_vector=query_vector,
         )

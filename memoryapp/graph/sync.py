@@ -44,9 +44,9 @@ def graph_can_write(graph: GraphPort) -> bool:
     """graphiti needs a language model to build facts; Zep extracts on its own server."""
     if not getattr(graph, "needs_llm", True):
         return True
-    from memoryapp.providers.llm import get_llm
+    from memoryapp.providers.llm import llm_configured
 
-    return not getattr(get_llm(), "offline", True)
+    return llm_configured()
 
 
 def sync_memory(memory_id: int, graph: GraphPort | None = None) -> SyncOutcome:

@@ -56,8 +56,9 @@ def use_scripted_llm(llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPa
 
 
 @pytest.fixture
-def use_offline_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[LLMProvider]:
-    """No model configured, as on the embedded default: `get_llm()` is the offline provider for this test."""
+def use_offline_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No model configured, as on the embedded default: `get_llm()` is None for this test (the engine runs
+    each task's default)."""
     configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
     reset_llm()
     yield get_llm()

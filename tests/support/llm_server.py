@@ -2,7 +2,7 @@
 
 It is a real HTTP server on 127.0.0.1, so the real client code, its retries, timeouts and
 streaming parser are exercised. Script answers per task with the marker that starts each
-system prompt (see memoryapp/providers/llm/prompts.py):
+system prompt (see the task modules under memoryapp/engine/llm/):
 
     with ScriptedLLMServer() as server:
         server.script("[memoryapp:extract]", Garbage("not json"), '{"candidates": []}')

@@ -1,7 +1,8 @@
-"""Language-model providers: pick one with `get_llm()`.
+"""Language-model providers: `get_llm()` is the configured one, or None when no model is configured.
 
-An endpoint (OPENAI_BASE_URL) or a key (OPENAI_API_KEY) selects `OpenAICompatibleLLM`;
-otherwise the deterministic `OfflineLLM` answers, and the UI labels it as offline.
+An endpoint (OPENAI_BASE_URL) or a key (OPENAI_API_KEY) selects `OpenAICompatibleLLM`. Without
+either there is no model: the engine then runs each task's default (memoryapp/engine/llm/), and the
+UI says so (`llm_configured()`).
 Settings come from Django settings (memoryapp/settings.py reads the environment and holds the
 defaults). The provider is built once per process; `reset_llm()` drops it, as Django's
 `setting_changed` signal does for the settings it reads.
@@ -17,17 +18,16 @@ from django.core.signals import setting_changed
 
 from .base import LLMProvider
 from .errors import ProviderError, ProviderOutputError
-from .offline import OfflineLLM
 from .openai_compat import OpenAICompatibleLLM
 
 __all__ = [
     "LLMProvider",
-    "OfflineLLM",
     "OpenAICompatibleLLM",
     "ProviderError",
     "ProviderOutputError",
     "get_llm",
     "llm_config",
+    "llm_configured",
     "reset_llm",
 ]
 
@@ -51,12 +51,18 @@ def llm_config() -> dict[str, Any]:
     }
 
 
+def llm_configured() -> bool:
+    """Whether a language model is configured (cheap: builds no client)."""
+    return bool(settings.OPENAI_BASE_URL or settings.OPENAI_API_KEY)
+
+
 @functools.lru_cache(maxsize=1)
-def get_llm() -> LLMProvider:
-    config = llm_config()
-    if config["base_url"] or config["api_key"]:
-        return OpenAICompatibleLLM(**config)
-    return OfflineLLM()
+def get_llm() -> LLMProvider | None:
+    """The configured model, built once per process; None when none is configured."""
+    config = llm_config()  # a bad timeout fails loudly whether or not a model is configured
+    if not (config["base_url"] or config["api_key"]):
+        return None
+    return OpenAICompatibleLLM(**config)
 
 
 def reset_llm(**_: Any) -> None:

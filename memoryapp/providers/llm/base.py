@@ -1,12 +1,19 @@
-"""The port every language-model backend implements (OpenAI-compatible, offline, test doubles)."""
+"""The port every language-model backend implements: a model, not a domain.
+
+A provider completes messages (whole, as validated JSON, or streamed) and knows nothing of memories:
+what to ask, how to read the answer and what to do with no model at all live in the engine, one module
+per task (memoryapp/engine/llm/). Embedders are the other half of the seam (providers/embeddings:
+`embed(texts)`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
-if TYPE_CHECKING:
-    from .schemas import CandidateWithNeighbours, DecisionResult, ExtractionResult
+from pydantic import BaseModel
+
+T = TypeVar("T", bound=BaseModel)
 
 
 @runtime_checkable
@@ -17,29 +24,16 @@ class LLMProvider(Protocol):
     """
 
     name: str
-    offline: bool  # True: no model behind it; the UI labels replies as such
 
-    def chat(self, messages: list[dict]) -> str:
-        """The whole reply to a chat turn."""
+    def complete(self, messages: list[dict]) -> str:
+        """The model's whole answer, as text."""
         ...
 
-    def stream_chat(self, messages: list[dict]) -> Iterator[str]:
-        """The reply as text deltas, in order; joined they equal what `chat` would return."""
+    def complete_json(self, messages: list[dict], schema: type[T]) -> T:
+        """The model's answer as a JSON object, validated against `schema` (a pydantic model). An answer
+        that fails validation is sent back with the reason, a few times, before `ProviderOutputError`."""
         ...
 
-    def extract(self, messages: list[dict]) -> ExtractionResult:
-        """Candidate memories about the user from conversation turns (one model call, more only to fix bad JSON)."""
-        ...
-
-    def decide(self, items: list[CandidateWithNeighbours]) -> DecisionResult:
-        """One decision per candidate against its neighbours, sorted by candidate_index (one call, as above)."""
-        ...
-
-    def summarise(self, messages: list[dict]) -> str:
-        """One or two sentences on what the conversation was about, in the user's language."""
-        ...
-
-    def compact(self, earlier: str, messages: list[dict]) -> str:
-        """A rolling summary of a chat's beginning: `earlier` (the previous summary) and `messages` folded
-        into one text the chat can go on from, in the user's language."""
+    def stream(self, messages: list[dict]) -> Iterator[str]:
+        """The answer as text deltas, in order; joined they equal what `complete` would return."""
         ...

@@ -1,9 +1,10 @@
 """Any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp, DeepSeek, Qwen).
 
-JSON tasks ask for `response_format={"type": "json_object"}`, validate the answer with the
-pydantic schema, and on failure send the error back as a follow-up user message, at most
+`complete_json` asks for `response_format={"type": "json_object"}`, validates the answer with the
+caller's pydantic schema, and on failure sends the error back as a follow-up user message, at most
 `max_json_retries` times, before raising `ProviderOutputError`. SDK errors become
-`ProviderError` with a sentence a person can act on and a `retryable` flag.
+`ProviderError` with a sentence a person can act on and a `retryable` flag. Prompts and what the
+answers mean are the engine's (memoryapp/engine/llm/).
 """
 
 from __future__ import annotations
@@ -11,25 +12,14 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TypeVar
 
 import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
-from . import prompts
 from .errors import ProviderError, ProviderOutputError
-from .schemas import (
-    CandidateWithNeighbours,
-    Decision,
-    DecisionAction,
-    DecisionResult,
-    ExtractionResult,
-    format_first_error,
-    normalise_content,
-)
-from .sensitive import contains_sensitive
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +29,6 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORE
 
 
 class OpenAICompatibleLLM:
-    offline = False
-
     def __init__(
         self,
         base_url: str | None,
@@ -60,12 +48,12 @@ class OpenAICompatibleLLM:
         self.calls = 0  # completions requested (SDK-internal retries not counted); read by bench/
         self._json_mode = True  # turned off if the server rejects response_format
 
-    # -- chat ---------------------------------------------------------------
+    # -- the seam (base.LLMProvider) ---------------------------------------
 
-    def chat(self, messages: list[dict]) -> str:
+    def complete(self, messages: list[dict]) -> str:
         return self._complete(messages)
 
-    def stream_chat(self, messages: list[dict]) -> Iterator[str]:
+    def stream(self, messages: list[dict]) -> Iterator[str]:
         self.calls += 1
         with self._errors_mapped():
             stream = self.client.chat.completions.create(model=self.model, messages=messages, stream=True)
@@ -87,48 +75,15 @@ class OpenAICompatibleLLM:
             raise ProviderError(f"The language model at {self.base_url} stopped before finishing its reply "
                                 "(the stream was cut off or was not an OpenAI-compatible stream).", retryable=True)
 
-    def summarise(self, messages: list[dict]) -> str:
-        if not _has_user_turn(messages):
-            return ""
-        raw = self._complete(prompts.build_summary_messages(messages))
-        text = " ".join(raw.split())
-        if not text:
-            raise ProviderOutputError("The language model returned an empty summary.", raw=raw, task="summarise")
-        return text[:1000]
-
-    def compact(self, earlier: str, messages: list[dict]) -> str:
-        raw = self._complete(prompts.build_compact_messages(earlier, messages))
-        text = " ".join(raw.split())
-        if not text:
-            raise ProviderOutputError("The language model returned an empty summary.", raw=raw, task="compact")
-        return text[:2000]
-
-    # -- JSON tasks ---------------------------------------------------------
-
-    def extract(self, messages: list[dict]) -> ExtractionResult:
-        if not _has_user_turn(messages):
-            return ExtractionResult()  # nothing the user said: no call
-        result = self._json_task("extract", prompts.build_extraction_messages(messages), ExtractionResult)
-        # Defence in depth; the pipeline checks again before writing.
-        kept = [c for c in result.candidates if not contains_sensitive(c.content)]
-        return ExtractionResult(candidates=kept)
-
-    def decide(self, items: list[CandidateWithNeighbours]) -> DecisionResult:
-        if not any(item.neighbours for item in items):
-            return _decide_without_neighbours(items)  # nothing to compare against: no call
-        return self._json_task(
-            "decide", prompts.build_decision_messages(items), DecisionResult, check=lambda r: r.check_against(items)
-        )
-
-    def _json_task(self, task: str, messages: list[dict], schema: type[T], check: Callable[[T], T] | None = None) -> T:
+    def complete_json(self, messages: list[dict], schema: type[T]) -> T:
+        task = schema.model_config.get("title") or schema.__name__  # what the errors and logs call it
         conversation = list(messages)
         raw = ""
         problem = ""
         for _attempt in range(self.max_json_retries + 1):
             raw = self._complete(conversation, json_mode=True)
             try:
-                result = schema.model_validate_json(_strip_fence(raw))
-                return check(result) if check else result
+                return schema.model_validate_json(_strip_fence(raw))
             except (ValidationError, ValueError) as exc:
                 problem = format_first_error(exc)
                 log.warning("LLM %s answer failed validation: %s", task, problem)
@@ -225,19 +180,12 @@ def _strip_fence(raw: str) -> str:
     return match.group(1) if match else raw.strip()
 
 
-def _has_user_turn(messages: list[dict]) -> bool:
-    return any(m.get("role") == "user" and str(m.get("content") or "").strip() for m in messages)
-
-
-def _decide_without_neighbours(items: list[CandidateWithNeighbours]) -> DecisionResult:
-    """ADD each candidate, SKIP repeats within the batch."""
-    seen: set[str] = set()
-    decisions = []
-    for i, item in enumerate(items):
-        key = normalise_content(item.candidate.content)
-        if key in seen:
-            decisions.append(Decision(candidate_index=i, action=DecisionAction.SKIP, reason="repeated in this batch"))
-        else:
-            seen.add(key)
-            decisions.append(Decision(candidate_index=i, action=DecisionAction.ADD, reason="no similar memory"))
-    return DecisionResult(decisions=decisions)
+def format_first_error(exc: Exception) -> str:
+    """One readable sentence for the first validation problem (quoted back to the model)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        first = errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        message = str(first.get("msg", exc))
+        return f"{where}: {message}" if where else message
+    return str(exc)

@@ -18,13 +18,13 @@ ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges que
 pytestmark = pytest.mark.django_db
 
 
-def test_it_puts_recalled_memories_in_the_system_prompt_and_cites_them(alice, llm_server, use_scripted_llm):
+def test_it_puts_recalled_memories_in_the_system_prompt_and_cites_them(alice, llm_server, scripted_llm):
     memory = add_memory(alice, "I prefer Python for scripting", kind="preference").memory
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Use Python, as you prefer.")
 
     turn, reply = chat.chat_turn(conversation, "Which language should I use for scripting? I prefer Python",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION)
+                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
 
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert "<memories>" in system and "I prefer Python for scripting" in system
@@ -36,34 +36,34 @@ def test_it_puts_recalled_memories_in_the_system_prompt_and_cites_them(alice, ll
     assert conversation.title.startswith("Which language")
 
 
-def test_it_recalls_nothing_when_memory_is_off(alice, llm_server, use_scripted_llm):
+def test_it_recalls_nothing_when_memory_is_off(alice, llm_server, scripted_llm):
     add_memory(alice, "I prefer Python for scripting", kind="preference")
     MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
     conversation = Conversation.objects.create(user=alice)
 
     turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION)
+                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
 
     assert "<memories>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert not turn.memory_used and reply.citations.count() == 0
 
 
-def test_it_recalls_nothing_in_a_temporary_chat(alice, llm_server, use_scripted_llm):
+def test_it_recalls_nothing_in_a_temporary_chat(alice, llm_server, scripted_llm):
     add_memory(alice, "I prefer Python for scripting", kind="preference")
     conversation = Conversation.objects.create(user=alice, temporary=True)
 
     turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION)
+                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
 
     assert "<memories>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert reply.citations.count() == 0
 
 
-def test_it_retries_the_unanswered_message_without_saving_it_twice(alice, llm_server, use_scripted_llm):
+def test_it_retries_the_unanswered_message_without_saving_it_twice(alice, llm_server, scripted_llm):
     conversation = Conversation.objects.create(user=alice)
     Message.objects.create(conversation=conversation, role="user", content="hello there")
 
-    turn, reply = chat.chat_turn(conversation, None, enqueue_extraction=ENQUEUE_EXTRACTION)
+    turn, reply = chat.chat_turn(conversation, None, enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
 
     assert [m.role for m in conversation.messages.all()] == ["user", "assistant"]
     assert reply.content == "hello there"  # the scripted model echoes when unscripted
@@ -87,14 +87,14 @@ def test_it_purges_temporary_chats_older_than_a_day(alice):
     assert set(Conversation.objects.values_list("pk", flat=True)) == {recent.pk, kept.pk}
 
 
-def test_it_answers_with_the_offline_model_when_none_is_configured(alice_client, alice, monkeypatch):
+def test_it_answers_without_a_model_when_none_is_configured(alice_client, alice, monkeypatch):
     from memoryapp.providers.llm import get_llm, reset_llm
     from tests.support.fixtures import configure_llm
 
     configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
     reset_llm()
     try:
-        assert get_llm().offline
+        assert get_llm() is None
         conversation = Conversation.objects.create(user=alice)
         turn, reply = chat.chat_turn(conversation, "Hello, I like green tea", enqueue_extraction=ENQUEUE_EXTRACTION)
         assert reply is not None and reply.content.strip()

@@ -6,7 +6,7 @@ import pytest
 
 from conversations.models import Conversation, Message
 from memoryapp.engine import chat
-from memoryapp.providers.llm.prompts import COMPACT_MARKER
+from memoryapp.engine.llm.chat_summary import COMPACT_MARKER
 from tasks.extraction import extract_messages
 
 ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction
@@ -28,13 +28,13 @@ def sixty_turn_chat(user, first: str = FIRST) -> Conversation:
     return conversation
 
 
-def test_the_first_turns_of_a_60_turn_chat_reach_the_model_through_the_summary(alice, llm_server, use_scripted_llm):
+def test_the_first_turns_of_a_60_turn_chat_reach_the_model_through_the_summary(alice, llm_server, scripted_llm):
     conversation = sixty_turn_chat(alice)
     llm_server.script(COMPACT_MARKER, "Mei, the user's daughter, is allergic to sesame; they are planning meals.")
     llm_server.script(None, "Pack rice crackers: no sesame, for Mei.")
 
     turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION)
+                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
 
     compacting = llm_server.chat_requests(COMPACT_MARKER)
     assert len(compacting) == 1 and FIRST in compacting[0]["messages"][1]["content"]  # the first turn was read
@@ -48,7 +48,7 @@ def test_the_first_turns_of_a_60_turn_chat_reach_the_model_through_the_summary(a
     assert "sesame" in conversation.summary and conversation.summary_until is not None
 
     llm_server.script(None, "Sure.")
-    chat.chat_turn(conversation, "Thanks, and for Thursday?", enqueue_extraction=ENQUEUE_EXTRACTION)
+    chat.chat_turn(conversation, "Thanks, and for Thursday?", enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
     assert len(llm_server.chat_requests(COMPACT_MARKER)) == 1  # the kept turns fit: no new call next turn
 
 
@@ -59,14 +59,14 @@ def test_the_offline_model_keeps_the_users_own_words(alice):
     assert "<earlier_in_this_chat>" in system and "我女儿叫小美，她对芝麻过敏" in system
 
 
-def test_a_model_that_fails_to_summarise_does_not_fail_the_turn(alice, llm_server, use_scripted_llm):
+def test_a_model_that_fails_to_summarise_does_not_fail_the_turn(alice, llm_server, scripted_llm):
     from tests.support.llm_server import Fail
 
     conversation = sixty_turn_chat(alice)
     llm_server.script(COMPACT_MARKER, Fail(400))
     llm_server.script(None, "Here is an idea.")
     turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION)
+                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
     assert reply.content == "Here is an idea."
     conversation.refresh_from_db()
     assert conversation.summary == ""

@@ -92,7 +92,7 @@ def test_a_rare_word_in_the_question_outweighs_a_word_every_memory_has(alice):
 
 
 def test_a_memory_learnt_in_chat_is_found_through_what_the_user_said(alice, llm_server, use_scripted_llm):
-    from memoryapp.providers.llm.prompts import EXTRACT_MARKER
+    from memoryapp.engine.llm.candidates import EXTRACT_MARKER
     from tasks.extraction import extract_messages
     from tests.integration.pipeline.conftest import candidates, chat
 

@@ -119,18 +119,22 @@ def test_it_leaves_memories_pending_without_a_model_then_backfills(alice, graph_
 
 
 def test_a_recall_with_the_graph_embeds_its_query_once(alice, graph, graph_script, monkeypatch):
-    from memoryapp.engine import retrievers
     from memoryapp.engine.recall import recall
     from memoryapp.providers.embeddings import get_embedder
 
     memory = make_memory(alice, "I live in Berlin")
     assert graph_tasks.sync_memory(memory.pk) == "synced"
-    embedder, embedded, graph_hits = get_embedder(), [], []
-    embed_one, graph_search = embedder.embed_one, retrievers.graph_search
+    # Watched, not replaced: graphiti's adapter embeds with this same (configured) embedder.
+    embedder, embedded, asked = get_embedder(), [], []
+    embed_one = embedder.embed_one
     monkeypatch.setattr(embedder, "embed_one", lambda text: embedded.append(text) or embed_one(text))
-    monkeypatch.setattr(retrievers, "graph_search", lambda *args: graph_hits.append(graph_search(*args)) or graph_hits[-1])
 
-    recall(alice, "Where do I live? Berlin")
+    class AskedGraph:  # recall's graph arrives as an argument, as graphiti's search() receives its clients
+        def search(self, *args, **kwargs):
+            asked.append(kwargs["query_vector"])
+            return graph.search(*args, **kwargs)
 
-    assert len(graph_hits) == 1  # the graph was asked (with the query's vector)
+    recall(alice, "Where do I live? Berlin", embedder=embedder, graph=AskedGraph())
+
+    assert len(asked) == 1 and asked[0] is not None  # the graph was asked, with the query's vector
     assert embedded == ["Where do I live? Berlin"]  # and nothing embedded the query a second time

@@ -15,10 +15,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from conversations.models import Conversation
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.models import Memory
 from memoryapp.pipeline.models import ExtractionRun, FailedTask
 from memoryapp.providers.llm import reset_llm
-from memoryapp.providers.llm.prompts import EXTRACT_MARKER
 from tasks.extraction import extract_messages
 from tests.integration.pipeline.conftest import candidates, chat
 from tests.support.fixtures import configure_llm

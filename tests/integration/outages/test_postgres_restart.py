@@ -16,8 +16,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from conversations.models import Conversation
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.models import Memory
-from memoryapp.providers.llm.prompts import EXTRACT_MARKER
 from tests.integration.pipeline.conftest import candidates
 from tests.support.dedicated import restart_embedded_postgres
 

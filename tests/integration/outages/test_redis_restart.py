@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from conversations.models import Conversation
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.models import Memory, MemorySettings
-from memoryapp.providers.llm.prompts import EXTRACT_MARKER
 from tests.integration.pipeline.conftest import candidates
 from tests.support.dedicated import wait_until
 

@@ -18,9 +18,10 @@ from django.conf import settings
 from celery import Celery
 
 from memoryapp.engine import write
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory, MemoryEvent
 from memoryapp.pipeline.models import ExtractionRun, FailedTask
-from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
 from tests.integration.pipeline.conftest import candidates, chat, decisions
 from tests.support.dedicated import wait_until
 from tests.support.llm_server import Delay, pseudo_embedding

@@ -6,7 +6,8 @@ import statistics
 import pytest
 
 from memoryapp.engine import write
-from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from tasks.extraction import extract_messages
 
 from .conftest import candidates, chat, decisions

@@ -11,9 +11,10 @@ from django.utils import timezone
 from conversations.models import Conversation, Message
 from memoryapp.engine import chat_end
 from memoryapp.engine.chat import start_turn
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 from memoryapp.models import Memory, MemorySettings
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion
-from memoryapp.providers.llm.prompts import EXTRACT_MARKER, SUMMARISE_MARKER
 from tasks.chat_end import end_idle_chats, finish_chat
 from tasks.extraction import extract_messages
 

@@ -6,9 +6,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from memoryapp.engine.consolidation import consolidate
+from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 from memoryapp.models import Memory, MemorySettings
 from memoryapp.pipeline.models import MemorySuggestion
-from memoryapp.providers.llm.prompts import SUMMARISE_MARKER
 
 from .conftest import chat
 
@@ -19,12 +19,12 @@ def _episodes(user) -> list[str]:
     return list(Memory.objects.filter(user=user, kind="episode").order_by("id").values_list("content", flat=True))
 
 
-def test_it_writes_an_episode_at_thirty_messages_and_only_once(alice, llm_server, use_scripted_llm):
+def test_it_writes_an_episode_at_thirty_messages_and_only_once(alice, llm_server, scripted_llm):
     conversation, _ids = chat(alice, *[f"Let us talk about the interview, part {i}" for i in range(16)])  # 32
     llm_server.script(SUMMARISE_MARKER, "talked about the interview and a game")
 
-    first = consolidate(conversation)
-    again = consolidate(conversation)
+    first = consolidate(conversation, llm=scripted_llm)
+    again = consolidate(conversation, llm=scripted_llm)
 
     stamp = timezone.localtime(conversation.messages.first().created_at).strftime("%Y-%m-%d %H:%M")
     assert _episodes(alice) == [f"[{stamp}] talked about the interview and a game"]

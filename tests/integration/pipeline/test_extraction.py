@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from memoryapp.engine import write
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory, MemoryEvent, MemorySettings
 from memoryapp.pipeline.models import ExtractionRun, FailedTask
-from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
 from tasks.extraction import extract_messages
 from tests.support.llm_server import Garbage
 

@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from memoryapp.engine import write
-from memoryapp.engine.forgetting import PROMOTE_MARKER, forget_user
+from memoryapp.engine.forgetting import forget_user
+from memoryapp.engine.llm.promotion import PROMOTE_MARKER
 from memoryapp.models import Memory, MemoryEvent
-from memoryapp.providers.llm import OfflineLLM
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_it_forgets_demotes_and_spares_with_an_event_each(alice):
     core = _aged(alice, "My name is Alice", 900, importance=0.3, lifecycle="core")
     fresh = _aged(alice, "I am learning Rust", 1, importance=0.5)
 
-    changes, applied = forget_user(alice.pk, NOW, llm=OfflineLLM())
+    changes, applied = forget_user(alice.pk, NOW, llm=None)
 
     assert applied and {c.memory_id: c.change for c in changes} == {stale.pk: "forget", fading.pk: "demote"}
     assert _state(stale) == ("forgotten", 0.5, "working")
@@ -51,7 +51,7 @@ def test_it_forgets_demotes_and_spares_with_an_event_each(alice):
 
 def test_it_restores_a_forgotten_memory_intact(alice):
     stale = _aged(alice, "I once visited Oslo", 250, importance=0.5, kind="fact")
-    forget_user(alice.pk, NOW, llm=OfflineLLM())
+    forget_user(alice.pk, NOW, llm=None)
     write.restore_memory(Memory.objects.get(pk=stale.pk))
 
     restored = Memory.objects.get(pk=stale.pk)
@@ -62,11 +62,11 @@ def test_it_restores_a_forgotten_memory_intact(alice):
 
 def test_it_runs_once_per_day(alice):
     fading = _aged(alice, "I like chess openings", 60, importance=0.5)
-    forget_user(alice.pk, NOW, llm=OfflineLLM())
-    assert forget_user(alice.pk, NOW + timedelta(hours=2), llm=OfflineLLM()) == ([], False)
+    forget_user(alice.pk, NOW, llm=None)
+    assert forget_user(alice.pk, NOW + timedelta(hours=2), llm=None) == ([], False)
     assert _state(fading)[1] == 0.4
 
-    forget_user(alice.pk, NOW + timedelta(days=1), llm=OfflineLLM())
+    forget_user(alice.pk, NOW + timedelta(days=1), llm=None)
     assert _state(fading)[1] == 0.32  # the next night lowers it again
 
 
@@ -79,12 +79,12 @@ def test_it_lists_without_changing_on_a_dry_run(alice):
     assert _state(stale)[0] == "active" and not MemoryEvent.objects.filter(actor="forgetting").exists()
 
 
-def test_it_promotes_what_the_model_picks_in_one_call(alice, llm_server, use_scripted_llm):
+def test_it_promotes_what_the_model_picks_in_one_call(alice, llm_server, scripted_llm):
     kept = _aged(alice, "I am vegetarian", 3, importance=0.8, access_count=4)
     passing = _aged(alice, "I am at the airport", 3, importance=0.8, access_count=4)
     llm_server.script(PROMOTE_MARKER, json.dumps({"promote": [kept.pk, 999999]}))
 
-    forget_user(alice.pk, NOW)
+    forget_user(alice.pk, NOW, llm=scripted_llm)
 
     assert len(llm_server.chat_requests()) == 1
     assert _state(kept)[2] == "core" and _state(passing)[2] == "working"
@@ -93,5 +93,5 @@ def test_it_promotes_what_the_model_picks_in_one_call(alice, llm_server, use_scr
 
 def test_it_promotes_by_rule_offline(alice):
     kept = _aged(alice, "I am vegetarian", 3, importance=0.8, access_count=4)
-    forget_user(alice.pk, NOW, llm=OfflineLLM())
+    forget_user(alice.pk, NOW, llm=None)
     assert _state(kept)[2] == "core"

@@ -11,11 +11,12 @@ from django.utils import timezone
 
 from conversations.models import Conversation
 from memoryapp.engine import write
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory
-from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
+from memoryapp.pipeline.models import ExtractionRun
 from tasks.access import flush_access
 from tasks.maintenance import purge_temporary
-from memoryapp.pipeline.models import ExtractionRun
 
 from .conftest import candidates, chat, decisions
 

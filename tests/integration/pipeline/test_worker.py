@@ -9,8 +9,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from memoryapp.engine import write
+from memoryapp.engine.llm.candidates import EXTRACT_MARKER
+from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory
-from memoryapp.providers.llm.prompts import DECIDE_MARKER, EXTRACT_MARKER
 from tasks.extraction import extract_messages
 
 from tests.support.llm_server import Fail

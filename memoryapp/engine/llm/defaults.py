@@ -1,4 +1,8 @@
-"""The provider used when no language model is configured: deterministic, no network.
+"""What each task does when no language model is configured: rules, deterministic, no network.
+
+A trained small model will replace these rules; until then they are the default implementation of
+each task in this package (candidates, decisions, episodes, chat_summary, replies, promotion), which call them
+when they are given no model. They are the rules the offline "provider" had, moved as they stood.
 
 Extraction convention: a memory's content is the user's own sentence, kept in their words
 and language (first person, "I like Vue 3", "我喜欢 Vue 3"), with surrounding whitespace and
@@ -10,10 +14,12 @@ and anything `contains_sensitive` flags are never extracted.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from .language import ZH, message_language
-from .prompts import parse_memories_block
+from ..reply_language import ZH, message_language
+from ..sensitive import contains_sensitive
+from .delimiters import parse_memories_block
 from .schemas import (
     Candidate,
     CandidateWithNeighbours,
@@ -24,7 +30,9 @@ from .schemas import (
     MemoryKind,
     normalise_content,
 )
-from .sensitive import contains_sensitive
+
+if TYPE_CHECKING:
+    from memoryapp.models import Memory
 
 P, F, G, L = MemoryKind.PREFERENCE, MemoryKind.FACT, MemoryKind.GOAL, MemoryKind.LESSON
 IMPORTANCE = {P: 0.6, F: 0.7, G: 0.7, L: 0.6}
@@ -32,6 +40,7 @@ CONFIDENCE = 0.6
 MAX_SENTENCE_CHARS = 500  # longer is a pasted blob, not something to remember
 CROSS_KIND_SIMILARITY = 0.5  # a change may supersede a memory of another kind this close
 COMPACT_CHARS = 1200  # an extractive rolling summary: about a sixth of the history budget
+PROMOTE_MIN_IMPORTANCE = 0.7  # a memory that keeps mattering becomes core when it is this important
 
 # First match wins, so specific rules come before broad ones ("my goal is" before "my ... is").
 _RULES: list[tuple[MemoryKind, re.Pattern[str]]] = [
@@ -103,62 +112,59 @@ _CJKISH = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef"  # CJK, kana, CJK and full-w
 _CHUNK = re.compile(rf"[{_CJKISH}]{{1,4}}\s*|[^\s{_CJKISH}]+\s*|\s+")  # covers every character
 
 
-class OfflineLLM:
-    name = "offline"
-    offline = True
+# -- the tasks ---------------------------------------------------------------
 
-    def __init__(self) -> None:
-        self.calls = 0  # kept for parity with real providers; bench/ reads it
+def extract_candidates(messages: list[dict]) -> ExtractionResult:
+    found: dict[str, Candidate] = {}
+    for sentence in _user_sentences(messages):
+        kind = classify(sentence)
+        if kind is None:
+            continue
+        content = _trim(sentence)
+        key = normalise_content(content)
+        if key and key not in found:
+            found[key] = Candidate(content=content, kind=kind, importance=IMPORTANCE[kind], confidence=CONFIDENCE)
+    return ExtractionResult(candidates=list(found.values())[:20])
 
-    # -- extraction ---------------------------------------------------------
 
-    def extract(self, messages: list[dict]) -> ExtractionResult:
-        self.calls += 1
-        found: dict[str, Candidate] = {}
-        for sentence in _user_sentences(messages):
-            kind = classify(sentence)
-            if kind is None:
-                continue
-            content = _trim(sentence)
-            key = normalise_content(content)
-            if key and key not in found:
-                found[key] = Candidate(content=content, kind=kind, importance=IMPORTANCE[kind], confidence=CONFIDENCE)
-        return ExtractionResult(candidates=list(found.values())[:20])
+def decide(items: list[CandidateWithNeighbours]) -> DecisionResult:
+    seen: set[str] = set()
+    decisions = []
+    for i, item in enumerate(items):
+        decisions.append(_decide_one(i, item, seen))
+        seen.add(normalise_content(item.candidate.content))
+    return DecisionResult(decisions=decisions)
 
-    def decide(self, items: list[CandidateWithNeighbours]) -> DecisionResult:
-        self.calls += 1
-        seen: set[str] = set()
-        decisions = []
-        for i, item in enumerate(items):
-            decisions.append(_decide_one(i, item, seen))
-            seen.add(normalise_content(item.candidate.content))
-        return DecisionResult(decisions=decisions)
 
-    def summarise(self, messages: list[dict]) -> str:
-        self.calls += 1
-        sentences = [_trim(s)[:60] for s in _user_sentences(messages)][:3]
-        if not sentences:
-            return ""
-        if is_mostly_cjk(" ".join(sentences)):
-            return ("聊了：" + "；".join(sentences))[:200]
-        return ("Talked about: " + "; ".join(sentences))[:200]
+def summarise_episode(messages: list[dict]) -> str:
+    sentences = [_trim(s)[:60] for s in _user_sentences(messages)][:3]
+    if not sentences:
+        return ""
+    if is_mostly_cjk(" ".join(sentences)):
+        return ("聊了：" + "；".join(sentences))[:200]
+    return ("Talked about: " + "; ".join(sentences))[:200]
 
-    def compact(self, earlier: str, messages: list[dict]) -> str:
-        """Extractive: the earlier summary and then the user's sentences, the beginning kept first."""
-        self.calls += 1
-        sentences = [_trim(s) for s in _user_sentences(messages)]
-        joined = "；".join(sentences) if is_mostly_cjk(" ".join(sentences)) else "; ".join(sentences)
-        return "; ".join(part for part in (earlier, joined) if part)[:COMPACT_CHARS]
 
-    # -- chat ---------------------------------------------------------------
+def compact_summary(earlier: str, messages: list[dict]) -> str:
+    """Extractive: the earlier summary and then the user's sentences, the beginning kept first."""
+    sentences = [_trim(s) for s in _user_sentences(messages)]
+    joined = "；".join(sentences) if is_mostly_cjk(" ".join(sentences)) else "; ".join(sentences)
+    return "; ".join(part for part in (earlier, joined) if part)[:COMPACT_CHARS]
 
-    def chat(self, messages: list[dict]) -> str:
-        self.calls += 1
-        return _offline_reply(messages)
 
-    def stream_chat(self, messages: list[dict]) -> Iterator[str]:
-        yield from _CHUNK.findall(self.chat(messages))
+def reply(messages: list[dict]) -> str:
+    return _offline_reply(messages)
 
+
+def stream_reply(messages: list[dict]) -> Iterator[str]:
+    yield from _CHUNK.findall(reply(messages))
+
+
+def promote(memories: Sequence[Memory]) -> list[Memory]:
+    return [m for m in memories if m.importance >= PROMOTE_MIN_IMPORTANCE]
+
+
+# -- the rules ---------------------------------------------------------------
 
 def classify(sentence: str) -> MemoryKind | None:
     """The kind a user sentence would be stored as, or None when it is not memory material."""

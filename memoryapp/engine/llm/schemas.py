@@ -1,4 +1,7 @@
-"""What the language model must return, validated once at the boundary and trusted after.
+"""What the language model must return for extraction, validated once at the boundary and trusted after.
+
+The schemas are handed to the provider's `complete_json(messages, schema)`; the rule-based defaults
+(defaults.py) build the same objects, so the pipeline cannot tell which produced them.
 
 Numbers are strict (no "0.7" strings, no NaN/inf), bounds are enforced, unknown keys are
 ignored (models like to add "explanation" fields; dropping them costs nothing, while a
@@ -23,7 +26,6 @@ __all__ = [
     "ExtractionResult",
     "MemoryKind",
     "Neighbour",
-    "format_first_error",
     "normalise_content",
 ]
 
@@ -66,6 +68,8 @@ class Candidate(_Schema):
 
 
 class ExtractionResult(_Schema):
+    model_config = ConfigDict(title="extraction")  # names the task in the provider's errors and logs
+
     candidates: list[Candidate] = Field(default_factory=list, max_length=MAX_CANDIDATES)
 
     @model_validator(mode="after")
@@ -111,6 +115,8 @@ class Decision(_Schema):
 class DecisionResult(_Schema):
     """One decision per candidate, ordered by candidate_index (see `check_against`)."""
 
+    model_config = ConfigDict(title="decisions")
+
     decisions: list[Decision] = Field(default_factory=list)
 
     def check_against(self, items: list[CandidateWithNeighbours]) -> DecisionResult:
@@ -136,14 +142,3 @@ class DecisionResult(_Schema):
         if missing:
             raise ValueError(f"no decision for candidate_index {missing}")
         return DecisionResult(decisions=sorted(self.decisions, key=lambda d: d.candidate_index))
-
-
-def format_first_error(exc: Exception) -> str:
-    """One readable sentence for the first validation problem (quoted back to the model)."""
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        first = errors()[0]
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        message = str(first.get("msg", exc))
-        return f"{where}: {message}" if where else message
-    return str(exc)

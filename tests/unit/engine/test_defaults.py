@@ -1,18 +1,23 @@
+"""Each task's default without a model (engine/llm/defaults.py), through the task's own interface: `llm=None`."""
 from __future__ import annotations
 
 import pytest
 
-from memoryapp.providers.llm import OfflineLLM, get_llm, reset_llm
-from memoryapp.providers.llm.prompts import format_memories_block
-from memoryapp.providers.llm.schemas import (
+from memoryapp.engine.llm.candidates import extract_candidates
+from memoryapp.engine.llm.decisions import decide
+from memoryapp.engine.llm.delimiters import format_memories_block
+from memoryapp.engine.llm.episodes import summarise_episode
+from memoryapp.engine.llm.replies import reply, stream_reply
+from memoryapp.engine.llm.schemas import (
     Candidate,
     CandidateWithNeighbours,
     DecisionAction,
     MemoryKind,
     Neighbour,
 )
-from memoryapp.providers.llm.sensitive import contains_sensitive
-from tests.support.fixtures import configure_llm
+from memoryapp.engine.sensitive import contains_sensitive
+
+NO_MODEL = None
 
 
 def user(text: str) -> dict:
@@ -20,7 +25,7 @@ def user(text: str) -> dict:
 
 
 def extracted(*texts: str) -> dict[str, MemoryKind]:
-    result = OfflineLLM().extract([user(t) for t in texts])
+    result = extract_candidates([user(t) for t in texts], NO_MODEL)
     return {c.content: c.kind for c in result.candidates}
 
 
@@ -58,13 +63,13 @@ def test_it_extracts_chinese_in_chinese() -> None:
 
 
 def test_it_sets_importance_and_confidence_by_kind() -> None:
-    result = OfflineLLM().extract([user("I like tea. I work at Acme.")])
+    result = extract_candidates([user("I like tea. I work at Acme.")], NO_MODEL)
     assert [(c.importance, c.confidence) for c in result.candidates] == [(0.6, 0.6), (0.7, 0.6)]
 
 
 def test_it_reads_only_user_turns() -> None:
     messages = [user("Hello."), {"role": "assistant", "content": "I like helping people. My name is Bot."}]
-    assert OfflineLLM().extract(messages).candidates == []
+    assert extract_candidates(messages, NO_MODEL).candidates == []
 
 
 def test_it_skips_questions() -> None:
@@ -93,39 +98,38 @@ def test_it_deduplicates_repeated_sentences() -> None:
 
 
 def test_it_skips_a_candidate_already_known() -> None:
-    result = OfflineLLM().decide([item("I like tea", MemoryKind.PREFERENCE, (7, "i like tea.", MemoryKind.PREFERENCE))])
+    result = decide([item("I like tea", MemoryKind.PREFERENCE, (7, "i like tea.", MemoryKind.PREFERENCE))], NO_MODEL)
     assert result.decisions[0].action is DecisionAction.SKIP
 
 
 def test_it_updates_a_same_kind_neighbour_on_a_stated_change() -> None:
-    result = OfflineLLM().decide([
+    result = decide([
         item("I switched to Svelte from Vue", MemoryKind.PREFERENCE,
              (3, "My name is Ann", MemoryKind.FACT), (4, "I use Vue", MemoryKind.PREFERENCE)),
         item("I now live in Munich", MemoryKind.FACT, (5, "I live in Berlin", MemoryKind.FACT)),
         item("我现在住在北京", MemoryKind.FACT, (6, "我叫小明", MemoryKind.FACT), (8, "我住在上海", MemoryKind.FACT)),
-    ])
+    ], NO_MODEL)
     assert [(d.action, d.target_id) for d in result.decisions] == [
         (DecisionAction.UPDATE, 4), (DecisionAction.UPDATE, 5), (DecisionAction.UPDATE, 8)
     ]
 
 
 def test_it_adds_when_the_change_is_about_something_else() -> None:
-    result = OfflineLLM().decide([
+    result = decide([
         item("I now live in Munich", MemoryKind.FACT, (3, "My name is Ann", MemoryKind.FACT)),
         item("I like tea", MemoryKind.PREFERENCE, (4, "I like coffee", MemoryKind.PREFERENCE)),
         item("I like tea", MemoryKind.PREFERENCE),
-    ])
+    ], NO_MODEL)
     assert [(d.action, d.target_id) for d in result.decisions] == [
         (DecisionAction.ADD, None), (DecisionAction.ADD, None), (DecisionAction.SKIP, None)
     ]
 
 
 def test_it_summarises_in_the_users_language() -> None:
-    llm = OfflineLLM()
-    assert llm.summarise([user("I have an interview tomorrow. Also a game tonight.")]) == (
+    assert summarise_episode([user("I have an interview tomorrow. Also a game tonight.")], NO_MODEL) == (
         "Talked about: I have an interview tomorrow; Also a game tonight"
     )
-    assert llm.summarise([user("明天有面试。晚上打游戏")]) == "聊了：明天有面试；晚上打游戏"
+    assert summarise_episode([user("明天有面试。晚上打游戏")], NO_MODEL) == "聊了：明天有面试；晚上打游戏"
 
 
 def test_it_says_no_model_is_configured_and_echoes_memories() -> None:
@@ -133,16 +137,16 @@ def test_it_says_no_model_is_configured_and_echoes_memories() -> None:
         {"role": "system", "content": "You are helpful.\n" + format_memories_block(["I like Vue 3", "My name is Ann"])},
         user("What framework should I use?"),
     ]
-    reply = OfflineLLM().chat(messages)
-    assert "No language model is configured" in reply
-    assert reply.endswith("From memory:\n- I like Vue 3\n- My name is Ann")
+    answer = reply(messages, NO_MODEL)
+    assert "No language model is configured" in answer
+    assert answer.endswith("From memory:\n- I like Vue 3\n- My name is Ann")
 
 
 def test_it_replies_in_chinese_to_chinese() -> None:
     messages = [{"role": "system", "content": format_memories_block(["我喜欢 Vue 3"])}, user("我该用什么 web 框架？")]
-    reply = OfflineLLM().chat(messages)
-    assert reply.startswith("尚未配置语言模型")
-    assert reply.endswith("记忆中：\n- 我喜欢 Vue 3")
+    answer = reply(messages, NO_MODEL)
+    assert answer.startswith("尚未配置语言模型")
+    assert answer.endswith("记忆中：\n- 我喜欢 Vue 3")
 
 
 @pytest.mark.parametrize("text", [
@@ -151,39 +155,28 @@ def test_it_replies_in_chinese_to_chinese() -> None:
     "我们用 TypeScript 还是 JavaScript 写 Next.js 项目？",
 ])
 def test_it_replies_in_chinese_to_a_chinese_message_that_names_products(text: str) -> None:
-    assert OfflineLLM().chat([user(text)]).startswith("尚未配置语言模型")
+    assert reply([user(text)], NO_MODEL).startswith("尚未配置语言模型")
 
 
 def test_it_replies_in_english_to_an_english_message_that_quotes_chinese() -> None:
-    assert OfflineLLM().chat([user("How do I say 谢谢 politely in a letter?")]).startswith("No language model")
+    assert reply([user("How do I say 谢谢 politely in a letter?")], NO_MODEL).startswith("No language model")
 
 
 def test_it_follows_the_page_language_when_the_message_cannot_tell() -> None:
     from django.utils import translation
 
     with translation.override("zh-hans"):
-        assert OfflineLLM().chat([user("👍 123")]).startswith("尚未配置语言模型")
-        assert OfflineLLM().chat([user("我用 React Native 和 Expo")]).startswith("尚未配置语言模型")
+        assert reply([user("👍 123")], NO_MODEL).startswith("尚未配置语言模型")
+        assert reply([user("我用 React Native 和 Expo")], NO_MODEL).startswith("尚未配置语言模型")
     with translation.override("en"):
-        assert OfflineLLM().chat([user("👍 123")]).startswith("No language model")
+        assert reply([user("👍 123")], NO_MODEL).startswith("No language model")
 
 
 def test_it_streams_the_reply_in_small_chunks() -> None:
-    llm = OfflineLLM()
     messages = [user("Hello there")]
-    chunks = list(llm.stream_chat(messages))
+    chunks = list(stream_reply(messages, NO_MODEL))
     assert len(chunks) > 5
-    assert "".join(chunks) == llm.chat(messages)
-
-
-def test_it_picks_offline_when_nothing_is_configured(monkeypatch: pytest.MonkeyPatch) -> None:
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    try:
-        assert get_llm().offline
-        assert get_llm() is get_llm()
-    finally:
-        reset_llm()
+    assert "".join(chunks) == reply(messages, NO_MODEL)
 
 
 def test_it_learns_the_chinese_statements_a_browser_chat_once_lost() -> None:
@@ -209,19 +202,11 @@ def test_a_clause_that_points_back_keeps_what_it_points_at() -> None:
 
 def test_a_new_value_for_the_same_slot_supersedes_but_a_new_topic_does_not() -> None:
     vue = (7, "我喜欢用 Vue 3 写前端", MemoryKind.PREFERENCE)
-    react = OfflineLLM().decide([item("我现在更喜欢用 React 了", MemoryKind.PREFERENCE, vue)]).decisions[0]
-    rust = OfflineLLM().decide([item("我现在用 Rust 写后端", MemoryKind.PREFERENCE, vue)]).decisions[0]
+    react = decide([item("我现在更喜欢用 React 了", MemoryKind.PREFERENCE, vue)], NO_MODEL).decisions[0]
+    rust = decide([item("我现在用 Rust 写后端", MemoryKind.PREFERENCE, vue)], NO_MODEL).decisions[0]
     assert (react.action, react.target_id) == (DecisionAction.UPDATE, 7)
     assert rust.action is DecisionAction.ADD
 
 
 def test_questions_and_small_talk_still_teach_nothing() -> None:
     assert extracted("你知道 Obsidian 吗？", "What's a good Python book?", "哈哈好的", "thanks!") == {}
-
-
-def test_it_follows_changed_django_settings_without_a_manual_reset(settings):
-    settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = None, None
-    assert isinstance(get_llm(), OfflineLLM)
-    settings.OPENAI_BASE_URL, settings.LLM_MODEL = "http://127.0.0.1:9/v1", "model-from-settings"
-    configured = get_llm()  # setting_changed dropped the cached offline provider
-    assert not configured.offline and configured.model == "model-from-settings"
