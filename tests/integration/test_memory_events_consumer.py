@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
+from memoryapp.engine import write
 from memoryapp.events import user_group
 from tests.support.sockets import app_socket
 
@@ -29,9 +31,12 @@ async def test_it_delivers_the_owners_events_and_not_another_users(alice, bob):
     assert (await bob_socket.connect())[0]
     try:
         layer = get_channel_layer()
-        await layer.group_send(user_group(alice.pk), {"type": "memory.created", "memory": {"id": 7, "content": "tea"}})
+        tea = await sync_to_async(lambda: write.add_memory(alice, "I like green tea").memory)()
+        await alice_socket.receive_json_from(timeout=5)  # its own event
+        await layer.group_send(user_group(alice.pk), {"type": "memory.created", "id": tea.pk, "action": "created",
+                                                      "count": 1})
         message = await alice_socket.receive_json_from(timeout=5)
-        assert message == {"event": "memory.created", "memory": {"id": 7, "content": "tea"}}
+        assert message["event"] == "memory.created" and message["memory"]["content"] == "I like green tea"
         assert await bob_socket.receive_nothing(timeout=0.5)
     finally:
         await alice_socket.disconnect()

@@ -17,6 +17,6 @@ async def test_the_page_is_told_the_id_and_nothing_else(alice):
     try:
         await sync_to_async(purge.purge_memory)(memory)
         message = await socket.receive_json_from(timeout=5)
-        assert message == {"event": "memory.deleted", "memory": {"id": memory.pk, "action": "purged", "note": ""}}
+        assert message == {"event": "memory.purged", "memory": {"id": memory.pk, "action": "purged"}, "count": 1}
     finally:
         await socket.disconnect()
