@@ -37,6 +37,16 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}.memories"
 
 
+NOTICE_CLOSED = "chat.notice_closed"  # not a memory event: a chat's "memory updated" line was closed
+
+
+def publish_notice_closed(user_id: int, conversation_id: int) -> None:
+    """Tell the user's chat pages of this conversation that its line was closed: the next counts afresh."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": NOTICE_CLOSED, "conversation": conversation_id})
+
+
 def publish_memory_change(sender: Any, user_id: int, memory_id: int | None, action: str,
                           event: str | None = None, count: int = 1, **kwargs: Any) -> None:
     """The `memory_changed` receiver (sent after commit): one event to every open page of the user.

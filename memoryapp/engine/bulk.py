@@ -1,7 +1,7 @@
 """The bulk write path, for imports and benchmarks: validated rows in, embedded in batches, one
 transaction per batch. Exact duplicates (by content_key, within the batch or against current memories)
 are skipped and reported. No per-memory signal: one `memory_changed` for the whole write (a
-`memory.batch` event with its count, after commit); graph sync leaves the new rows pending for its drain.
+`MemoryEventType.BATCH` event with its count, after commit); graph sync leaves the new rows pending for its drain.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ side vector is still empty is what is left, so an interrupted run resumes where 
 keeps reading `embedding`, the old vectors, all along. When every row has its new vector, one
 transaction (the table locked against writes for its duration) embeds rows written meanwhile, drops the
 old column and its index, renames the side column and builds the HNSW index for the new dimension.
-Then the app must run with the new model's settings. Each user's open pages hear one `memory.batch`
+Then the app must run with the new model's settings. Each user's open pages hear one `MemoryEventType.BATCH`
 event with the count of their memories re-embedded, not one per memory.
 """
 from __future__ import annotations

@@ -80,7 +80,7 @@ def record(memory: Memory, action: str, actor: str, *, before: dict | None = Non
 
 def announce(user_id: int, memory_id: int | None, action: str, *, count: int = 1, **extra) -> None:
     """After commit, send the one `memory_changed` signal for a change (memory_id None: a bulk write of
-    `count` memories, one `memory.batch` event). Receivers never fail the writer."""
+    `count` memories, one `MemoryEventType.BATCH` event). Receivers never fail the writer."""
     event = MemoryEventType.BATCH if memory_id is None else REALTIME_EVENT.get(action)
 
     def notify() -> None:
