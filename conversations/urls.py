@@ -14,6 +14,7 @@ urlpatterns = [
     path("c/<int:conversation_id>/delete/", views.delete, name="conversation_delete"),
     path("c/<int:conversation_id>/messages/<int:message_id>/remember/", views.remember, name="message_remember"),
     path("c/<int:conversation_id>/memories/<int:memory_id>/undo/", views.undo_memory, name="memory_undo"),
+    path("c/<int:conversation_id>/memories/notice/close/", views.close_memory_notice, name="memory_notice_close"),
     path("c/<int:conversation_id>/memories/<int:memory_id>/forget/", views.forget_memory, name="chat_memory_forget"),
     path("c/<int:conversation_id>/memories/<int:memory_id>/revert/", views.revert_memory_in_chat,
          name="chat_memory_revert"),

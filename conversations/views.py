@@ -4,10 +4,11 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from memoryapp import events
 from memoryapp.engine import chat, chat_end
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.engine.remember import remember_message
@@ -122,15 +123,28 @@ def remember(request: HttpRequest, conversation_id: int, message_id: int) -> Htt
 
 @login_required
 @require_POST
-def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> JsonResponse:
-    """Undo a memory learnt in this chat: soft delete, and what it superseded becomes current again."""
+def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> HttpResponse:
+    """Undo a memory learnt in this chat (its "memory updated" line): soft delete, and what it superseded
+    becomes current again. Answers the plain line that replaces the notice; always 200, as htmx swaps 2xx."""
     _owned(request, conversation_id)
     memory = get_object_or_404(Memory, pk=memory_id, user=request.user)
     try:
-        result = revert_memory(memory)
-    except MemoryConflict as exc:
-        return JsonResponse({"error": exc.message}, status=409)
-    return JsonResponse({"id": memory.pk, "status": result.memory.status})
+        revert_memory(memory)
+    except MemoryConflict:
+        plain = "failed"
+    else:
+        plain = "undone"
+    return render(request, "conversations/_memory_notice.html",
+                  {"plain": plain, "memory_id": memory.pk, "conversation_id": conversation_id})
+
+
+@login_required
+@require_POST
+def close_memory_notice(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """The "memory updated" line was closed: the chat's memory events count afresh (memoryapp/consumers.py)."""
+    conversation = _owned(request, conversation_id)
+    events.publish_notice_closed(request.user.pk, conversation.pk)
+    return HttpResponse("")  # htmx removes the line (hx-swap="delete")
 
 
 def _memory_action(request: HttpRequest, conversation: Conversation, memory: Memory, error: str = "") -> HttpResponse:

@@ -1,9 +1,49 @@
-"""One websocket per browser tab for `memory.*` events: the memories page and the chat listen."""
+"""One websocket per browser tab for `memory.*` events: the memories page and the chat listen.
+
+The page says what it shows when it subscribes, in the query string: the memories page sends the one its
+view read (filters, search, `lang`), the chat page `conversation=<id>`. Each event arrives with the
+memory's id only (memoryapp/events.py); the consumer loads the row and renders the templates the views
+use, as htmx out-of-band fragments the ws extension swaps: on the memories page the card (replaced where
+shown, added at the top where the filters would list it, a "changed elsewhere" mark on one being edited)
+and the counts; on the chat the "memory updated" line of what this chat learnt.
+"""
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from memoryapp.events import user_group
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.http import QueryDict
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from memoryapp.engine import listing
+from memoryapp.engine.errors import MemoryValidationError
+from memoryapp.events import MemoryEventType, user_group
+from memoryapp.forms import MemoryFilterForm
+from memoryapp.models import EventAction, Memory, MemoryStatus
+
+INSERTED = {MemoryEventType.CREATED, MemoryEventType.RESTORED}  # may join a list that did not show them
+LEARNT = {MemoryEventType.CREATED, MemoryEventType.UPDATED}  # what the chat's "memory updated" line tells
+
+
+def _language(query: QueryDict) -> str:
+    try:
+        return translation.get_supported_language_variant(query.get("lang", ""))
+    except LookupError:
+        return translation.get_language() or "en"
+
+
+def _page_filter(query: QueryDict) -> listing.MemoryFilter | None:
+    """What the memories page lists, read as its view reads it; None where a live card cannot tell whether
+    it belongs (a search ranks its results, time travel shows the past, a bad filter shows nothing)."""
+    form = MemoryFilterForm(query)
+    try:
+        flt = listing.MemoryFilter.with_range(**form.filter_values())
+    except MemoryValidationError:
+        return None
+    return None if flt.q.strip() or flt.at else flt
 
 
 class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
@@ -12,6 +52,15 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
+        query = QueryDict(self.scope.get("query_string", b"").decode(), mutable=True)
+        self.language = _language(query)
+        conversation = query.pop("conversation", [""])[-1]
+        self.conversation_id = int(conversation) if conversation.isdigit() else None
+        self.learnt: list[int] = []  # the chat's line counts these, newest last, until it is closed
+        self.notice = ""  # the line last sent: an event that changes nothing in it sends nothing
+        query.pop("lang", None)
+        self.params = query.urlencode()
+        self.filter = await database_sync_to_async(_page_filter)(query)
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -20,12 +69,72 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def _forward(self, event: dict) -> None:
-        await self.send_json({"event": event["type"], "memory": event["memory"]})
+    async def chat_notice_closed(self, event: dict) -> None:
+        """The chat's "memory updated" line was closed (conversations.views.close_memory_notice): the next
+        one counts afresh."""
+        if event["conversation"] == self.conversation_id:
+            self.learnt.clear()
+            self.notice = ""
 
-    # One handler per event type: `memory.created` arrives at `memory_created`.
-    memory_created = _forward
-    memory_updated = _forward
-    memory_deleted = _forward
-    memory_forgotten = _forward
-    memory_restored = _forward
+    async def _memory_event(self, event: dict) -> None:
+        render = self._chat_frame if self.conversation_id else self._page_frame
+        frame = await database_sync_to_async(render)(MemoryEventType(event["type"]), event)
+        if frame:
+            await self.send(frame)
+
+    # One handler per event type, named by MemoryEventType.handler (CREATED arrives at memory_created).
+    memory_created = memory_updated = memory_deleted = memory_forgotten = memory_restored = _memory_event
+    memory_purged = memory_batch = _memory_event
+
+    def _memory(self, memory_id: int | None) -> Memory | None:
+        if memory_id is None:
+            return None
+        return (Memory.objects.filter(pk=memory_id, user=self.scope["user"]).select_related("source_conversation")
+                .prefetch_related("superseded_by", "supersedes").first())
+
+    def _page_frame(self, kind: MemoryEventType, event: dict) -> str:
+        user = self.scope["user"]
+        memory = None if kind == MemoryEventType.PURGED else self._memory(event["id"])
+        context = {"event": kind.value, "memory_id": event["id"], "m": memory, "stats": listing.stats(user),
+                   "next": f"{reverse('memories')}?{self.params}" if self.params else reverse('memories'),
+                   "csrf_token": self.scope.get("cookies", {}).get("csrftoken", ""), "params": self.params}
+        if kind == MemoryEventType.PURGED:
+            context["purged"] = True
+        elif kind == MemoryEventType.BATCH:
+            context.update(count=event["count"], imported=event["action"] == EventAction.IMPORTED)
+        if memory is not None:
+            context["card_if"] = f"#memory-{memory.pk}:not(.editing)"
+            if kind in INSERTED and self._lists(memory):
+                # Not where it is shown already, nor where the version it replaces is being edited (that
+                # edit's own reply brings it, and a live copy would race it).
+                shown = [f"#memory-{memory.pk}"] + [f"#memory-{old.pk}.editing" for old in memory.supersedes.all()]
+                context["insert_if"] = f"#memory-list:not(:has({', '.join(shown)}))"
+        with translation.override(self.language):
+            return render_to_string("memoryapp/_live_memory.html", context)
+
+    def _lists(self, memory: Memory) -> bool:
+        """Would the page's own view list this memory?"""
+        if self.filter is None:
+            return False
+        return listing.filtered(self.scope["user"], self.filter).filter(pk=memory.pk).exists()
+
+    def _chat_frame(self, kind: MemoryEventType, event: dict) -> str:
+        if kind not in LEARNT:
+            return ""
+        memory = self._memory(event["id"])
+        if (memory is None or memory.source_conversation_id != self.conversation_id
+                or memory.status != MemoryStatus.ACTIVE or not memory.is_current):
+            return ""
+        if memory.pk in self.learnt:  # an update of one already counted counts once, as the newest
+            self.learnt.remove(memory.pk)
+        self.learnt.append(memory.pk)
+        count = len(self.learnt)
+        with translation.override(self.language):
+            lead = (_("{count} memories updated, the latest:").replace("{count}", str(count)) if count > 1
+                    else _("Memory updated:"))
+            notice = render_to_string("conversations/_memory_notice.html", {
+                "m": memory, "count": count, "lead": lead, "conversation_id": self.conversation_id})
+        if notice == self.notice:
+            return ""
+        self.notice = notice
+        return f'<div id="notices" hx-swap-oob="innerHTML">{notice}</div>'

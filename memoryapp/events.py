@@ -1,11 +1,35 @@
-"""Publishing `memory.*` events to a user's channel group, after the transaction commits."""
+"""The `memory.*` events a user's open pages hear, and the one receiver that publishes them.
+
+`MemoryEventType` is the whole vocabulary: Python, templates (the `live` tags) and JS take the names from
+here (tests/unit/test_event_names.py fails on a name spelt anywhere else). The engine's write path sends
+`memory_changed` after commit with the event it maps the change to; `publish_memory_change`, connected in
+`MemoryappConfig.ready()`, sends it to the user's channel group, where the consumer renders the frames.
+"""
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import models
 
-EVENT_TYPES = ("memory.created", "memory.updated", "memory.deleted", "memory.forgotten", "memory.restored")
+logger = logging.getLogger(__name__)
+
+
+class MemoryEventType(models.TextChoices):
+    CREATED = "memory.created", "created"
+    UPDATED = "memory.updated", "updated"
+    DELETED = "memory.deleted", "deleted"
+    FORGOTTEN = "memory.forgotten", "forgotten"
+    RESTORED = "memory.restored", "restored"
+    PURGED = "memory.purged", "deleted forever"
+    BATCH = "memory.batch", "many changed at once"  # an import, a re-embed, a purge of all: one event, a count
+
+    @property
+    def handler(self) -> str:
+        """The consumer method Channels dispatches it to: `memory.created` arrives at `memory_created`."""
+        return self.value.replace(".", "_")
 
 
 def user_group(user_id: int) -> str:
@@ -13,14 +37,27 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}.memories"
 
 
-def publish(user_id: int, event_type: str, payload: dict) -> None:
-    """Send after commit, so listeners never see a change that was rolled back."""
-    if event_type not in EVENT_TYPES:
-        raise ValueError(f"unknown memory event {event_type!r}")
+NOTICE_CLOSED = "chat.notice_closed"  # not a memory event: a chat's "memory updated" line was closed
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(user_group(user_id), {"type": event_type, "memory": payload})
 
-    transaction.on_commit(send)
+def publish_notice_closed(user_id: int, conversation_id: int) -> None:
+    """Tell the user's chat pages of this conversation that its line was closed: the next counts afresh."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": NOTICE_CLOSED, "conversation": conversation_id})
+
+
+def publish_memory_change(sender: Any, user_id: int, memory_id: int | None, action: str,
+                          event: str | None = None, count: int = 1, **kwargs: Any) -> None:
+    """The `memory_changed` receiver (sent after commit): one event to every open page of the user.
+    A change no page shows (accessed, exported) comes without `event` and goes nowhere."""
+    if event is None:
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": MemoryEventType(event).value, "id": memory_id, "action": action, "count": count}
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:  # Redis down: the write stands; open pages catch up on their next load
+        logger.warning("could not publish %s for user %s", event, user_id, exc_info=True)

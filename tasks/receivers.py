@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 IGNORED_ACTIONS = frozenset({"boosted", "accessed", "demoted", "promoted", "exported", "deleted", "forgotten"})
 
 
-def on_memory_changed(sender: Any, memory_id: int, user_id: int, action: str, **kwargs: Any) -> None:
+def on_memory_changed(sender: Any, memory_id: int | None, user_id: int, action: str, **kwargs: Any) -> None:
+    if memory_id is None:  # a bulk write: its new rows are pending, the drain syncs them (a purge of all: below)
+        return
     if action == "purged":
         if kwargs.get("episode_id"):
             _enqueue_on_commit(purge_episode.delay, kwargs["episode_id"], user_id)

@@ -1,6 +1,7 @@
 """The bulk write path, for imports and benchmarks: validated rows in, embedded in batches, one
 transaction per batch. Exact duplicates (by content_key, within the batch or against current memories)
-are skipped and reported. No per-memory signal: graph sync picks the new rows up as pending.
+are skipped and reported. No per-memory signal: one `memory_changed` for the whole write (a
+`MemoryEventType.BATCH` event with its count, after commit); graph sync leaves the new rows pending for its drain.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySour
 from .snapshots import snapshot
 from .text import content_key, search_context, search_tokens
 from .validation import MemoryInput
-from .write import _lock_user
+from .write import _lock_user, announce
 
 
 def bulk_add(
@@ -66,4 +67,7 @@ def bulk_add(
         results.extend(by_position.get(i) for i in range(len(batch)))
         if progress:
             progress(min(start + batch_size, len(items)), len(items))
+    written = sum(1 for memory in results if memory is not None)
+    if written:
+        announce(user_id, None, action, count=written)
     return results

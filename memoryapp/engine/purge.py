@@ -21,16 +21,15 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from conversations.models import Message, Role
-from memoryapp import events
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
 
 from . import jobs
 from .errors import MemoryNotFound
 from .memory_commands import quoted
-from .signals import memory_changed, all_memories_purged
+from .signals import all_memories_purged
 from .text import content_key
-from .write import _lock_user
+from .write import _lock_user, announce
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -142,25 +141,19 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
     _scrub_command_replies(user_id, [m.content for m in rows])
     _scrub_shared_records(user_id, texts, memory_ids=ids)
     _delete_failed_tasks(memory_id=ids)
-    episodes = {m.pk: m.graph_episode_id for m in rows}
+    episode_ids = {m.pk: m.graph_episode_id for m in rows}
     Memory.objects.filter(pk__in=ids).delete()  # citations and supersedes links cascade
     now = timezone.now()
     MemoryEvent.objects.bulk_create([
         MemoryEvent(user_id=user_id, memory=None, memory_ref=pk, action=EventAction.PURGED, actor=actor,
                     created_at=now) for pk in ids
     ])
-    for pk in ids:
-        _after_purge(user_id, pk, episodes[pk] if graph_each else "")
+    if graph_each:
+        for pk in ids:
+            announce(user_id, pk, EventAction.PURGED, episode_id=episode_ids[pk])
+    else:  # every memory of the user: one batch event; the graph drops the whole group (all_memories_purged)
+        announce(user_id, None, EventAction.PURGED, count=len(ids))
     return ids
-
-
-def _after_purge(user_id: int, memory_id: int, episode_id: str) -> None:
-    def notify() -> None:
-        memory_changed.send_robust(sender=Memory, memory_id=memory_id, user_id=user_id,
-                                   action=EventAction.PURGED, episode_id=episode_id)
-
-    transaction.on_commit(notify)
-    events.publish(user_id, "memory.deleted", {"id": memory_id, "action": EventAction.PURGED, "note": ""})
 
 
 def _scrub_notes(user_id: int, texts: list[str]) -> None:

@@ -5,7 +5,8 @@ side vector is still empty is what is left, so an interrupted run resumes where 
 keeps reading `embedding`, the old vectors, all along. When every row has its new vector, one
 transaction (the table locked against writes for its duration) embeds rows written meanwhile, drops the
 old column and its index, renames the side column and builds the HNSW index for the new dimension.
-Then the app must run with the new model's settings.
+Then the app must run with the new model's settings. Each user's open pages hear one `MemoryEventType.BATCH`
+event with the count of their memories re-embedded, not one per memory.
 """
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
+from memoryapp.models import EventAction
 from memoryapp.providers.embeddings.base import Embedder
+
+from .write import announce
 
 TABLE = "memoryapp_memory"
 SIDE = "embedding_next"
@@ -109,7 +113,15 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
                            "WITH (m = 16, ef_construction = 64)")
     _, report.total = _counts_after_swap()
     report.swapped = True
+    _announce_per_user()
     return report
+
+
+def _announce_per_user() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT user_id, count(*) FROM {TABLE} GROUP BY user_id")
+        for user_id, count in cursor.fetchall():
+            announce(user_id, None, EventAction.UPDATED, count=count)
 
 
 def _counts_after_swap() -> tuple[int, int]:

@@ -1,8 +1,9 @@
 """The write path: every change to a memory is one transaction with one MemoryEvent per memory touched.
 
 Writes for one user are serialised by a transaction-level advisory lock, so the near-duplicate check
-cannot race; the partial unique index on (user, content_key) backs it up. After commit,
-`memory_changed` is sent (graph sync listens) and a `memory.*` event goes to the user's pages.
+cannot race; the partial unique index on (user, content_key) backs it up. After commit, one
+`memory_changed` signal carries each change with the `memory.*` event it means (memoryapp/events.py):
+graph sync and the user's open pages both listen to it; a bulk write sends one signal with its count.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
-from memoryapp import events
+from memoryapp.events import MemoryEventType
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
 from .errors import MemoryConflict, MemoryValidationError
@@ -32,19 +33,19 @@ logger = logging.getLogger(__name__)
 MERGE_SIMILARITY = 0.9  # cosine at or above which a new memory is the same as an existing one
 _LOCK_NAMESPACE = 7301  # first key of pg_advisory_xact_lock(int, int); the second is the user id
 
-REALTIME_EVENT = {
-    EventAction.CREATED: "memory.created",
-    EventAction.IMPORTED: "memory.created",
-    EventAction.UPDATED: "memory.updated",
-    EventAction.SUPERSEDED: "memory.updated",
-    EventAction.MERGED: "memory.updated",
-    EventAction.BOOSTED: "memory.updated",
-    EventAction.DEMOTED: "memory.updated",
-    EventAction.PROMOTED: "memory.updated",
-    EventAction.DELETED: "memory.deleted",
-    EventAction.PURGED: "memory.deleted",
-    EventAction.FORGOTTEN: "memory.forgotten",
-    EventAction.RESTORED: "memory.restored",
+REALTIME_EVENT = {  # what a change means to an open page; the rest (accessed, exported) no page shows
+    EventAction.CREATED: MemoryEventType.CREATED,
+    EventAction.IMPORTED: MemoryEventType.CREATED,
+    EventAction.UPDATED: MemoryEventType.UPDATED,
+    EventAction.SUPERSEDED: MemoryEventType.UPDATED,
+    EventAction.MERGED: MemoryEventType.UPDATED,
+    EventAction.BOOSTED: MemoryEventType.UPDATED,
+    EventAction.DEMOTED: MemoryEventType.UPDATED,
+    EventAction.PROMOTED: MemoryEventType.UPDATED,
+    EventAction.DELETED: MemoryEventType.DELETED,
+    EventAction.PURGED: MemoryEventType.PURGED,
+    EventAction.FORGOTTEN: MemoryEventType.FORGOTTEN,
+    EventAction.RESTORED: MemoryEventType.RESTORED,
 }
 
 
@@ -73,20 +74,23 @@ def record(memory: Memory, action: str, actor: str, *, before: dict | None = Non
         user_id=memory.user_id, memory=None if action == EventAction.PURGED else memory,
         memory_ref=memory.pk, action=action, actor=actor, before=before, after=after, note=note[:200],
     )
-    payload = after or before or {"id": memory.pk}
-    memory_id, user_id = memory.pk, memory.user_id
+    announce(memory.user_id, memory.pk, action, **(extra or {}))
+    return event
+
+
+def announce(user_id: int, memory_id: int | None, action: str, *, count: int = 1, **extra) -> None:
+    """After commit, send the one `memory_changed` signal for a change (memory_id None: a bulk write of
+    `count` memories, one `MemoryEventType.BATCH` event). Receivers never fail the writer."""
+    event = MemoryEventType.BATCH if memory_id is None else REALTIME_EVENT.get(action)
 
     def notify() -> None:
         for receiver, result in memory_changed.send_robust(
-            sender=Memory, memory_id=memory_id, user_id=user_id, action=action, **(extra or {})
+            sender=Memory, memory_id=memory_id, user_id=user_id, action=action, event=event, count=count, **extra
         ):
             if isinstance(result, Exception):
                 logger.warning("memory_changed receiver %s failed: %s", receiver, result)
 
     transaction.on_commit(notify)
-    if action in REALTIME_EVENT:
-        events.publish(user_id, REALTIME_EVENT[action], {**payload, "action": action, "note": note})
-    return event
 
 
 def _current(user_id: int):

@@ -10,18 +10,14 @@ document.addEventListener("submit", (event) => {
 // Ctrl+Shift+T opens a temporary chat from any page; on the chat page it flips the toggle beside the input.
 document.addEventListener("keydown", (event) => {
   if (!event.ctrlKey || !event.shiftKey || event.key.toLowerCase() !== "t") return;
-  const toggle = document.getElementById("temporary-toggle");
+  const toggle = document.getElementById("temporary-toggle");  // beside the chat's input
   const form = document.getElementById("temporary-chat");  // in the header when logged in (base.html)
-  if (!toggle && !form) return;
-  event.preventDefault();
-  if (toggle) toggle.click();
-  else form.requestSubmit();
+  if (toggle || form) { event.preventDefault(); toggle ? toggle.click() : form.requestSubmit(); }
 });
-
 // The htmx ws extension reconnects after abnormal closes (1006, 1011-1013) with its own backoff; a
 // server that ends a socket cleanly (Daphne's websocket timeout: 1000; a restart: 1001) gets one more try,
 // whose failure (1006) the extension then retries.
 document.addEventListener("htmx:wsClose", (event) => {
-  const code = event.detail.event.code;
-  if (code === 1000 || code === 1001) setTimeout(() => event.detail.socketWrapper.reconnect(), 1000 + Math.random() * 1000);
+  const { event: close, socketWrapper } = event.detail;
+  if (close.code === 1000 || close.code === 1001) setTimeout(socketWrapper.reconnect, 1000 + Math.random() * 1000);
 });

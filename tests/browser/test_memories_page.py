@@ -147,6 +147,60 @@ def test_it_shows_a_memory_added_elsewhere_without_a_reload(page: Page, app_serv
     page.screenshot(path=str(shots / "memories-live.png"))
 
 
+def test_it_fetches_nothing_after_a_live_event(page: Page, app_server, alice):
+    """The server sends the card and the counts rendered: the page swaps them, and asks for no HTML again."""
+    seed(alice)
+    open_memories(page, app_server)
+    page.wait_for_load_state("networkidle")
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    off_loop(add_memory, alice, "Is allergic to cats", kind="fact", importance=0.9)
+    expect(card(page, "allergic to cats")).to_be_visible(timeout=15_000)
+    expect(counts(page).locator("#stat-total")).to_have_text("5")
+    teacher = Memory.objects.get(user=alice, content__contains="piano teacher")
+    off_loop(delete_memory, teacher)
+    expect(card(page, "piano teacher")).to_contain_text("Deleted", timeout=15_000)
+    expect(counts(page).locator(".stat-status")).to_contain_text("Deleted 1")
+    page.wait_for_timeout(1000)  # a fetch that a live event set off would have started by now
+    assert requests == []
+
+
+def test_it_shows_an_import_made_in_another_tab(page: Page, app_server, alice, tmp_path):
+    seed(alice)
+    open_memories(page, app_server)
+    other = page.context.new_page()
+    open_memories_in(other, app_server)
+    upload = tmp_path / "memories.json"
+    upload.write_text(json.dumps({"memories": [{"content": f"Imported fact number {n}", "kind": "fact"}
+                                              for n in range(3)]}))
+    other.set_input_files("input[name=file]", str(upload))
+    other.get_by_role("button", name="Import", exact=True).click()
+    expect(other.locator(".flash")).to_contain_text("Imported 3 memories.")
+    expect(page.locator("#live-notice")).to_contain_text("3 memories were imported elsewhere.", timeout=15_000)
+    expect(counts(page).locator("#stat-total")).to_have_text("7")
+    page.locator("#live-notice").get_by_role("link", name="Show them").click()
+    expect(card(page, "Imported fact number 2")).to_be_visible()
+
+
+def test_it_marks_a_card_being_edited_when_it_changes_elsewhere(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    card(page, "piano teacher").get_by_role("link", name="Edit").click()
+    editor = page.locator(".memory-card.editing")
+    editor.locator("textarea").fill("Works as a piano teacher in Dresden")
+    teacher = Memory.objects.get(user=alice, content__contains="piano teacher")
+    off_loop(delete_memory, teacher)
+    expect(editor.locator(".changed-elsewhere")).to_contain_text("changed elsewhere", timeout=15_000)
+    expect(editor.locator("textarea")).to_have_value("Works as a piano teacher in Dresden")  # not replaced
+
+
+def open_memories_in(page: Page, app_server) -> None:
+    """A second tab of the same browser, signed in already."""
+    page.goto(f"{app_server.url}/settings/memories")
+    expect(page.locator("#live-status[data-state=on]")).to_have_count(1)
+    page.wait_for_function("window.htmx !== undefined")
+
+
 def test_it_reports_a_bad_import_row_and_imports_nothing(page: Page, app_server, alice, tmp_path, shots):
     rows = [{"content": "Speaks Portuguese", "kind": "fact"},
             {"content": "Loves jazz", "kind": "hobby"},

@@ -2,7 +2,6 @@
 restarting those servers leaves the rest of the test session alone (tests/support/dedicated.py)."""
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterator
@@ -95,12 +94,3 @@ def frames_until(socket, needle: str, timeout: float = 30) -> str:
     while needle not in seen:
         seen += socket.recv(timeout=max(0.1, deadline - time.monotonic()))
     return seen
-
-
-def json_until(socket, predicate, timeout: float = 30) -> dict:
-    """The first JSON frame that satisfies `predicate`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        frame = json.loads(socket.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if predicate(frame):
-            return frame

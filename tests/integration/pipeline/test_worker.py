@@ -1,5 +1,5 @@
 """End to end on the real Celery worker (a subprocess) and the embedded Redis: messages in, memories out,
-`memory.created` on the owner's websocket; the same window queued again changes nothing."""
+the new cards on the owner's websocket; the same window queued again changes nothing."""
 from __future__ import annotations
 
 import time
@@ -22,11 +22,14 @@ from .conftest import candidates, chat, decisions
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-async def _events_until(socket: WebsocketCommunicator, wanted: int, timeout: float = 90) -> list[dict]:
-    """Frames until `wanted` memory.created have arrived (the worker loads its embedding model first)."""
+INSERTED = 'hx-swap-oob="afterbegin:#memory-list"'  # a new card joins the open page's list
+
+
+async def _frames_until(socket: WebsocketCommunicator, wanted: int, timeout: float = 90) -> list[str]:
+    """Frames until `wanted` new cards have arrived (the worker loads its embedding model first)."""
     frames, deadline = [], time.monotonic() + timeout
-    while sum(f["event"] == "memory.created" for f in frames) < wanted:
-        frames.append(await socket.receive_json_from(timeout=max(0.1, deadline - time.monotonic())))
+    while sum(INSERTED in f for f in frames) < wanted:
+        frames.append(await socket.receive_from(timeout=max(0.1, deadline - time.monotonic())))
     return frames
 
 
@@ -58,13 +61,13 @@ async def test_it_extracts_on_the_worker_and_tells_the_page(alice, celery_worker
     try:
         started = time.monotonic()
         result = extract_messages.delay(conversation.pk, ids)
-        frames = await _events_until(socket, wanted=2)
+        frames = await _frames_until(socket, wanted=2)
         summary = await sync_to_async(result.get)(timeout=30)
         elapsed = time.monotonic() - started
 
-        created = sorted(f["memory"]["content"] for f in frames if f["event"] == "memory.created")
-        assert created == ["I drink green tea every morning", "I now prefer React for frontend work"]
-        assert {"event": "memory.updated"}.items() <= next(f for f in frames if f["memory"]["id"] == vue.pk).items()
+        inserted = "".join(f for f in frames if INSERTED in f)
+        assert "I drink green tea every morning" in inserted and "I now prefer React for frontend work" in inserted
+        assert any(f'id="memory-{vue.pk}"' in f and "Replaced" in f for f in frames)  # its card, marked replaced
         assert summary["status"] == "done" and summary["llm_calls"] == 2
         assert pipeline_calls() - calls_before == 2
         print(f"\n[pipeline] 5-turn-size batch on the worker: {summary['llm_calls']} model calls, "
@@ -122,7 +125,7 @@ async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, cel
         queued = [await sync_to_async(turn)(t) for t in
                   ["hi", "I am training for a marathon", "any tips?", "thanks", "bye"]]
         assert queued == [False, False, False, False, True]
-        frame = (await _events_until(socket, wanted=1))[-1]
-        assert frame["memory"]["content"] == "I am training for a marathon" and frame["memory"]["kind"] == "goal"
+        frame = (await _frames_until(socket, wanted=1))[-1]
+        assert "I am training for a marathon" in frame and 'data-kind="goal"' in frame
     finally:
         await socket.disconnect()

@@ -100,6 +100,7 @@ PAGE_PROBES = [
     ("POST", "/c/{conversation}/memories/{memory}/undo/", None),
     ("POST", "/c/{own}/messages/{message}/remember/", None),
     ("POST", "/c/{own}/memories/{memory}/undo/", None),
+    ("POST", "/c/{conversation}/memories/notice/close/", None),
     ("POST", "/c/{conversation}/memories/{memory}/forget/", None),
     ("POST", "/c/{own}/memories/{memory}/forget/", None),
     ("POST", "/c/{own}/memories/{deleted}/restore/", None),

@@ -1,0 +1,51 @@
+"""One event path: every write reaches the user's channel group once, after commit; a bulk write once."""
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from memoryapp.engine import purge, transfer, write
+from memoryapp.events import MemoryEventType, user_group
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def _listen(user) -> tuple:
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(user_group(user.pk), channel)
+    return layer, channel
+
+
+async def _received(layer, channel, timeout: float = 0.5) -> list[dict]:
+    import asyncio
+
+    messages = []
+    while True:
+        try:
+            messages.append(await asyncio.wait_for(layer.receive(channel), timeout))
+        except asyncio.TimeoutError:
+            return messages
+
+
+async def test_it_sends_one_batch_event_with_its_count_for_an_import(alice):
+    layer, channel = await _listen(alice)
+    rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(5)] + [
+        {"content": "Imported fact number 0", "kind": "fact"}]  # a duplicate: not written, not counted
+    report = await sync_to_async(transfer.import_memories)(alice, rows)
+    assert report.imported == 5
+    messages = await _received(layer, channel, timeout=3)
+    assert messages == [{"type": MemoryEventType.BATCH.value, "id": None, "action": "imported", "count": 5}]
+
+
+async def test_it_sends_each_write_once_after_commit(alice):
+    layer, channel = await _listen(alice)
+    memory = (await sync_to_async(write.add_memory)(alice, "I like green tea")).memory
+    await sync_to_async(write.delete_memory)(memory)
+    await sync_to_async(purge.purge_memory)(memory)
+    messages = await _received(layer, channel, timeout=3)
+    assert [(m["type"], m["id"]) for m in messages] == [
+        (MemoryEventType.CREATED.value, memory.pk), (MemoryEventType.DELETED.value, memory.pk),
+        (MemoryEventType.PURGED.value, memory.pk)]
+    assert all("content" not in m for m in messages)  # the words stay in the row, not on the layer
