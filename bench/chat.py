@@ -3,7 +3,7 @@
     python -m bench.chat [--split dev holdout] [--locomo N] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
-becomes a conversation holding its history, and its message goes through `engine.chat.start_turn`
+becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
 (query building, RECALL_CHAT, the memory budget) exactly as a chat turn does. The memories that
 reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
 questions per LoCoMo dev conversation, asked after the conversation's last two turns.
@@ -39,8 +39,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def write_memories(persona: Persona, now):
     """A fresh user holding the persona's memories; returns (user, memory id -> key)."""
-    from memoryapp.engine.bulk import bulk_add
-    from memoryapp.engine.validation import MemoryInput
+    from memoryapp.engine.memories.bulk import bulk_add
+    from memoryapp.engine.memories.validation import MemoryInput
     from memoryapp.models import MemorySettings
 
     from .ingest import embed_cached
@@ -77,7 +77,7 @@ def _link_versions(persona: Persona, by_key: dict) -> None:
 
 def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> TurnOutcome:
     from conversations.models import Conversation, Message
-    from memoryapp.engine.chat import start_turn
+    from memoryapp.engine.chat.chat import start_turn
     from memoryapp.engine.text import count_tokens
 
     conversation = Conversation.objects.create(user=user, title=case.id)
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
     from django.utils import timezone
 
-    from memoryapp.engine.recipes import RECALL_CHAT
+    from memoryapp.engine.recall.recipes import RECALL_CHAT
 
     personas = load_personas(tuple(args.split))
     if args.locomo:

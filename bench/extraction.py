@@ -4,7 +4,7 @@
 
 Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user holding the window's
 `existing` memories and a conversation holding its messages; the window is extracted by
-`engine.extraction.extract` exactly as the worker does (candidates, sensitive-data filter, nearest
+`engine.learning.extraction.extract` exactly as the worker does (candidates, sensitive-data filter, nearest
 memories, decisions, one transaction), and the memories it wrote are compared with the labels
 (bench/extraction_metrics.py).
 
@@ -62,8 +62,8 @@ def _scripted_answers(window: Window, server, key_of_id: dict[str, int]) -> None
 
 def run_window(window: Window, llm, server=None) -> WindowOutcome:
     from conversations.models import Conversation, Message
-    from memoryapp.engine import extraction
-    from memoryapp.engine.write import add_memory
+    from memoryapp.engine.learning import extraction
+    from memoryapp.engine.memories.write import add_memory
     from memoryapp.models import Memory
 
     user = runtime.fresh_user(f"extract-{window.id}")

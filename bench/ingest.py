@@ -1,4 +1,4 @@
-"""Write one LoCoMo sample as memories through engine.bulk.bulk_add, keeping dia_id -> memory id.
+"""Write one LoCoMo sample as memories through engine.memories.bulk.bulk_add, keeping dia_id -> memory id.
 
 bulk_add skips exact duplicates (same content_key); a duplicate turn maps to the memory that
 survived, so evidence mapping stays right. Turn vectors are cached under var/bench so repeated
@@ -64,9 +64,9 @@ def turn_contexts(sample: Sample, mode: str = "previous") -> list[str]:
 
 
 def ingest(sample: Sample, cache_dir: Path, context: str = "previous") -> Ingested:
-    from memoryapp.engine.bulk import bulk_add
+    from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.text import content_key
-    from memoryapp.engine.validation import MemoryInput
+    from memoryapp.engine.memories.validation import MemoryInput
 
     from .runtime import fresh_user
 

@@ -94,7 +94,7 @@ def make_actors(count: int, run: str) -> list[Actor]:
 
     from conversations.models import Conversation
     from memoryapp.auth import create_token
-    from memoryapp.engine.write import add_memory
+    from memoryapp.engine.memories.write import add_memory
 
     actors = []
     for i in range(count):

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> dict:
     runtime.setup_django()
     from django.conf import settings
 
-    from memoryapp.engine.recall import recall
+    from memoryapp.engine.recall.recall import recall
     from memoryapp.providers.embeddings import get_embedder
 
     from .ingest import ingest

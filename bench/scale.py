@@ -53,8 +53,8 @@ def timed(fn, repeat: int) -> list[float]:
 
 def write(user_id: int, rows: list[tuple[str, int]], pool_vectors: np.ndarray, *, embed: bool = False) -> float:
     """Memories per second through bulk_add."""
-    from memoryapp.engine.bulk import bulk_add
-    from memoryapp.engine.validation import MemoryInput
+    from memoryapp.engine.memories.bulk import bulk_add
+    from memoryapp.engine.memories.validation import MemoryInput
 
     items = [MemoryInput(content=text) for text, _ in rows]
     vectors = None if embed else synthetic.perturbed(pool_vectors, [i for _, i in rows]).tolist()
@@ -67,7 +67,7 @@ def capture_recall_sql(user, query: str, vector: list[float], config) -> tuple[s
     """The one Postgres statement recall runs (retrievers.postgres_search), with its parameters."""
     from django.db import connection
 
-    from memoryapp.engine.recall import recall
+    from memoryapp.engine.recall.recall import recall
 
     seen: list[tuple[str, object]] = []
 
@@ -127,8 +127,8 @@ def interleaved(calls: dict, queries: list[str], vectors: np.ndarray, budget_s: 
 def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], short_vectors: np.ndarray,
             budget_s: float, variants: list[str] = ()) -> dict:
     """Recall series use chat-like questions; page-search series use search-box queries (1-2 words)."""
-    from memoryapp.engine.recall import recall
-    from memoryapp.engine.recipes import RECALL_MEMORIES_PAGE, RECALL_POSTGRES_ONLY
+    from memoryapp.engine.recall.recall import recall
+    from memoryapp.engine.recall.recipes import RECALL_MEMORIES_PAGE, RECALL_POSTGRES_ONLY
     from memoryapp.models import Memory, MemoryStatus
 
     from .variants import VARIANTS
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
     from django.db import connection
 
-    from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+    from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
     from .ingest import embed_cached
 

@@ -4,7 +4,7 @@
 
 Parts: the HNSW vector CTE, full text as today (OR of terms) and AND-first (OR only when AND finds
 fewer than the limit), trigram as today (`<%` over the user's rows) and as a re-ranker over the vector
-and full-text candidates only. SQL mirrors memoryapp/engine/retrievers.py; it measures, it changes nothing.
+and full-text candidates only. SQL mirrors memoryapp/engine/recall/retrievers.py; it measures, it changes nothing.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _run(cursor, sql: str, params: dict) -> tuple[list, float]:
 def measure(user_id: int, queries: list[str], vectors: np.ndarray) -> dict:
     from django.db import connection
 
-    from memoryapp.engine.retrievers import tsquery_text
+    from memoryapp.engine.recall.retrievers import tsquery_text
 
     times: dict[str, list[float]] = {k: [] for k in ("vec", "ft_or", "ft_and_first", "tri", "tri_rerank")}
     with connection.cursor() as cursor:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memoryapp.engine.config import RecallConfig
-from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.recall.config import RecallConfig
+from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
 
 def _with(config: RecallConfig, **parts: dict) -> RecallConfig:

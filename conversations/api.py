@@ -13,8 +13,8 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict
 
-from memoryapp.engine import chat
-from memoryapp.engine.validation import Text
+from memoryapp.engine.chat import chat
+from memoryapp.engine.memories.validation import Text
 from memoryapp.providers.llm import ProviderError
 from memoryapp.schemas import errors
 

@@ -1,6 +1,6 @@
 """The chat websocket: one turn at a time, the reply streamed as htmx out-of-band fragments.
 
-The turn's logic lives in memoryapp.engine.chat; this edge authorises, runs the model's blocking
+The turn's logic lives in memoryapp.engine.chat.chat; this edge authorises, runs the model's blocking
 stream in a worker thread, renders frames, and honours "stop".
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from memoryapp.engine import chat, chat_end
+from memoryapp.engine.chat import chat, chat_end
 from memoryapp.providers.llm import ProviderError
 
 from . import services
@@ -50,7 +50,7 @@ _leaving: set[asyncio.Task] = set()  # held here: the loop keeps only weak refer
 
 def _leave_later(conversation_id: int) -> None:
     """The chat's last tab left: after CHAT_TAB_GRACE_SECONDS, unless a tab shows it again (a reload is
-    back within a second or two), a temporary chat is discarded and a kept one ends (engine/chat_end.py).
+    back within a second or two), a temporary chat is discarded and a kept one ends (engine/chat/chat_end.py).
     Should the server stop meanwhile, the idle sweep ends the chat and the daily purge drops a temporary one."""
     async def leave() -> None:
         await asyncio.sleep(settings.CHAT_TAB_GRACE_SECONDS)

@@ -13,7 +13,7 @@ class Conversation(models.Model):
     title = models.CharField(max_length=MAX_TITLE_LENGTH, blank=True, default="")
     temporary = models.BooleanField(default=False)
     ended_at = models.DateTimeField(null=True, blank=True)
-    # The rolling summary of the turns that no longer fit the model's window (engine/compaction.py),
+    # The rolling summary of the turns that no longer fit the model's window (engine/chat/compaction.py),
     # and the last message it covers; the prompt carries the summary in their place.
     summary = models.TextField(blank=True, default="")
     summary_until = models.BigIntegerField(null=True, blank=True)
@@ -41,7 +41,7 @@ class Message(models.Model):
     token_count = models.PositiveIntegerField(default=0)
     cited_memories = models.ManyToManyField("memoryapp.Memory", through="Citation", related_name="cited_by")
     # A turn about memory itself ("what do you remember about me?", "forget that I live in Berlin"),
-    # engine/memory_commands.py: on the user's message {"intent": ...}; on the reply also its "outcome" and
+    # engine/chat/memory_commands.py: on the user's message {"intent": ...}; on the reply also its "outcome" and
     # the "memory_ids" it listed, forgot or asks about. Such turns are never learnt from.
     memory_command = models.JSONField(null=True, blank=True, default=None)
     created_at = models.DateTimeField(auto_now_add=True)

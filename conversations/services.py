@@ -6,8 +6,8 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from memoryapp.engine.chat_end import open_in_tabs
-from memoryapp.engine.validation import has_nul
+from memoryapp.engine.chat.chat_end import open_in_tabs
+from memoryapp.engine.memories.validation import has_nul
 from memoryapp.models import Memory
 
 from .models import Conversation, Message
@@ -43,7 +43,7 @@ def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
 
 def discard_temporary(user, *, keep: int | None = None) -> int:
     """The user's temporary chats that no tab shows any more are gone (each is discarded when its own tab
-    leaves it, engine/chat_end.py; this catches one whose leaving was never seen, say across a restart)."""
+    leaves it, engine/chat/chat_end.py; this catches one whose leaving was never seen, say across a restart)."""
     doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep)
                   .values_list("pk", flat=True))
     shown = open_in_tabs(doomed)
@@ -72,7 +72,7 @@ def message_for_page(message_id: int) -> Message:
 
 def command_memories(message: Message) -> list[Memory]:
     """The memories a reply to a memory command forgot or asks about, in its order, the chat owner's only
-    (engine/memory_commands.py); the chat shows Undo or a choice beside each."""
+    (engine/chat/memory_commands.py); the chat shows Undo or a choice beside each."""
     command = message.memory_command or {}
     if command.get("outcome") not in ("forgot", "ask"):
         return []

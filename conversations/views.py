@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from memoryapp import events
-from memoryapp.engine import chat, chat_end
+from memoryapp.engine.chat import chat, chat_end
 from memoryapp.engine.errors import MemoryConflict
-from memoryapp.engine.remember import remember_message
-from memoryapp.engine.write import delete_memory, restore_memory as restore, revert_memory
+from memoryapp.engine.learning.remember import remember_message
+from memoryapp.engine.memories.write import delete_memory, restore_memory as restore, revert_memory
 from memoryapp.models import Memory, MemorySettings
 
 from . import services
@@ -43,7 +43,7 @@ def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 2
 
 def _end_other_chats(request: HttpRequest, current: Conversation) -> None:
     """Moving to another chat ends the ones that no tab shows: their last turns are learnt from. One still
-    shown in a tab ends when that tab leaves it (engine/chat_end.py, conversations/consumers.py)."""
+    shown in a tab ends when that tab leaves it (engine/chat/chat_end.py, conversations/consumers.py)."""
     try:
         chat_end.end_chats(chat_end.other_open_chats(request.user.pk, keep=current.pk))
     except Exception:  # the cache being down must not keep the user from their chat; the idle sweep catches up
@@ -113,7 +113,7 @@ def delete(request: HttpRequest, conversation_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def remember(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
-    """"Remember this": save what the message says now (engine/remember.py), or say why not, in place."""
+    """"Remember this": save what the message says now (engine/learning/remember.py), or say why not, in place."""
     current = _owned(request, conversation_id)
     message = get_object_or_404(Message, pk=message_id, conversation=current)
     # Always 200: htmx swaps only 2xx by default, and the sentence is meant to be shown either way.

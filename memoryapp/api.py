@@ -19,9 +19,9 @@ from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
 from memoryapp.auth import bearer_auth, session_auth
-from memoryapp.engine import listing, purge, transfer, write
+from memoryapp.engine.memories import listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
-from memoryapp.engine.validation import readable_error
+from memoryapp.engine.memories.validation import readable_error
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
     DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,

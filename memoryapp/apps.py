@@ -13,7 +13,7 @@ class MemoryappConfig(AppConfig):
         connection_created.connect(configure_session, dispatch_uid="memoryapp.configure_session")
 
         # Every committed memory change reaches the user's open pages: the one receiver that publishes.
-        from .engine.signals import memory_changed
+        from .engine.memories.signals import memory_changed
         from .events import publish_memory_change
 
         memory_changed.connect(publish_memory_change, dispatch_uid="memoryapp.events.publish_memory_change")

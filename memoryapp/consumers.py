@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from memoryapp.engine import listing
+from memoryapp.engine.memories import listing
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.events import MemoryEventType, user_group
 from memoryapp.forms import MemoryFilterForm

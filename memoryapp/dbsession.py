@@ -1,7 +1,7 @@
 """Per-connection Postgres settings that recall relies on."""
 from __future__ import annotations
 
-from memoryapp.engine.config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD
+from memoryapp.engine.recall.config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD
 
 # Iterative HNSW scans (pgvector 0.8) keep recall when the user filter removes most neighbours;
 # relaxed order is re-sorted by the query. ef_search and the trigram threshold (which bounds

@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from memoryapp.engine.errors import MemoryValidationError
-from memoryapp.engine.recipes import SearchMethod
-from memoryapp.engine.validation import MemoryPatch, parse
+from memoryapp.engine.recall.recipes import SearchMethod
+from memoryapp.engine.memories.validation import MemoryPatch, parse
 from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 
 RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("Last 7 days")),
@@ -58,7 +58,7 @@ class MemoryEditForm(forms.Form):
     importance = forms.IntegerField(min_value=0, max_value=100, label=_("Importance (%)"))
 
     def clean(self) -> dict:
-        """The fields above shape the widgets; the engine's rules (engine/validation.py) decide, and
+        """The fields above shape the widgets; the engine's rules (engine/memories/validation.py) decide, and
         their error is shown on the field it names."""
         data = super().clean()
         if not self.errors:

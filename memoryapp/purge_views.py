@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from memoryapp.engine import listing, purge
+from memoryapp.engine.memories import listing, purge
 from memoryapp.engine.errors import MemoryNotFound
 from memoryapp.forms import AccountDeleteForm
 from memoryapp.views import CLEARED_KEY

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from ninja import Schema
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from memoryapp.engine.recipes import SearchMethod
-from memoryapp.engine.validation import MemoryFields, MemoryPatch, Text
+from memoryapp.engine.recall.recipes import SearchMethod
+from memoryapp.engine.memories.validation import MemoryFields, MemoryPatch, Text
 from memoryapp.models import MAX_CONTENT_LENGTH, Memory, MemoryKind, MemorySource, MemoryStatus
 
 # The API's vocabularies are the models' choices: one list each, so the two cannot drift.
@@ -63,7 +63,7 @@ class MemoryOut(Schema):
 
 
 class MemoryIn(MemoryFields, Schema):
-    """A new memory: the engine's fields and rules (memoryapp/engine/validation.py), not a copy."""
+    """A new memory: the engine's fields and rules (memoryapp/engine/memories/validation.py), not a copy."""
 
 
 class MemoryPatchIn(MemoryPatch, Schema):

@@ -159,12 +159,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Graph syncs wait on the model several times per memory: their own queue keeps extraction prompt.
 CELERY_TASK_ROUTES = {"tasks.graph_sync.*": {"queue": "graph"}}
 FORGET_HOUR = envint("FORGET_HOUR", 3)  # nightly forgetting, in CELERY_TIMEZONE
-# A chat left this long ends: its last turns are extracted and its last episode written (engine/chat_end.py).
+# A chat left this long ends: its last turns are extracted and its last episode written (engine/chat/chat_end.py).
 CHAT_IDLE_MINUTES = envint("CHAT_IDLE_MINUTES", 30)
 # A chat whose last tab left ends (a temporary one is discarded) this long after, unless a tab shows it
 # again: a reload, or a dropped connection that the page reconnects (conversations/consumers.py).
 CHAT_TAB_GRACE_SECONDS = envfloat("CHAT_TAB_GRACE_SECONDS", 60)
-# A deleted memory can be restored for this long, then the beat purges it for good (engine/purge.py).
+# A deleted memory can be restored for this long, then the beat purges it for good (engine/memories/purge.py).
 DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
 if DELETED_RETENTION_DAYS < 0:
     raise ImproperlyConfigured(f"DELETED_RETENTION_DAYS must be 0 or more, not {DELETED_RETENTION_DAYS}")

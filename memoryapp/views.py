@@ -23,7 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from memoryapp import accounts, auth, language
-from memoryapp.engine import extraction, listing, transfer, write
+from memoryapp.engine.learning import extraction
+from memoryapp.engine.memories import listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus

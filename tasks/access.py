@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from memoryapp.engine.access import flush_access as flush
+from memoryapp.engine.recall.access import flush_access as flush
 
 from .base import PipelineTask
 

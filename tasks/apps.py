@@ -29,7 +29,7 @@ class TasksConfig(AppConfig):
         })
 
         # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.
-        from memoryapp.engine.signals import all_memories_purged, memory_changed
+        from memoryapp.engine.memories.signals import all_memories_purged, memory_changed
 
         from .receivers import on_all_memories_purged, on_memory_changed
 

@@ -1,9 +1,9 @@
-"""Chat-end jobs (engine/chat_end.py): what an ended chat still owes, and the sweep for idle chats."""
+"""Chat-end jobs (engine/chat/chat_end.py): what an ended chat still owes, and the sweep for idle chats."""
 from __future__ import annotations
 
 from celery import shared_task
 
-from memoryapp.engine import chat_end
+from memoryapp.engine.chat import chat_end
 
 from .base import PipelineTask
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from conversations.models import Conversation
-from memoryapp.engine import consolidation
+from memoryapp.engine.learning import consolidation
 from memoryapp.providers.llm import ProviderError
 
 from .base import PipelineTask

@@ -9,7 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from conversations.models import Conversation
-from memoryapp.engine import extraction
+from memoryapp.engine.learning import extraction
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.providers.llm import ProviderError
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from celery import shared_task
 from django.utils.dateparse import parse_datetime
 
-from memoryapp.engine import forgetting
+from memoryapp.engine.learning import forgetting
 
 from .base import PipelineTask
 

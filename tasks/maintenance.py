@@ -18,6 +18,6 @@ def purge_temporary() -> int:
 @shared_task(base=PipelineTask, name="tasks.maintenance.purge_deleted")
 def purge_deleted() -> int:
     """Purge memories soft-deleted more than DELETED_RETENTION_DAYS ago; returns how many went."""
-    from memoryapp.engine.purge import purge_expired
+    from memoryapp.engine.memories.purge import purge_expired
 
     return purge_expired()

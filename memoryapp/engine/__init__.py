@@ -1,1 +1,1 @@
-"""The memory engine: plain Python over the ORM. Write path, recall, extraction, forgetting, context."""
+"""The memory engine: plain Python over the ORM, a package per thing it does: recall/, memories/, learning/, chat/, llm/."""

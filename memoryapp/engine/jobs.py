@@ -1,6 +1,6 @@
 """The one way the engine asks for background work: `enqueue(Job.EXTRACT, conversation_id, message_ids)`.
 
-The engine owns what each job does (engine/extraction.py, chat_end.py, consolidation.py, forgetting.py)
+The engine owns what each job does (engine/learning/: extraction, consolidation, forgetting; engine/chat/chat_end.py)
 and names the work it wants by its `Job` kind; it never imports a task. The tasks layer fills the
 registry in `TasksConfig.ready()` with one runner per kind (a Celery task: anything with a `name` and a
 `delay(*args)`), and each task loads its rows by id and calls one engine function.
@@ -11,7 +11,7 @@ sees uncommitted rows. Queueing never fails the caller: a broker that is down is
 sweep that finds work left behind (stalled extraction runs, idle chats, due consolidations).
 
 What a job is about (`Job.subject`: the name of its first argument) is how the purge finds the failed
-runs of a deleted user's, conversation's or memory's jobs (engine/purge.py), whatever the task is called.
+runs of a deleted user's, conversation's or memory's jobs (engine/memories/purge.py), whatever the task is called.
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Text handling shared by the write path and recall: CJK segmentation, content keys, token counts.
+"""Text handling shared by the write path and recall: CJK segmentation, content keys, token counts,
+and a memory quoted as Markdown.
 
 Chinese has no spaces, so Postgres' parser cannot split it: jieba segments it first and the
 segmented text is what the tsvector is built from. English words are stemmed by Postgres itself
@@ -109,3 +110,11 @@ def count_tokens(text: str) -> int:
     """Approximate model tokens: ~1 per CJK character, ~1 per 4 other characters (BPE-like)."""
     cjk = len(_CJK.findall(text))
     return cjk + (len(text) - cjk + 3) // 4
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
+
+
+def quoted(content: str) -> str:
+    """A memory's words as Markdown text, never as markup."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(content.split()))

@@ -33,7 +33,7 @@ class ExtractionRun(models.Model):
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
     # The Celery task id holding the claim: the broker redelivers a message whose worker died unacked
-    # with the same id, and that redelivery may take the run over at once (engine/extraction.py: claim).
+    # with the same id, and that redelivery may take the run over at once (engine/learning/extraction.py: claim).
     claimed_by = models.CharField(max_length=255, blank=True, default="")
     llm_calls = models.PositiveSmallIntegerField(default=0)
     seconds = models.FloatField(default=0.0)

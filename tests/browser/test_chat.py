@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conversations.models import Conversation
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Memory, MemoryStatus
 from tests.conftest import PASSWORD
 from tests.support.llm_server import CHAT_TURN

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Memory, MemoryStatus
 from tests.support.browser import log_in
 from tests.support.llm_server import CHAT_TURN

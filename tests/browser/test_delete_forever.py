@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.purge import purge_memory
-from memoryapp.engine.write import add_memory, delete_memory
+from memoryapp.engine.memories.purge import purge_memory
+from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
 from tests.support.threads import off_loop

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from tests.support.threads import off_loop
 
 from .test_memories_page import open_memories

@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.write import add_memory, delete_memory
+from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
 from tests.support.threads import off_loop
@@ -87,8 +87,8 @@ def test_it_searches_words_only_by_either_number_and_says_how_many_it_found(page
 
 def _used_in_a_chat(alice, content: str, title: str, message: str) -> None:
     from conversations.models import Conversation
-    from memoryapp.engine import access
-    from memoryapp.engine.chat import start_turn
+    from memoryapp.engine.recall import access
+    from memoryapp.engine.chat.chat import start_turn
     from tasks.extraction import extract_messages
 
     add_memory(alice, content, kind="fact")

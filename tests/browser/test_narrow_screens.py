@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.auth import create_token, revoke_token
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.pipeline.models import MemorySuggestion
 from tests.support.browser import log_in
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process

@@ -32,7 +32,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.auth import create_token
-from memoryapp.engine.write import add_memory, delete_memory, edit_memory
+from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.pipeline.models import MemorySuggestion
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process
 from tests.support.threads import off_loop

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.write import add_memory, supersede_memory
+from memoryapp.engine.memories.write import add_memory, supersede_memory
 from tests.support.browser import log_in
 from tests.support.llm_server import CHAT_TURN
 from tests.support.threads import off_loop

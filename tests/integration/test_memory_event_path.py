@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from memoryapp.engine import purge, transfer, write
+from memoryapp.engine.memories import purge, transfer, write
 from memoryapp.events import MemoryEventType, user_group
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from memoryapp import events
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.models import MemorySource
 from tests.support.sockets import app_socket
 

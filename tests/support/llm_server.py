@@ -33,7 +33,7 @@ from typing import Any, Union
 __all__ = ["CHAT_TURN", "Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer", "pseudo_embedding"]
 
 
-# A marker of the chat turn's system prompt (engine/context.py SYSTEM_PROMPT). Script chat replies with it
+# A marker of the chat turn's system prompt (engine/chat/context.py SYSTEM_PROMPT). Script chat replies with it
 # where a Celery worker may ask the same server to extract or summarise meanwhile (opening a new chat
 # ends the last one), so that its requests cannot take the reply meant for the turn.
 CHAT_TURN = "long-term memory of this user"

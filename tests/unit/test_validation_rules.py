@@ -1,4 +1,4 @@
-"""Each validation rule is defined once, in memoryapp/engine/validation.py (issue 30): the API's schemas,
+"""Each validation rule is defined once, in memoryapp/engine/memories/validation.py (issue 30): the API's schemas,
 the forms, the chat and import use it from there. A NUL check written anywhere else is a second
 definition of "Postgres text cannot hold NUL", and the copies drift (there were five)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "memoryapp" / "engine" / "validation.py"
+RULES = ROOT / "memoryapp" / "engine" / "memories" / "validation.py"
 PACKAGES = ("memoryapp", "conversations", "tasks")
 
 # A string that is the NUL character and nothing else, however Python spells it: what a check tests

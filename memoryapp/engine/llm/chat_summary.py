@@ -1,4 +1,4 @@
-"""Task: a long chat's rolling summary (engine/compaction.py folds the oldest turns into it).
+"""Task: a long chat's rolling summary (engine/chat/compaction.py folds the oldest turns into it).
 
 `earlier` (the previous summary) and the turns that no longer fit become one text the chat can go on
 from, in the user's language. With a model: one `complete` call, at most 2,000 characters; an empty

@@ -1,4 +1,4 @@
-"""Task: the chat reply to a prompt that engine/context.py built (system prompt, memories, history).
+"""Task: the chat reply to a prompt that engine/chat/context.py built (system prompt, memories, history).
 
 With a model: its answer, whole (`complete`, the REST API) or as text deltas (`stream`, the chat
 page). Without one: defaults.py says that no model is configured and lists the memories the prompt

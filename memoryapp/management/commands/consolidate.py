@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from conversations.models import Conversation
-from memoryapp.engine import consolidation
+from memoryapp.engine.learning import consolidation
 from memoryapp.providers.llm import ProviderError
 
 

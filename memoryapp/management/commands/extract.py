@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from conversations.models import Conversation
-from memoryapp.engine import extraction
+from memoryapp.engine.learning import extraction
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.pipeline.models import ExtractionRun, RunStatus
 from memoryapp.providers.llm import ProviderError

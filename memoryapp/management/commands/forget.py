@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from tqdm import tqdm
 
-from memoryapp.engine import forgetting
+from memoryapp.engine.learning import forgetting
 
 
 class Command(BaseCommand):

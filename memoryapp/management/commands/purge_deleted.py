@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memoryapp.engine import purge
+from memoryapp.engine.memories import purge
 
 
 class Command(BaseCommand):

@@ -1,13 +1,13 @@
 """`manage.py reembed`: give every memory a vector from the embedding model the settings name now
 (EMBEDDING_MODEL, EMBEDDING_DIM), with progress; resumable; the app keeps answering from the old
-vectors until the switch (engine/reembed.py)."""
+vectors until the switch (engine/memories/reembed.py)."""
 from __future__ import annotations
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from memoryapp.engine.reembed import reembed, stored_dimension
+from memoryapp.engine.memories.reembed import reembed, stored_dimension
 from memoryapp.providers.embeddings import get_embedder
 
 

@@ -7,8 +7,8 @@ import jsonschema_rs  # schemathesis' validator, in the test extra with it
 import pytest
 from django.test import Client
 
-from memoryapp.engine import listing
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories import listing
+from memoryapp.engine.memories.write import add_memory
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.conf import settings
 from django.test import Client, override_settings
 
-from memoryapp.engine.write import add_memory, delete_memory
+from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.models import ApiToken, Memory, MemoryEvent
 
 pytestmark = pytest.mark.django_db

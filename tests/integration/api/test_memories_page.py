@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from memoryapp.auth import hash_token
-from memoryapp.engine.write import add_memory, supersede_memory
+from memoryapp.engine.memories.write import add_memory, supersede_memory
 from memoryapp.models import ApiToken, Memory, MemoryEvent, MemorySettings
 
 pytestmark = pytest.mark.django_db

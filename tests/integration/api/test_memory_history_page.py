@@ -5,9 +5,9 @@ import pytest
 from django.urls import reverse
 
 from conversations.models import Conversation
-from memoryapp.engine import access
-from memoryapp.engine.chat import start_turn
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.recall import access
+from memoryapp.engine.chat.chat import start_turn
+from memoryapp.engine.memories.write import add_memory
 from tasks.extraction import extract_messages
 
 pytestmark = pytest.mark.django_db

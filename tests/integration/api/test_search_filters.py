@@ -7,9 +7,9 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import timezone
 
-from memoryapp.engine.bulk import bulk_add
-from memoryapp.engine.validation import MemoryInput
-from memoryapp.engine.write import add_memory, delete_memory, supersede_memory
+from memoryapp.engine.memories.bulk import bulk_add
+from memoryapp.engine.memories.validation import MemoryInput
+from memoryapp.engine.memories.write import add_memory, delete_memory, supersede_memory
 from memoryapp.models import Memory
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conversations.models import Conversation, Message
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from tests.support.llm_server import Fail
 
 pytestmark = pytest.mark.django_db

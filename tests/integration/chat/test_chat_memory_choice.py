@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Conversation, Message, Role
-from memoryapp.engine.chat import start_turn
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.chat.chat import start_turn
+from memoryapp.engine.memories.write import add_memory
 from tasks.extraction import extract_messages
 
 ENQUEUE_EXTRACTION = extract_messages.delay_on_commit  # as the chat's edges queue extraction

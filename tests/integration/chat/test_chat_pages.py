@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Conversation, Message
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Memory, MemoryEvent, MemoryStatus
 
 pytestmark = pytest.mark.django_db

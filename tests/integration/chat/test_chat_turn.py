@@ -1,4 +1,4 @@
-"""The chat turn service (engine/chat.py) against the real database and the scripted model."""
+"""The chat turn service (engine/chat/chat.py) against the real database and the scripted model."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from conversations.models import Conversation, Message
 from conversations.services import purge_temporary
-from memoryapp.engine import chat
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.chat import chat
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import MemorySettings
 from tasks.extraction import extract_messages
 

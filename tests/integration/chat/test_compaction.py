@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Conversation, Message
-from memoryapp.engine import chat
+from memoryapp.engine.chat import chat
 from memoryapp.engine.llm.chat_summary import COMPACT_MARKER
 from tasks.extraction import extract_messages
 

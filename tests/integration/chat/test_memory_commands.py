@@ -1,4 +1,4 @@
-"""Memory in the chat itself (engine/memory_commands.py): "what do you remember about me?" lists what is
+"""Memory in the chat itself (engine/chat/memory_commands.py): "what do you remember about me?" lists what is
 stored; "forget that ..." forgets the memory meant, says which and offers Undo; both languages, on the
 embedded default (offline model) through the REST chat, and with a model through the chat websocket."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from conversations.models import Conversation
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySettings, MemoryStatus
 from tasks.extraction import extract_messages
 from tests.support.llm_server import CHAT_TURN

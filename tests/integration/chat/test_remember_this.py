@@ -1,4 +1,4 @@
-""""Remember this" on a chat message (conversations/views.py `remember`, engine/remember.py): it saves now,
+""""Remember this" on a chat message (conversations/views.py `remember`, engine/learning/remember.py): it saves now,
 in place, or says why not; on the embedded default (offline model) and with a model."""
 from __future__ import annotations
 

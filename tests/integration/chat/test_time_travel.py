@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from conversations.models import Conversation
-from memoryapp.engine.chat import start_turn
-from memoryapp.engine.write import add_memory, supersede_memory
+from memoryapp.engine.chat.chat import start_turn
+from memoryapp.engine.memories.write import add_memory, supersede_memory
 from tasks.extraction import extract_messages
 
 pytestmark = pytest.mark.django_db

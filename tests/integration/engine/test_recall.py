@@ -5,9 +5,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memoryapp.engine import access, write
-from memoryapp.engine.recall import recall
-from memoryapp.engine.recipes import RECALL_CHAT, RECALL_POSTGRES_ONLY
+from memoryapp.engine.memories import write
+from memoryapp.engine.recall import access
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.recall.recipes import RECALL_CHAT, RECALL_POSTGRES_ONLY
 from memoryapp.models import Memory
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,10 @@ import pytest
 from django.conf import settings
 
 from conversations.models import Conversation
-from memoryapp.engine import chat, write
-from memoryapp.engine.config import FullTextConfig, RecallConfig, TrigramConfig
-from memoryapp.engine.recall import recall
+from memoryapp.engine.chat import chat
+from memoryapp.engine.memories import write
+from memoryapp.engine.recall.config import FullTextConfig, RecallConfig, TrigramConfig
+from memoryapp.engine.recall.recall import recall
 from memoryapp.graph.port import GraphFact
 from memoryapp.models import Memory
 

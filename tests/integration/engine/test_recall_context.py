@@ -8,12 +8,12 @@ from django.utils import timezone
 
 import pytest
 
-from memoryapp.engine import write
-from memoryapp.engine.bulk import bulk_add
-from memoryapp.engine.recall import recall
-from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.memories import write
+from memoryapp.engine.memories.bulk import bulk_add
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 from memoryapp.engine.text import date_words
-from memoryapp.engine.validation import MemoryInput
+from memoryapp.engine.memories.validation import MemoryInput
 from memoryapp.models import Memory
 
 pytestmark = pytest.mark.django_db

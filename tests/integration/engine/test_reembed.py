@@ -7,10 +7,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from memoryapp.engine import reembed as reembedding
-from memoryapp.engine.recall import recall
-from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
-from memoryapp.engine.write import add_memory, delete_memory
+from memoryapp.engine.memories import reembed as reembedding
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.models import Memory
 from memoryapp.providers.embeddings import get_embedder
 

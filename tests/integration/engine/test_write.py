@@ -9,12 +9,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from memoryapp.engine import purge, write
-from memoryapp.engine.bulk import bulk_add
+from memoryapp.engine.memories import purge, write
+from memoryapp.engine.memories.bulk import bulk_add
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
-from memoryapp.engine.recall import recall
-from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
-from memoryapp.engine.validation import MemoryInput
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.memories.validation import MemoryInput
 from memoryapp.models import EventAction, Memory, MemoryEvent, MemoryStatus
 
 pytestmark = pytest.mark.django_db

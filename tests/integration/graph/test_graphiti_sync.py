@@ -119,7 +119,7 @@ def test_it_leaves_memories_pending_without_a_model_then_backfills(alice, graph_
 
 
 def test_a_recall_with_the_graph_embeds_its_query_once(alice, graph, graph_script, monkeypatch):
-    from memoryapp.engine.recall import recall
+    from memoryapp.engine.recall.recall import recall
     from memoryapp.providers.embeddings import get_embedder
 
     memory = make_memory(alice, "I live in Berlin")

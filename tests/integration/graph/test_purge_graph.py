@@ -7,7 +7,7 @@ import redis
 from django.conf import settings as django_settings
 
 from memoryapp.celery import app
-from memoryapp.engine import purge, write
+from memoryapp.engine.memories import purge, write
 from memoryapp.graph.conf import graph_config
 from tasks import graph_sync as graph_tasks
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine.signals import memory_changed
+from memoryapp.engine.memories.signals import memory_changed
 from memoryapp.models import GraphSyncState, Memory
 from tasks import graph_sync as graph_tasks
 

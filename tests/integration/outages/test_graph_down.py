@@ -14,9 +14,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from conversations.models import Citation, Conversation
-from memoryapp.engine import write
-from memoryapp.engine.recall import recall
-from memoryapp.engine.recipes import RECALL_CHAT
+from memoryapp.engine.memories import write
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.recall.recipes import RECALL_CHAT
 from memoryapp.graph import reset_graph
 from tests.support.processes import free_port
 from tests.support.sockets import chat_socket
@@ -42,7 +42,7 @@ async def test_it_cites_the_postgres_memory_when_the_graph_is_down(alice, llm_se
     assert (await socket.connect())[0]
     try:
         started = time.monotonic()
-        with caplog.at_level(logging.WARNING, logger="memoryapp.engine.recall"):
+        with caplog.at_level(logging.WARNING, logger="memoryapp.engine.recall.recall"):
             await socket.send_json_to({"action": "send", "text": "Is satay sauce with peanuts fine for me?"})
             frames = ""
             while "outerHTML:#pending-" not in frames:

@@ -1,6 +1,6 @@
 """Redis restarted mid-chat (it is the broker, the channel layer and the cache).
 
-The chat socket uses Redis only to count its tab as it opens and closes (engine/chat_end.py; without Redis
+The chat socket uses Redis only to count its tab as it opens and closes (engine/chat/chat_end.py; without Redis
 it works uncounted) and carries on; the memory-events socket and every pooled
 connection reconnect (settings.REDIS_RETRIES); the web process queues extraction through the restarted
 broker and the worker, reconnected, runs it; the user loses no message and sees the memory arrive.

@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from celery import Celery
 
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory, MemoryEvent

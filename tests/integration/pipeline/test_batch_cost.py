@@ -5,7 +5,7 @@ import statistics
 
 import pytest
 
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from tasks.extraction import extract_messages

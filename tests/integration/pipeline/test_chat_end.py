@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from conversations.models import Conversation, Message
-from memoryapp.engine import chat_end
-from memoryapp.engine.chat import start_turn
+from memoryapp.engine.chat import chat_end
+from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 from memoryapp.models import Memory, MemorySettings

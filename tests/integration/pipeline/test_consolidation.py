@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from memoryapp.engine.consolidation import consolidate
+from memoryapp.engine.learning.consolidation import consolidate
 from memoryapp.engine.llm.episodes import SUMMARISE_MARKER
 from memoryapp.models import Memory, MemorySettings
 from memoryapp.pipeline.models import MemorySuggestion

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Conversation
-from memoryapp.engine import chat_end, jobs
+from memoryapp.engine import jobs
+from memoryapp.engine.chat import chat_end
 
 from .conftest import chat
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory, MemoryEvent, MemorySettings
@@ -102,7 +102,7 @@ def test_it_applies_nothing_when_a_decision_fails_part_way(alice, llm_server, us
 
 
 def test_it_turns_candidates_into_suggestions_when_auto_extract_is_off(alice, llm_server, use_scripted_llm):
-    from memoryapp.engine.extraction import confirm_suggestion, dismiss_suggestion
+    from memoryapp.engine.learning.extraction import confirm_suggestion, dismiss_suggestion
     from memoryapp.pipeline.models import MemorySuggestion
 
     MemorySettings.objects.create(user=alice, auto_extract=False)
@@ -132,7 +132,7 @@ def test_it_takes_back_a_window_whose_worker_died_but_not_a_live_one(alice):
 
     from django.utils import timezone
 
-    from memoryapp.engine.extraction import claim, queue_run
+    from memoryapp.engine.learning.extraction import claim, queue_run
 
     conversation, ids = chat(alice, "I like tea")
     run, _ = queue_run(conversation, ids)
@@ -151,7 +151,7 @@ def test_the_sweep_sends_runs_no_worker_will_finish_back_to_a_worker(alice, monk
 
     from django.utils import timezone
 
-    from memoryapp.engine.extraction import SWEEP_MAX_ATTEMPTS, queue_run
+    from memoryapp.engine.learning.extraction import SWEEP_MAX_ATTEMPTS, queue_run
     from tasks.extraction import requeue_stalled
 
     ago = timezone.now() - timedelta(minutes=11)

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from memoryapp.engine import write
-from memoryapp.engine.forgetting import forget_user
+from memoryapp.engine.memories import write
+from memoryapp.engine.learning.forgetting import forget_user
 from memoryapp.engine.llm.promotion import PROMOTE_MARKER
 from memoryapp.models import Memory, MemoryEvent
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from conversations.models import Conversation
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from memoryapp.engine import extraction, write
-from memoryapp.engine.consolidation import consolidate
+from memoryapp.engine.learning import extraction
+from memoryapp.engine.memories import write
+from memoryapp.engine.learning.consolidation import consolidate
 from memoryapp.models import Memory
 from memoryapp.providers.llm import reset_llm
 from tests.support.fixtures import configure_llm

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Message
-from memoryapp.engine.extraction import on_user_turn
+from memoryapp.engine.learning.extraction import on_user_turn
 from memoryapp.models import MemorySettings
 from memoryapp.pipeline.models import ExtractionRun
 from tasks.extraction import extract_messages

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory
@@ -111,7 +111,7 @@ def test_it_reruns_a_failed_task_from_the_admin(alice, admin_client, celery_work
 async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, celery_worker, session_llm_server,
                                                                       graph_model_refuses):
     from conversations.models import Message
-    from memoryapp.engine.extraction import on_user_turn
+    from memoryapp.engine.learning.extraction import on_user_turn
 
     conversation, _ids = await sync_to_async(chat)(alice)
     session_llm_server.script(EXTRACT_MARKER, candidates(("I am training for a marathon", "goal")))

@@ -8,7 +8,7 @@ from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
 from memoryapp.auth import create_token
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.models import MemorySettings
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
 from tests.conftest import PASSWORD

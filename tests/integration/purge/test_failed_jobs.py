@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import pytest
 
 from conversations.models import Conversation
-from memoryapp.engine import jobs, purge, write
+from memoryapp.engine import jobs
+from memoryapp.engine.memories import purge, write
 from memoryapp.pipeline.models import FailedTask
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from memoryapp.engine import purge, write
+from memoryapp.engine.memories import purge, write
 from tests.support.sockets import app_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

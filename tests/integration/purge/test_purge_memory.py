@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.engine import purge, write
+from memoryapp.engine.memories import purge, write
 from memoryapp.engine.errors import MemoryNotFound
 from memoryapp.models import EventAction, Memory, MemoryEvent
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion

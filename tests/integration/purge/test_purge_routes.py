@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from memoryapp.auth import create_token
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory
 from tests.support.leaks import columns_holding
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.models import EventAction, Memory, MemoryEvent
 from tasks.maintenance import purge_deleted
 from tests.support.leaks import columns_holding

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memoryapp.engine import write
+from memoryapp.engine.memories import write
 from memoryapp.models import EventAction, Memory, MemoryEvent
 from tasks.maintenance import purge_deleted
 

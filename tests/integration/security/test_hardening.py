@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from conversations.models import Conversation, Message
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import MemoryStatus
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,9 @@ from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
 from memoryapp.auth import create_token
-from memoryapp.engine import chat, extraction
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.chat import chat
+from memoryapp.engine.learning import extraction
+from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Memory
 from tasks.extraction import extract_messages
 from tests.support.sockets import REPLY_SAVED, chat_socket, frames_until

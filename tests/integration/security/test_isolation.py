@@ -14,9 +14,9 @@ from django.test import Client
 
 from conversations.models import Conversation, Message
 from memoryapp.auth import create_token
-from memoryapp.engine import chat
-from memoryapp.engine.recall import recall
-from memoryapp.engine.write import add_memory, delete_memory, edit_memory
+from memoryapp.engine.chat import chat
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.models import Memory, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion
 from memoryapp.views import CLEARED_KEY

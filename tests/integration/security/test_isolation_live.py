@@ -11,7 +11,7 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from conversations.models import Conversation
-from memoryapp.engine.write import add_memory
+from memoryapp.engine.memories.write import add_memory
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from bench.variants import VARIANTS, resolve
-from memoryapp.engine.config import FusionConfig
-from memoryapp.engine.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.recall.config import FusionConfig
+from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
 
 def test_it_builds_every_variant_at_the_asked_limit():

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from memoryapp.engine import context
+from memoryapp.engine.chat import context
 
 
 def test_it_splits_the_window_as_designed():

@@ -5,8 +5,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from memoryapp.engine import fusion, scoring
-from memoryapp.engine.config import RecallConfig, ScoringConfig
+from memoryapp.engine.recall import fusion, scoring
+from memoryapp.engine.recall.config import RecallConfig, ScoringConfig
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
 WEIGHTS = {"vector": 1.0, "full_text": 1.0, "trigram": 0.5}
@@ -46,7 +46,7 @@ def test_it_weights_similarity_importance_and_recency_as_designed():
 
 
 def test_it_derives_recipes_without_mutating_them():
-    from memoryapp.engine.recipes import RECALL_CHAT
+    from memoryapp.engine.recall.recipes import RECALL_CHAT
 
     wider = RECALL_CHAT.model_copy(update={"limit": 10})
     assert wider.limit == 10 and RECALL_CHAT.limit == 3

@@ -1,9 +1,9 @@
-"""Which chat turns are about memory itself (engine/memory_commands.py): named phrasings, both languages."""
+"""Which chat turns are about memory itself (engine/chat/memory_commands.py): named phrasings, both languages."""
 from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine.memory_commands import Command, Intent, parse_command
+from memoryapp.engine.chat.memory_commands import Command, Intent, parse_command
 
 LISTING = [
     "What do you remember about me?", "what do you know about me", "list my memories", "Show me my memories",

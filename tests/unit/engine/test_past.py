@@ -1,11 +1,11 @@
-"""Which chat messages ask about the past, and which moment (engine/past.py). Seen from 23 Nov 2026."""
+"""Which chat messages ask about the past, and which moment (engine/recall/past.py). Seen from 23 Nov 2026."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
 import pytest
 
-from memoryapp.engine.past import named_before, past_reference
+from memoryapp.engine.recall.past import named_before, past_reference
 
 NOW = datetime(2026, 11, 23, 20, 0, tzinfo=timezone.utc)
 

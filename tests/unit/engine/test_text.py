@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from memoryapp.engine import text
-from memoryapp.engine.retrievers import tsquery_text
+from memoryapp.engine.recall.retrievers import tsquery_text
 
 
 def test_it_segments_chinese_into_words():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta, timezone
 
-from memoryapp.engine.forgetting import Change, judge, relevance
+from memoryapp.engine.learning.forgetting import Change, judge, relevance
 from memoryapp.models import Memory
 
 NOW = datetime(2026, 3, 1, 3, 0, tzinfo=timezone.utc)

@@ -22,15 +22,15 @@ from conversations.models import Message, Role
 from memoryapp.models import Actor, Memory, MemorySettings, MemorySource
 from memoryapp.providers.llm.errors import ProviderError
 
-from . import write
-from .errors import EngineError
+from ..errors import EngineError
+from ..llm import CONFIGURED, ModelChoice, resolve
+from ..llm.candidates import extract_candidates
+from ..llm.decisions import decide
+from ..llm.schemas import Candidate, CandidateWithNeighbours, DecisionAction, MemoryKind
+from ..memories import write
+from ..memories.validation import MAX_CONTENT_LENGTH
+from ..sensitive import contains_sensitive
 from .extraction import clean_candidates, learnt_from, nearest_memories
-from .llm import CONFIGURED, ModelChoice, resolve
-from .llm.candidates import extract_candidates
-from .llm.decisions import decide
-from .llm.schemas import Candidate, CandidateWithNeighbours, DecisionAction, MemoryKind
-from .sensitive import contains_sensitive
-from .validation import MAX_CONTENT_LENGTH
 
 if TYPE_CHECKING:
     from memoryapp.providers.embeddings.base import Embedder

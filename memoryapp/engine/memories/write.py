@@ -19,10 +19,10 @@ from pgvector.django import CosineDistance
 from memoryapp.events import MemoryEventType
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
-from .errors import MemoryConflict, MemoryValidationError
+from ..errors import MemoryConflict, MemoryValidationError
+from ..text import content_key, search_context, search_tokens
 from .signals import memory_changed
 from .snapshots import snapshot
-from .text import content_key, search_context, search_tokens
 from .validation import MemoryInput, MemoryPatch, parse
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ A named moment (a month, a year, "N months ago", "last month") becomes the date 
 what was true then, the versions replaced since included. A vague past ("used to", "以前", "之前我",
 "上次") recalls every version, so the old one can be cited as old. A message about plans ("I'm going to
 Japan in March", "我三月要去日本") is not about the past. A question about the time before something
-("What did I prefer before React?", "在上海之前我住哪儿？") names it (`named_before`); engine/chain.py
+("What did I prefer before React?", "在上海之前我住哪儿？") names it (`named_before`); engine/recall/chain.py
 answers it from the supersedes chain.
 
 No model runs here: short bilingual patterns. Named scenarios in tests/unit/engine/test_past.py.
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .text import query_terms
+from ..text import query_terms
 
 
 MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -58,7 +58,7 @@ _VAGUE_ZH = re.compile(r"以前|从前|过去|曾经|当时|那时|上次|上一
 
 # "What did I prefer before React?", "我用React之前喜欢什么？", "在上海之前我住哪儿？": the words before the
 # cue (Chinese) or after it (English) name what came next; the chat finds that memory and hands the
-# versions it replaced (engine/chain.py). English asks in a past tense ("did", "was", "preferred"): "what
+# versions it replaced (engine/recall/chain.py). English asks in a past tense ("did", "was", "preferred"): "what
 # should I pack before my trip?" is about now.
 _BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+([^?!.,;:()\n]+)", re.IGNORECASE)
 _BEFORE_ZH = re.compile(r"([^，。？！、；：,.?!;:\s]+?)\s*(?:之前|以前)")

@@ -4,7 +4,7 @@ A conversation is cut into windows of 30 messages. A full window is summarised a
 the last, partial one when the conversation ends (`ended_at` set). The ConsolidationRun keyed by the
 window's first message makes a second pass a no-op, and is written in the episode's transaction.
 With auto-extract off the episode is not written: it waits as a MemorySuggestion, like every other
-memory a chat yields, and confirming it writes it (engine/extraction.py: confirm_suggestion).
+memory a chat yields, and confirming it writes it (engine/learning/extraction.py: confirm_suggestion).
 """
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, MemorySettings, MemorySource
 from memoryapp.pipeline.models import ConsolidationRun, MemorySuggestion
 
-from . import jobs, write
-from .llm import CONFIGURED, ModelChoice, resolve
-from .llm.episodes import summarise_episode
+from .. import jobs
+from ..llm import CONFIGURED, ModelChoice, resolve
+from ..llm.episodes import summarise_episode
+from ..memories import write
 
 if TYPE_CHECKING:
     from memoryapp.providers.llm.base import LLMProvider

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from conversations.models import Conversation
 
-from .llm.chat_summary import compact_summary
-from .text import count_tokens
+from ..llm.chat_summary import compact_summary
+from ..text import count_tokens
 
 if TYPE_CHECKING:
     from memoryapp.providers.llm.base import LLMProvider

@@ -30,19 +30,20 @@ from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, Memory
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm import ProviderError
 
-from . import jobs, write
-from .errors import MemoryConflict
-from .llm import CONFIGURED, ModelChoice, resolve
-from .llm.candidates import extract_candidates
-from .llm.decisions import decide
-from .llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
-from .sensitive import contains_sensitive
-from .validation import MAX_CONTEXT_LENGTH
+from .. import jobs
+from ..errors import MemoryConflict
+from ..llm import CONFIGURED, ModelChoice, resolve
+from ..llm.candidates import extract_candidates
+from ..llm.decisions import decide
+from ..llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
+from ..memories import write
+from ..memories.validation import MAX_CONTEXT_LENGTH
+from ..sensitive import contains_sensitive
 
 if TYPE_CHECKING:
     from memoryapp.providers.embeddings.base import Embedder
 
-    from .llm.schemas import Candidate
+    from ..llm.schemas import Candidate
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, MemoryKind
 
-from .errors import MemoryValidationError
+from ..errors import MemoryValidationError
 
 MAX_CONTEXT_LENGTH = 2 * MAX_CONTENT_LENGTH
 

@@ -23,13 +23,13 @@ from django.utils.translation import ngettext
 
 from memoryapp.models import Actor, Memory, MemoryKind, MemoryStatus, normalise_content
 
-from . import write
-from .recipes import RECALL_MEMORY_COMMAND
-from .reply_language import message_language
-from .text import EN_STOPWORDS
+from ..memories import write
+from ..recall.recipes import RECALL_MEMORY_COMMAND
+from ..reply_language import message_language
+from ..text import EN_STOPWORDS, quoted
 
 if TYPE_CHECKING:
-    from .recall import RecalledMemory
+    from ..recall.recall import RecalledMemory
 
 MARGIN = 0.08  # cosine within which a second memory is as likely meant as the nearest: ask
 # Forgotten without asking: the one nearest memory at cosine >= CERTAIN that shares a telling word with what
@@ -200,14 +200,6 @@ KIND_HEADINGS = {
     MemoryKind.CONTEXT: gettext_lazy("Context"),
     MemoryKind.EPISODE: gettext_lazy("Past conversations"),
 }
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
-
-
-def quoted(content: str) -> str:
-    """A memory's words as Markdown text, never as markup."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(content.split()))
-
-
 def run_command(command: Command, user, *, memory_on: bool, temporary: bool, message: str,
                 default_language: str | None = None) -> CommandReply:
     """Carry out `command` for `user` and say what was done, in the language of `message`."""
@@ -284,7 +276,7 @@ def _shares_a_telling_word(said: str, content: str) -> bool:
 def meant_memories(user, target: str) -> Meant:
     """The memories `target` may name, nearest first: one, certain, when it is clearly meant; several when
     they are as close as each other (within MARGIN); none when nothing is close (RECALL_MEMORY_COMMAND)."""
-    from .recall import recall
+    from ..recall.recall import recall
 
     items = recall(user, target, config=RECALL_MEMORY_COMMAND, record_access=False).items
     if not items:

@@ -1,7 +1,7 @@
 """Export (JSON, Markdown) and import (JSON) of a user's memories.
 
 Import validates every row before writing any: if one row is bad, each bad row is reported with its
-reason and nothing is written. Good files go through engine.bulk.bulk_add in one transaction.
+reason and nothing is written. Good files go through engine.memories.bulk.bulk_add in one transaction.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
 
+from ..errors import MemoryValidationError
 from .bulk import bulk_add
-from .errors import MemoryValidationError
 from .validation import MemoryInput, format_first_error
 
 FORMAT = "memoryapp.memories"

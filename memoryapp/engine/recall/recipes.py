@@ -15,7 +15,7 @@ from .config import (
 
 # The chat prompt: the top 3 whose meaning is close to the message, ranked by meaning, importance and
 # recency. Ranked by rank fusion instead, the words BM25 finds push aside what a message implies
-# ("a restaurant tonight?" -> "vegetarian"). The gate depends on the message (engine/chat_query.py):
+# ("a restaurant tonight?" -> "vegetarian"). The gate depends on the message (engine/chat/chat_query.py):
 # one that speaks of the user takes memories at cosine >= 0.20; one about the world ("what's the capital
 # of Australia?") only at >= 0.40. A shared word is not evidence by itself ("the cat command in Linux" is
 # not about the user's cat). Calibrated on bench.chat's dev turns with the multilingual embedder
@@ -28,7 +28,7 @@ RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 
 # "What did I prefer before React?": the memory the question names ("React"), among every version, by a
 # shared word or a close spelling, or by meaning (cosine >= 0.35); the chat then hands the versions it
-# replaced (engine/chain.py). No graph: its facts are about what is true, not which row names a word.
+# replaced (engine/recall/chain.py). No graph: its facts are about what is true, not which row names a word.
 RECALL_NAMED = RecallConfig(limit=5, threshold=0.0, min_cosine=0.35, graph=GraphConfig(enabled=False),
                             fusion=FusionConfig(rank_share=0.5))
 
@@ -39,7 +39,7 @@ RECALL_NAMED = RecallConfig(limit=5, threshold=0.0, min_cosine=0.35, graph=Graph
 # matches says so instead of listing the nearest strangers.
 RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
 
-# "Forget that I live in Berlin" in the chat (engine/memory_commands.py): which memory is meant. Words and
+# "Forget that I live in Berlin" in the chat (engine/chat/memory_commands.py): which memory is meant. Words and
 # meaning as on the page, the graph aside (its facts add neighbours, not the memory named); what neither
 # shares a word with the words said nor comes within cosine 0.35 of them is not meant.
 RECALL_MEMORY_COMMAND = RECALL_MEMORIES_PAGE.model_copy(update={

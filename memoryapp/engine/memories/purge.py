@@ -24,11 +24,10 @@ from conversations.models import Message, Role
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
 
-from . import jobs
-from .errors import MemoryNotFound
-from .memory_commands import quoted
+from .. import jobs
+from ..errors import MemoryNotFound
+from ..text import content_key, quoted
 from .signals import all_memories_purged
-from .text import content_key
 from .write import _lock_user, announce
 
 if TYPE_CHECKING:
@@ -165,7 +164,7 @@ def _scrub_notes(user_id: int, texts: list[str]) -> None:
 
 def _scrub_command_replies(user_id: int, contents: list[str]) -> None:
     """The chat's own answers to "what do you remember about me?" and "forget that ..." quote memories word
-    for word (engine/memory_commands.py): those quotes go with the memory. What the user or a model wrote
+    for word (engine/chat/memory_commands.py): those quotes go with the memory. What the user or a model wrote
     in a chat stays the user's, to delete with the chat."""
     quotes = [quoted(content) for content in contents]
     replies = Message.objects.filter(conversation__user_id=user_id, role=Role.ASSISTANT,

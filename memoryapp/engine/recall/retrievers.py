@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from django.db import DatabaseError, connection
 
+from ..text import query_terms, word_forms
 from .config import DEFAULT_EF_SEARCH, DEFAULT_TRIGRAM_THRESHOLD, RecallConfig, Source
-from .text import query_terms, word_forms
 
 if TYPE_CHECKING:
     from memoryapp.graph.port import GraphPort

@@ -18,9 +18,9 @@ from django.utils.dateparse import parse_datetime
 from conversations.models import Conversation
 from memoryapp.models import Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
 
-from .errors import MemoryValidationError
-from .recall import recall
-from .recipes import SEARCH_METHODS, SearchMethod
+from ..errors import MemoryValidationError
+from ..recall.recall import recall
+from ..recall.recipes import SEARCH_METHODS, SearchMethod
 from .validation import has_nul
 
 DEFAULT_PAGE_SIZE = 20

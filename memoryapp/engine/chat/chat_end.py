@@ -22,8 +22,8 @@ from conversations.models import Conversation, Role
 from memoryapp.models import MemorySettings
 from memoryapp.pipeline.models import ExtractionRun
 
-from . import jobs
-from .extraction import WINDOW
+from .. import jobs
+from ..learning.extraction import WINDOW
 
 
 def _open_chats(user_id: int | None = None):

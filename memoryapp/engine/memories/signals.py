@@ -4,7 +4,7 @@ Receivers (graph sync in tasks/receivers.py, the user's open pages in memoryapp/
 the writer's transaction, so they never see rolled-back rows and can never fail a write. Arguments:
 user_id, memory_id (None for a bulk write), action (an EventAction value), event (the MemoryEventType an
 open page hears, or None), count (how many memories a bulk write touched), and for a purge episode_id.
-Sent by engine.write.announce only.
+Sent by engine.memories.write.announce only.
 """
 from __future__ import annotations
 

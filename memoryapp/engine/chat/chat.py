@@ -5,7 +5,7 @@ The consumer streams and the REST API answers in one piece; both go through `sta
 the saved message queues an extraction through the job seam (engine/jobs.py); benchmarks pass their own
 `enqueue_extraction`. The turn's model is `start_turn`'s `llm=` (default: the configured one; None: no
 model, engine/llm/replies.py then says so), kept on the Turn for the reply. A turn about memory itself
-("what do you remember about me?", "forget that ...") is answered by engine/memory_commands.py instead of
+("what do you remember about me?", "forget that ...") is answered by engine/chat/memory_commands.py instead of
 the model, and is never learnt from nor put in a later prompt.
 """
 from __future__ import annotations
@@ -25,22 +25,23 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
-from . import access, chat_end, compaction, memory_commands
+from ..learning.extraction import EnqueueExtraction, on_user_turn
+from ..llm import CONFIGURED, ModelChoice, replies, resolve
+from ..llm.delimiters import format_earlier_block
+from ..memories.validation import has_nul
+from ..recall import access
+from ..recall.recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
+from ..text import count_tokens
+from . import chat_end, compaction, memory_commands
 from .chat_query import ChatQuery, chat_recall_query
 from .context import Budget, build_messages, fit_memories
-from .extraction import EnqueueExtraction, on_user_turn
-from .llm import CONFIGURED, ModelChoice, replies, resolve
-from .llm.delimiters import format_earlier_block
-from .recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
-from .text import count_tokens
-from .validation import has_nul
 
 if TYPE_CHECKING:
     from memoryapp.graph.port import GraphPort
     from memoryapp.providers.embeddings.base import Embedder
     from memoryapp.providers.llm.base import LLMProvider
 
-    from .recall import RecalledMemory
+    from ..recall.recall import RecalledMemory
 
 logger = logging.getLogger(__name__)
 
@@ -131,8 +132,8 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
 def _recall_for_turn(user, query: ChatQuery, *, embedder: Embedder | None,
                      graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
     """What the turn hands the model, best first, and the time recall took (ms)."""
-    from .chain import replaced_before
-    from .recall import recall
+    from ..recall.chain import replaced_before
+    from ..recall.recall import recall
 
     started = time.perf_counter()
     # A question about the past keeps the chat's gate: a lower one or full text as evidence found
@@ -182,7 +183,7 @@ def _recent_history(conversation: Conversation, user_message: Message) -> list[d
 def _compacted_history(conversation: Conversation, user_message: Message, history: list[dict],
                        llm: LLMProvider | None) -> list[dict]:
     """`history`, or, when it no longer fits beside the summary, what is left after compacting the oldest
-    turns into the summary (engine/compaction.py)."""
+    turns into the summary (engine/chat/compaction.py)."""
     budget = Budget.for_window(WINDOW_TOKENS).history
     summary_cost = count_tokens(format_earlier_block(conversation.summary)) if conversation.summary else 0
     if not compaction.overflows(history, budget - summary_cost):  # as build_messages will count it
@@ -256,7 +257,7 @@ def chat_turn(conversation: Conversation, text: str | None, *, enqueue_extractio
     return turn, finish_turn(turn, reply(turn))
 
 
-# -- the extraction pipeline (engine/extraction.py, queued through engine/jobs.py) ------------------------
+# -- the extraction pipeline (engine/learning/extraction.py, queued through engine/jobs.py) ------------------------
 
 def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction | None,
                       prefs: MemorySettings | None = None) -> None:

@@ -6,7 +6,7 @@ rate is 0.01 a day (episodes: 0.1, and an episode is forgotten after 14 days). B
 forgotten (restorable), below 0.3 its importance is lowered; core memories never decay. Working memories
 past PROMOTE_RELEVANCE are reviewed for core in one batched model call (engine/llm/promotion.py; without a
 model, by rule). Every change
-goes through engine.write, so it is a MemoryEvent and a `memory.*` event. One pass per user per day.
+goes through engine.memories.write, so it is a MemoryEvent and a `memory.*` event. One pass per user per day.
 """
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from django.utils import timezone
 from memoryapp.models import Actor, EventAction, Lifecycle, Memory, MemoryKind, MemoryStatus
 from memoryapp.pipeline.models import ForgettingRun
 
-from . import jobs, write
-from .llm import CONFIGURED, ModelChoice, promotion, resolve
+from .. import jobs
+from ..llm import CONFIGURED, ModelChoice, promotion, resolve
+from ..memories import write
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
+from ..text import content_key, search_context, search_tokens
 from .snapshots import snapshot
-from .text import content_key, search_context, search_tokens
 from .validation import MemoryInput
 from .write import _lock_user, announce
 

@@ -17,8 +17,8 @@ from datetime import datetime
 import jieba
 from django.utils import timezone
 
-from .past import PastReference, named_before, past_reference
-from .text import EN_STOPWORDS, ZH_STOPWORDS
+from ..recall.past import PastReference, named_before, past_reference
+from ..text import EN_STOPWORDS, ZH_STOPWORDS
 
 # Whole messages that carry no request: greetings, thanks, acknowledgements, laughter, goodbyes.
 # A message is small talk when nothing is left after removing these (longest first).

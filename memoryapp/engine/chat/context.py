@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .llm.delimiters import format_earlier_block, format_memories_block
-from .text import count_tokens
+from ..llm.delimiters import format_earlier_block, format_memories_block
+from ..text import count_tokens
 
 SYSTEM_SHARE, MEMORY_SHARE, HISTORY_SHARE, REPLY_SHARE = 0.15, 0.15, 0.50, 0.20
 CUT_MARK = "\n[… {count} characters left out …]\n"

@@ -1,0 +1,1 @@
+"""Learning from chats: extraction and decisions, "remember this", episodes (consolidation), forgetting."""
