@@ -1,4 +1,4 @@
-"""The chat websocket: one turn at a time, the reply streamed as htmx out-of-band fragments.
+"""The chat websocket: one turn at a time, in the order sent, the reply streamed as htmx out-of-band fragments.
 
 The turn's logic lives in memoryapp.engine.chat.chat; this edge authorises, runs the model's blocking
 stream in a worker thread, renders frames, and honours "stop".
@@ -81,13 +81,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.language = _language(self.scope)
-        self.task: asyncio.Task | None = None
+        self.turns: list[asyncio.Task] = []  # the turn running now, then those sent meanwhile, in order
         self.shown = await self._tab_count(chat_end.tab_opened) is not None  # counted by the time it is open
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        task = getattr(self, "task", None)
-        if task is not None and not task.done():
+        for task in getattr(self, "turns", []):
             task.cancel()
         if getattr(self, "shown", False) and await self._tab_count(chat_end.tab_closed) == 0:
             _leave_later(self.conversation.pk)
@@ -107,15 +106,21 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: dict, **kwargs) -> None:
         action = content.get("action") or "send"
+        self.turns = [task for task in self.turns if not task.done()]
         if action == "stop":
-            if self.task is not None and not self.task.done():
-                self.task.cancel()
-            return
-        if self.task is not None and not self.task.done():
-            await self._status(_("Wait for the reply to finish, or stop it first."))
+            if self.turns:
+                self.turns[0].cancel()  # the reply streaming now; what was sent after it still goes
             return
         text = None if action == "retry" else str(content.get("text", ""))
-        self.task = asyncio.create_task(self._turn(text))
+        # A message sent while the last reply still streams or is being saved waits for it, in order.
+        # Refusing it lost what the user had typed: the composer clears on send.
+        earlier = self.turns[-1] if self.turns else None
+        self.turns.append(asyncio.create_task(self._turn_after(earlier, text)))
+
+    async def _turn_after(self, earlier: asyncio.Task | None, text: str | None) -> None:
+        if earlier is not None:
+            await asyncio.wait([earlier])  # returns however it ended: stopped, failed or done
+        await self._turn(text)
 
     async def _turn(self, text: str | None) -> None:
         with translation.override(self.language):

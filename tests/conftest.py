@@ -43,6 +43,15 @@ def settled_pipeline(request, _django_db_marker):
         servers.wait_until_idle(settings.REDIS_URL, servers.running_worker)
 
 
+@pytest.fixture(autouse=True)
+def fresh_llm_script(request):
+    """The browser suites share one scripted model for the session: an answer a failed test scripted and
+    never used must not become the next test's reply (one slow turn once failed six tests in a row)."""
+    yield
+    if "session_llm_server" in request.fixturenames:
+        request.getfixturevalue("session_llm_server").forget_script()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def embedded_servers():
     """The suite's own embedded Postgres and Redis under MEMORYAPP_VAR_DIR, started before any test

@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.memories.write import add_memory, delete_memory
+from memoryapp.engine.memories.write import add_memory, delete_memory, set_importance
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
 from tests.support.threads import off_loop
@@ -312,3 +312,15 @@ def test_it_keeps_the_counts_in_step_with_every_change(page: Page, app_server, a
     page.get_by_role("button", name="Clear all").click()
     expect(stats.locator(".stat-status")).to_contain_text("Active 0")
     expect(stats.locator(".stat-status")).to_contain_text("Deleted 6")
+
+
+def test_it_keeps_a_history_open_while_the_memory_changes_elsewhere(page: Page, app_server, alice):
+    seed(alice)
+    open_memories(page, app_server)
+    piano = card(page, "piano teacher")
+    piano.get_by_role("link", name="History").click()
+    expect(piano.locator(".timeline")).to_be_visible()
+    memory = Memory.objects.get(user=alice, content__contains="piano teacher")
+    off_loop(set_importance, memory, 0.3, action="demoted", actor="user")  # a live event re-renders the card
+    expect(piano).to_contain_text("30%")
+    expect(piano.locator(".timeline")).to_be_visible()

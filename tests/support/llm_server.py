@@ -123,6 +123,11 @@ class ScriptedLLMServer:
         with self.state.lock:
             self.state.queues.setdefault(marker, deque()).extend(responses)
 
+    def forget_script(self) -> None:
+        """Drop every queued answer not yet asked for."""
+        with self.state.lock:
+            self.state.queues.clear()
+
     @property
     def default(self) -> Responder | None:
         return self.state.default

@@ -67,3 +67,22 @@ async def test_it_stops_a_reply_on_request(alice, llm_server, use_scripted_llm):
         await socket.disconnect()
     count = await sync_to_async(conversation.messages.count)()
     assert count == 1
+
+
+async def test_it_answers_a_message_sent_while_the_last_reply_is_still_coming(alice, llm_server, use_scripted_llm):
+    """Typing on while a reply streams or is being saved: the next message waits its turn, never dropped."""
+    conversation = await sync_to_async(Conversation.objects.create)(user=alice)
+    llm_server.script(None, Delay(1.5, then="First answer"), "Second answer")
+    socket = chat_socket(alice, conversation.pk)
+    assert (await socket.connect())[0]
+    try:
+        await socket.send_json_to({"action": "send", "text": "first question"})
+        await frames_until(socket, "pending-")
+        await socket.send_json_to({"action": "send", "text": "second question"})
+        frames = await frames_until(socket, "Second answer")  # whole only in the saved reply's frame
+        assert frames.index("First answer") < frames.index("second question") < frames.index("Second answer")
+    finally:
+        await socket.disconnect()
+    said = await sync_to_async(lambda: list(conversation.messages.order_by("pk").values_list("role", "content")))()
+    assert said == [("user", "first question"), ("assistant", "First answer"),
+                    ("user", "second question"), ("assistant", "Second answer")]
