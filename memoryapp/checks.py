@@ -6,7 +6,7 @@ Database checks run where a database is named: `./run` (`manage.py up`), `migrat
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.db.utils import DatabaseError
@@ -22,6 +22,21 @@ def check_graph_settings(app_configs=None, **kwargs):
     except ImproperlyConfigured as exc:
         return [Error(str(exc), hint="see the configuration table in README.md", id="memoryapp.E010")]
     return []
+
+
+@register()
+def check_learned_models_match_the_embedder(app_configs=None, **kwargs):
+    """The trained models decide on vectors: on another embedder's they would decide blind, so they step
+    aside (the rules take over) and the operator is told how to retrain."""
+    from memoryapp.engine.learned.model import RETRAIN_COMMAND, mismatched
+
+    return [
+        Warning(f"The learned model '{m.name}' was trained on {m.embedder} vectors, but EMBEDDING_MODEL is "
+                f"{settings.EMBEDDING_MODEL}: it is not used, and the hand-written rules decide instead.",
+                hint=f"Retrain for this embedder: `{RETRAIN_COMMAND}` (pip install -e .[train] first).",
+                id="memoryapp.W020")
+        for m in mismatched()
+    ]
 
 
 @register(Tags.database)

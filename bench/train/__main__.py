@@ -1,0 +1,49 @@
+"""python -m bench.train [NAME ...] [--seed N]: train the learned models (all, or those named) and write
+each one's weights and report (bench/results/train-<NAME>.json)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+import time
+
+import bench.train as package
+from bench.runtime import REPO, write_result
+
+SKIP = {"diversity"}  # helpers, not models
+
+
+def trainers() -> dict:
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_") or info.name in SKIP:
+            continue
+        module = importlib.import_module(f"bench.train.{info.name}")
+        if hasattr(module, "train") and hasattr(module, "NAME"):
+            found[module.NAME] = module
+    return found
+
+
+def main(argv: list[str] | None = None) -> None:
+    available = trainers()
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("names", nargs="*", choices=sorted(available) or None, help="default: all")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    # Settings only (the embedder's name and dimension): training needs no database.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
+    import django
+
+    django.setup()
+    for name in args.names or sorted(available):
+        started = time.monotonic()
+        report = available[name].train(args.seed)
+        report["seconds"] = round(time.monotonic() - started, 1)
+        write_result(REPO / "bench" / "results" / f"train-{name}.json", report, "bench.train", sys.argv[1:])
+        print(f"{name}: trained in {report['seconds']} s")
+
+
+if __name__ == "__main__":
+    main()
