@@ -8,6 +8,8 @@ in memoryapp/checks.py tells the operator the command that retrains.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,6 +19,18 @@ from django.conf import settings
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 RETRAIN_COMMAND = "python -m bench.train"
+_RULES_ONLY: ContextVar[bool] = ContextVar("rules_only", default=False)
+
+
+@contextmanager
+def rules_only():
+    """Within this block no learned model is used: the hand-written rules decide (the benchmarks'
+    `offline` column, beside `learned`)."""
+    token = _RULES_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _RULES_ONLY.reset(token)
 
 
 @dataclass(frozen=True)
@@ -85,6 +99,8 @@ def load(name: str) -> TrainedModel | None:
 def usable(name: str) -> TrainedModel | None:
     """The model, when it was trained on the vectors of the embedder configured now; else None (the
     caller falls back to its rules)."""
+    if _RULES_ONLY.get():
+        return None
     model = load(name)
     if model is None or model.embedder != settings.EMBEDDING_MODEL:
         return None

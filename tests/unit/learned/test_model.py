@@ -43,3 +43,15 @@ def test_a_model_trained_on_another_embedder_is_not_used_and_the_operator_is_tol
         assert "relevance" in warning.msg and "python -m bench.train" in warning.hint
     finally:
         learned.load.cache_clear()
+
+
+def test_the_rules_can_be_asked_for_by_name(tmp_path, monkeypatch, settings):
+    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path)
+    learned.load.cache_clear()
+    _tiny("relevance", settings.EMBEDDING_MODEL).save(tmp_path / "relevance.npz")
+    try:
+        with learned.rules_only():
+            assert learned.usable("relevance") is None
+        assert learned.usable("relevance") is not None
+    finally:
+        learned.load.cache_clear()
