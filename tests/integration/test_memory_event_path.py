@@ -49,3 +49,17 @@ async def test_it_sends_each_write_once_after_commit(alice):
         (MemoryEventType.CREATED.value, memory.pk), (MemoryEventType.DELETED.value, memory.pk),
         (MemoryEventType.PURGED.value, memory.pk)]
     assert all("content" not in m for m in messages)  # the words stay in the row, not on the layer
+
+
+async def test_a_long_import_reports_its_progress_as_it_goes_then_one_batch_event(alice):
+    layer, channel = await _listen(alice)
+    rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(transfer.IMPORT_BATCH * 2 + 10)]
+    report = await sync_to_async(transfer.import_memories)(alice, rows)
+    messages = await _received(layer, channel, timeout=3)
+    total = len(rows)
+    assert [(m["type"], m.get("done"), m.get("count")) for m in messages] == [
+        (MemoryEventType.PROGRESS.value, transfer.IMPORT_BATCH, None),
+        (MemoryEventType.PROGRESS.value, transfer.IMPORT_BATCH * 2, None),
+        (MemoryEventType.PROGRESS.value, total, None),
+        (MemoryEventType.BATCH.value, None, report.imported)]
+    assert {m.get("total") for m in messages[:3]} == {total}
