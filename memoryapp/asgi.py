@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (served by Daphne)."""
+"""ASGI entry point: HTTP through Django, /mcp through the MCP server (memoryapp/mcp_server), websockets
+through Channels; all served by Daphne, in one process."""
 from __future__ import annotations
 
 import os
@@ -17,11 +18,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from memoryapp.mcp_server.http import with_mcp  # noqa: E402
 from memoryapp.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": with_mcp(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

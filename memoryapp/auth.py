@@ -38,19 +38,27 @@ def revoke_token(user: AbstractBaseUser, token_id: int) -> bool:
                 .update(revoked_at=timezone.now()))
 
 
+def user_for_token(secret: str) -> AbstractBaseUser | None:
+    """The active user a live token belongs to, or None; notes when the token was last used. Shared by
+    the REST API and the MCP server (memoryapp/mcp_server), so both accept exactly the same tokens."""
+    if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
+        return None
+    found = (ApiToken.objects.select_related("user")
+             .filter(token_hash=hash_token(secret), revoked_at__isnull=True, user__is_active=True).first())
+    if found is None:
+        return None
+    now = timezone.now()
+    if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return found.user
+
+
 class BearerTokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str):
-        if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
-            return None
-        found = (ApiToken.objects.select_related("user")
-                 .filter(token_hash=hash_token(token), revoked_at__isnull=True, user__is_active=True).first())
-        if found is None:
-            return None
-        now = timezone.now()
-        if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
-            ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
-        request.user = found.user  # views read request.user whichever way the caller came in
-        return found.user
+        user = user_for_token(token)
+        if user is not None:
+            request.user = user  # views read request.user whichever way the caller came in
+        return user
 
 
 bearer_auth = BearerTokenAuth()

@@ -2,6 +2,8 @@
 (a sliding window in the shared cache), over every unsafe route, the chat turns included."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.conf import settings
 from django.http import HttpRequest
 from ninja.throttling import AuthRateThrottle
@@ -25,3 +27,13 @@ class WritesPerUser(AuthRateThrottle):
         user = getattr(request, "auth", None)
         ident = user.pk if user is not None else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def allow_write(user) -> bool:
+    """Count one write by `user` against the same limit, for an edge that is not a ninja route (the MCP
+    server): True while the user is under it."""
+    return WritesPerUser().allow_request(SimpleNamespace(method="POST", auth=user, META={}))
+
+
+def too_many_writes() -> str:
+    return f"too many changes: at most {settings.API_WRITES_PER_MINUTE} per minute; try again in a minute"
