@@ -10,10 +10,9 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from memoryapp.engine.errors import EngineError
+from memoryapp.engine.errors import EngineError, MemoryNotFound
 from memoryapp.engine.memories import listing
 from memoryapp.engine.memories.validation import format_first_error
-from memoryapp.engine.errors import MemoryNotFound
 from memoryapp.models import Memory
 from memoryapp.schemas import MemoryOut
 from memoryapp.throttling import allow_write, too_many_writes
