@@ -1,10 +1,11 @@
 """/mcp over HTTP, in the Daphne process that serves the app: `with_mcp(django_app)` sends the /mcp path
 to the SDK's streamable HTTP app and the rest to Django.
 
-Around the SDK: the host is checked against ALLOWED_HOSTS (as Django checks it), the Bearer token is
-checked with the REST API's own lookup (401 without a valid one), and each request runs in a thread
-context of its own with Django's request signals, as Django's ASGI handler runs a view, so its database
-connection is opened and closed the same way.
+Around the SDK: the host is checked against ALLOWED_HOSTS and, with SECURE_SSL_REDIRECT, the scheme is
+HTTPS (as Django checks them for its pages); the Bearer token is checked with the REST API's own lookup
+(401 without a valid one); each request runs in a thread context of its own with Django's request
+signals, as Django's ASGI handler runs a view, so its database connection is opened and closed the
+same way.
 
 Stateless mode, JSON answers. Every POST stands alone: no session lives in this process's memory, so
 several Daphne processes behind one address need no sticky routing, a restart loses nothing a client
@@ -81,13 +82,30 @@ def _header(scope, name: bytes) -> str:
 
 
 def _host_allowed(scope) -> bool:
+    """Django's rule (HttpRequest.get_host): ALLOWED_HOSTS, or the local names while DEBUG leaves it empty."""
     domain, _port = split_domain_port(_header(scope, b"host"))
-    return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
+    allowed = settings.ALLOWED_HOSTS or ([".localhost", "127.0.0.1", "[::1]"] if settings.DEBUG else [])
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def _secure(scope) -> bool:
+    """HTTPS, directly or behind a proxy that says so (SECURE_PROXY_SSL_HEADER), as Django tells it."""
+    if scope.get("scheme") == "https":
+        return True
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if not proxy:
+        return False
+    name, value = proxy  # ("HTTP_X_FORWARDED_PROTO", "https")
+    header = name.removeprefix("HTTP_").replace("_", "-").lower().encode()
+    return _header(scope, header).split(",")[0].strip() == value
 
 
 async def mcp_app(scope, receive, send) -> None:
     if not _host_allowed(scope):
         await _answer(send, 400, "Bad Request")
+        return
+    if settings.SECURE_SSL_REDIRECT and not _secure(scope):  # Django would redirect; a token must not travel in clear
+        await _answer(send, 403, "use https: this server takes API tokens over HTTPS only")
         return
     scheme, _, token = _header(scope, b"authorization").partition(" ")
     async with ThreadSensitiveContext():  # this request's own worker thread, as Django gives a view
