@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from mcp import Client
@@ -24,7 +25,13 @@ def session(url: str, token: str, work: Callable[[Client], Awaitable[T]]) -> T:
     async def main() -> T:
         async with connect(url, token) as client:
             return await work(client)
-    return asyncio.run(main())
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main())
+    # A loop already runs on this thread (Playwright's sync API leaves one): run ours beside it.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result()
 
 
 def data(result) -> Any:
