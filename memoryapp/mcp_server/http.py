@@ -19,6 +19,7 @@ lives as long as the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -53,7 +54,9 @@ class LazyStart:
     async def __call__(self) -> None:
         if self._ready is None:  # one event loop, no await between check and set: started once
             self._ready = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._run(self._ready))
+            # An empty context: the long-lived task must not carry the first request's (its thread, its user).
+            self._task = asyncio.get_running_loop().create_task(self._run(self._ready),
+                                                                context=contextvars.Context())
         await self._ready.wait()
 
     @staticmethod
