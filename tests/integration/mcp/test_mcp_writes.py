@@ -34,7 +34,8 @@ def limited_server(django_db_setup, session_llm_server, tmp_path):
 def test_mcp_and_rest_writes_share_one_limit(limited_server, alice):
     token = create_token(alice, "claude")[1]
     rest = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
-    assert rest.post("/api/memories", {"content": "I like green tea"}, content_type="application/json").status_code == 201
+    first = rest.post("/api/memories", {"content": "I like green tea"}, content_type="application/json")
+    assert first.status_code == 201
 
     async def work(client):
         return (data(await client.call_tool("add_memory", {"content": "I like oolong"})),
