@@ -145,7 +145,8 @@ def delete_conversation(request: HttpRequest, conversation_id: int):
     return Status(204, None)
 
 
-@router.post("/{int:conversation_id}/end", response={200: EndOut, **errors(403, 404, 429)})
+@router.post("/{int:conversation_id}/end", response={200: EndOut, **errors(403, 404, 429)},
+             summary="End a chat now: its last turns are learnt from (a temporary chat is discarded)")
 def end_conversation(request: HttpRequest, conversation_id: int):
     """End the chat now, as leaving it on the chat page does: its turns not yet learnt from are, and its
     last episode is written, in the background. Idempotent: ending it again answers `already_ended`. A
