@@ -86,6 +86,13 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
     memory_created = memory_updated = memory_deleted = memory_forgotten = memory_restored = _memory_event
     memory_purged = memory_batch = _memory_event
 
+    async def memory_progress(self, event: dict) -> None:
+        """A long import's progress, on the memories page: its bar and a line saying how far."""
+        if self.conversation_id:
+            return
+        with translation.override(self.language):
+            await self.send(render_to_string("memoryapp/_import_progress.html", event))
+
     def _memory(self, memory_id: int | None) -> Memory | None:
         if memory_id is None:
             return None

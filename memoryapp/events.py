@@ -25,6 +25,7 @@ class MemoryEventType(models.TextChoices):
     RESTORED = "memory.restored", "restored"
     PURGED = "memory.purged", "deleted forever"
     BATCH = "memory.batch", "many changed at once"  # an import, a re-embed, clear or purge all: one event, a count
+    PROGRESS = "memory.progress", "a long job's progress"  # sent as it goes, not after commit: nothing changed yet
 
     @property
     def handler(self) -> str:
@@ -45,6 +46,19 @@ def publish_notice_closed(user_id: int, conversation_id: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": NOTICE_CLOSED, "conversation": conversation_id})
+
+
+def publish_progress(user_id: int, job: str, done: int, total: int) -> None:
+    """How far a long job of the user's has got (an import: rows written of all), to their open pages now,
+    inside the job's transaction: a progress line waits for no commit."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": MemoryEventType.PROGRESS.value, "job": job, "done": done, "total": total}
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:  # Redis down: the job goes on unseen
+        logger.warning("could not publish progress for user %s", user_id, exc_info=True)
 
 
 def publish_memory_change(sender: Any, user_id: int, memory_id: int | None, action: str,

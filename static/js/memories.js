@@ -17,11 +17,11 @@
   for (const [type, state] of [["htmx:wsOpen", "on"], ["htmx:wsClose", "off"]]) {
     events.addEventListener(type, () => { live.dataset.state = state; live.textContent = live.dataset[state]; });
   }
-  const bar = document.getElementById("import-progress");
+  // The upload's bytes; then the rows the server has written, which replace the bar as they come.
+  const bar = () => document.getElementById("import-progress");
   document.body.addEventListener("htmx:xhr:progress", (e) => {
     if (e.target.id !== "import-form" || !e.detail.lengthComputable) return;
-    bar.hidden = false;
-    bar.value = Math.round((e.detail.loaded / e.detail.total) * 100);
+    bar().hidden = false;
+    bar().value = Math.round((e.detail.loaded / e.detail.total) * bar().max);
   });
-  document.body.addEventListener("htmx:afterRequest", (e) => { if (e.target.id === "import-form") bar.value = 100; });
 })();

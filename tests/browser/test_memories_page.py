@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
+from memoryapp.engine.memories import transfer
 from memoryapp.engine.memories.write import add_memory, delete_memory, set_importance
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
@@ -324,3 +325,18 @@ def test_it_keeps_a_history_open_while_the_memory_changes_elsewhere(page: Page, 
     off_loop(set_importance, memory, 0.3, action="demoted", actor="user")  # a live event re-renders the card
     expect(piano).to_contain_text("30%")
     expect(piano.locator(".timeline")).to_be_visible()
+
+
+@pytest.mark.parametrize(("language", "line"), [("en", "Import: 600 of 600 written"), ("zh-hans", "导入：已写入 600 / 600 条")])
+def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alice, language, line):
+    """An import of hundreds of memories (through the engine, as an API client's) moves the bar of an open
+    memories page batch by batch, and says how far it got."""
+    open_memories(page, app_server)
+    if language != "en":
+        page.select_option("select[name=language]", language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#live-status[data-state=on]")).to_have_count(1)
+    rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(600)]
+    off_loop(transfer.import_memories, alice, rows)
+    expect(page.locator("#import-status")).to_have_text(line, timeout=15_000)
+    expect(page.locator("#import-progress")).to_have_attribute("value", "600")

@@ -75,3 +75,17 @@ async def test_clear_all_and_its_undo_each_send_one_batch_event_with_the_count(a
     actions = await sync_to_async(lambda: list(MemoryEvent.objects.filter(memory_ref=memories[1].pk)
                                                .order_by("created_at", "id").values_list("action", flat=True)))()
     assert actions == ["created", "deleted", "restored"]
+
+
+async def test_a_long_import_reports_its_progress_as_it_goes_then_one_batch_event(alice):
+    layer, channel = await _listen(alice)
+    rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(transfer.IMPORT_BATCH * 2 + 10)]
+    report = await sync_to_async(transfer.import_memories)(alice, rows)
+    messages = await _received(layer, channel, timeout=3)
+    total = len(rows)
+    assert [(m["type"], m.get("done"), m.get("count")) for m in messages] == [
+        (MemoryEventType.PROGRESS.value, transfer.IMPORT_BATCH, None),
+        (MemoryEventType.PROGRESS.value, transfer.IMPORT_BATCH * 2, None),
+        (MemoryEventType.PROGRESS.value, total, None),
+        (MemoryEventType.BATCH.value, None, report.imported)]
+    assert {m.get("total") for m in messages[:3]} == {total}
