@@ -2,10 +2,15 @@
 
 Authentication is the API's (session or Bearer token); `request.auth` is the caller, and every
 lookup is scoped to them: another user's conversation answers 404, like one that never existed.
+
+Unlike the chat page, creating or opening a conversation here ends none of the caller's others (two
+programs of one user would end each other's chats): a client ends its own with `POST .../end`, or the
+idle sweep does (engine/chat/chat_end.py).
 """
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -13,7 +18,7 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict
 
-from memoryapp.engine.chat import chat
+from memoryapp.engine.chat import chat, chat_end
 from memoryapp.engine.memories.validation import Text
 from memoryapp.providers.llm import ProviderError
 from memoryapp.schemas import errors
@@ -43,6 +48,13 @@ class ConversationOut(Schema):
     temporary: bool
     created_at: datetime
     updated_at: datetime
+    ended_at: datetime | None  # set once the chat ended (`POST .../end`); a new message clears it
+
+
+class EndOut(Schema):
+    id: int
+    outcome: Literal["ended", "already_ended", "discarded"]  # discarded: a temporary chat, now gone
+    ended_at: datetime | None
 
 
 class CitationOut(Schema):
@@ -131,6 +143,19 @@ def rename_conversation(request: HttpRequest, conversation_id: int, payload: Ren
 def delete_conversation(request: HttpRequest, conversation_id: int):
     _owned(request, conversation_id).delete()
     return Status(204, None)
+
+
+@router.post("/{int:conversation_id}/end", response={200: EndOut, **errors(403, 404, 429)},
+             summary="End a chat now: its last turns are learnt from (a temporary chat is discarded)")
+def end_conversation(request: HttpRequest, conversation_id: int):
+    """End the chat now, as leaving it on the chat page does: its turns not yet learnt from are, and its
+    last episode is written, in the background. Idempotent: ending it again answers `already_ended`. A
+    temporary chat is discarded (`discarded`; it is gone, so a second call answers 404). A new message
+    reopens an ended chat; it ends again later with only what is new."""
+    conversation = _owned(request, conversation_id)
+    outcome = chat_end.end_chat(conversation.pk)
+    ended_at = Conversation.objects.filter(pk=conversation.pk).values_list("ended_at", flat=True).first()
+    return {"id": conversation.pk, "outcome": outcome, "ended_at": ended_at}
 
 
 @router.get("/{int:conversation_id}/messages", response={200: list[MessageOut], **errors(404)})

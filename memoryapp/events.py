@@ -24,7 +24,7 @@ class MemoryEventType(models.TextChoices):
     FORGOTTEN = "memory.forgotten", "forgotten"
     RESTORED = "memory.restored", "restored"
     PURGED = "memory.purged", "deleted forever"
-    BATCH = "memory.batch", "many changed at once"  # an import, a re-embed, a purge of all: one event, a count
+    BATCH = "memory.batch", "many changed at once"  # an import, a re-embed, clear or purge all: one event, a count
     PROGRESS = "memory.progress", "a long job's progress"  # sent as it goes, not after commit: nothing changed yet
 
     @property

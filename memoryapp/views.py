@@ -220,8 +220,7 @@ def memory_history(request: HttpRequest, memory_id: int) -> HttpResponse:
 @require_POST
 def memories_clear(request: HttpRequest) -> HttpResponse:
     """Soft-delete every current memory; the ids stay in the session for one undo."""
-    current = Memory.objects.filter(user=request.user, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
-    cleared = [write.delete_memory(memory).memory.pk for memory in current]
+    cleared = write.delete_all(request.user.pk)  # one event to the user's open pages, with the count
     request.session[CLEARED_KEY] = cleared
     messages.success(request, _("Cleared %(count)d memories.") % {"count": len(cleared)})
     return redirect("memories")
@@ -231,14 +230,8 @@ def memories_clear(request: HttpRequest) -> HttpResponse:
 @require_POST
 def memories_undo_clear(request: HttpRequest) -> HttpResponse:
     ids = request.session.pop(CLEARED_KEY, None) or []
-    restored = 0
-    for memory in Memory.objects.filter(user=request.user, pk__in=ids, status=MemoryStatus.DELETED):
-        try:
-            write.restore_memory(memory)
-            restored += 1
-        except MemoryConflict:
-            continue  # the same memory was added again meanwhile: keep that one
-    messages.success(request, _("Restored %(count)d memories.") % {"count": restored})
+    restored = write.restore_many(request.user.pk, ids)  # one added again meanwhile stays deleted: that copy is kept
+    messages.success(request, _("Restored %(count)d memories.") % {"count": len(restored)})
     return redirect("memories")
 
 

@@ -26,6 +26,8 @@ class TasksConfig(AppConfig):
             Job.FINISH_CHAT: chat_end.finish_chat,
             Job.FORGET: forgetting.forget_user,
             Job.SYNC_MEMORY: graph_sync.sync_memory,
+            Job.PURGE_EPISODE: graph_sync.purge_episode,
+            Job.DROP_USER: graph_sync.drop_user,
         })
 
         # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.

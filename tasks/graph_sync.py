@@ -12,6 +12,8 @@ import logging
 
 from celery import shared_task
 
+from memoryapp.engine import jobs
+from memoryapp.engine.jobs import Job
 from memoryapp.graph import sync
 from memoryapp.graph.errors import GraphUnavailable
 
@@ -65,5 +67,5 @@ def drain_pending(limit: int = 500) -> int:
         return 0
     ids = sync.pending_ids()[:limit]
     for memory_id in ids:
-        sync_memory.delay(memory_id)
+        jobs.enqueue(Job.SYNC_MEMORY, memory_id)  # the one seam, as every other job is queued
     return len(ids)

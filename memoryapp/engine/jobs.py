@@ -34,6 +34,8 @@ class Job(StrEnum):
     FINISH_CHAT = "finish_chat"  # (conversation_id): what an ended chat still owes
     FORGET = "forget"  # (user_id, now=None): one forgetting pass
     SYNC_MEMORY = "sync_memory"  # (memory_id): the memory's graph episode
+    PURGE_EPISODE = "purge_episode"  # (episode_id, user_id): a purged memory's graph episode goes
+    DROP_USER = "drop_user"  # (user_id): everything the graph holds for the user goes
 
     @property
     def subject(self) -> str:
@@ -47,6 +49,8 @@ _SUBJECTS = {
     Job.FINISH_CHAT: "conversation_id",
     Job.FORGET: "user_id",
     Job.SYNC_MEMORY: "memory_id",
+    Job.PURGE_EPISODE: "episode_id",
+    Job.DROP_USER: "user_id",
 }
 
 

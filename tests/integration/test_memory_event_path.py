@@ -7,6 +7,7 @@ from channels.layers import get_channel_layer
 
 from memoryapp.engine.memories import purge, transfer, write
 from memoryapp.events import MemoryEventType, user_group
+from memoryapp.models import Memory, MemoryEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,6 +50,31 @@ async def test_it_sends_each_write_once_after_commit(alice):
         (MemoryEventType.CREATED.value, memory.pk), (MemoryEventType.DELETED.value, memory.pk),
         (MemoryEventType.PURGED.value, memory.pk)]
     assert all("content" not in m for m in messages)  # the words stay in the row, not on the layer
+
+
+async def test_clear_all_and_its_undo_each_send_one_batch_event_with_the_count(alice, alice_client):
+    """Clearing 4 memories from the memories page tells another open page once, not 4 times; so does the
+    undo, which keeps a copy added meanwhile (3 restored). Each memory's history still records both."""
+    add = sync_to_async(write.add_memory)
+    memories = [(await add(alice, text)).memory for text in (
+        "I like green tea", "I live in Lyon", "我养了一只猫", "I run every morning")]
+    layer, channel = await _listen(alice)
+
+    await sync_to_async(alice_client.post)("/settings/memories/clear")
+    assert await _received(layer, channel, timeout=3) == [
+        {"type": MemoryEventType.BATCH.value, "id": None, "action": "deleted", "count": 4}]
+
+    again = (await add(alice, "I like green tea")).memory  # said again before the undo
+    await sync_to_async(alice_client.post)("/settings/memories/clear/undo")
+    assert await _received(layer, channel, timeout=3) == [
+        {"type": MemoryEventType.CREATED.value, "id": again.pk, "action": "created", "count": 1},
+        {"type": MemoryEventType.BATCH.value, "id": None, "action": "restored", "count": 3}]
+
+    statuses = await sync_to_async(lambda: dict(Memory.objects.filter(user=alice).values_list("pk", "status")))()
+    assert [statuses[m.pk] for m in memories] == ["deleted", "active", "active", "active"]
+    actions = await sync_to_async(lambda: list(MemoryEvent.objects.filter(memory_ref=memories[1].pk)
+                                               .order_by("created_at", "id").values_list("action", flat=True)))()
+    assert actions == ["created", "deleted", "restored"]
 
 
 async def test_a_long_import_reports_its_progress_as_it_goes_then_one_batch_event(alice):

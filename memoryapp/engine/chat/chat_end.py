@@ -1,13 +1,16 @@
 """When a chat ends (DESIGN flow 1): the last browser tab showing it left it (closed, or went to another
-chat), its user opened another chat while no tab shows it, or it has been idle for CHAT_IDLE_MINUTES. Ending
-marks it (`ended_at`, claimed by one conditional update) so that its unextracted tail is extracted and its
-last, partial episode consolidated: `end_chats` queues `Job.FINISH_CHAT` through the job seam
-(engine/jobs.py), whose task calls `finish_chat`, which queues the windows. A chat that goes on after it
-ended simply extends: its next message clears the mark, and it ends again later with only what is new.
+chat), its user opened another chat while no tab shows it, its REST client ended it (`end_chat`), or it has
+been idle for CHAT_IDLE_MINUTES. Ending marks it (`ended_at`, claimed by one conditional update) so that its
+unextracted tail is extracted and its last, partial episode consolidated: `end_chats` queues
+`Job.FINISH_CHAT` through the job seam (engine/jobs.py), whose task calls `finish_chat`, which queues the
+windows. A chat that goes on after it ended simply extends: its next message clears the mark, and it ends
+again later with only what is new.
 
 Which chats a tab shows is counted in the cache by the chat's websocket (conversations/consumers.py): a
 second tab opening a chat never ends the chat of the first. A temporary chat is not ended but discarded,
-once its own tab left it; nothing is queued for a user whose memory is off.
+once its own tab left it (or its REST client ended it); nothing is queued for a user whose memory is off.
+Creating or opening a chat through the REST API ends no other chat: two programs of one user may each
+hold a chat open, and each ends its own (or the idle sweep does).
 """
 from __future__ import annotations
 
@@ -84,6 +87,15 @@ def leave_chat(conversation_id: int) -> str:
         end_chats([conversation_id])
         return "ended"
     return ""
+
+
+def end_chat(conversation_id: int) -> str:
+    """Its client asked to end the chat now (the REST API: `POST /api/conversations/{id}/end`): a temporary
+    chat is discarded, as when its tab leaves it; a kept one ends (`end_chats`). Ending an ended chat again
+    changes nothing. Returns "discarded", "ended" or "already_ended"."""
+    if Conversation.objects.filter(pk=conversation_id, temporary=True).delete()[0]:
+        return "discarded"
+    return "ended" if end_chats([conversation_id]) else "already_ended"
 
 
 def end_chats(conversation_ids: list[int]) -> list[int]:

@@ -295,6 +295,53 @@ def restore_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
     return _set_status(memory, MemoryStatus.ACTIVE, EventAction.RESTORED, actor)
 
 
+def delete_all(user_id: int, *, actor: str = Actor.USER) -> list[int]:
+    """Clear all: soft-delete every current memory of the user, in one transaction with one MemoryEvent per
+    memory and one `MemoryEventType.BATCH` event for the lot (an open page hears once, not once per memory);
+    returns their ids, for an undo (`restore_many`)."""
+    with transaction.atomic():
+        _lock_user(user_id)
+        rows = list(_current(user_id).select_for_update().order_by("pk"))
+        _set_status_of_many(user_id, rows, MemoryStatus.DELETED, EventAction.DELETED, actor)
+    return [memory.pk for memory in rows]
+
+
+def restore_many(user_id: int, ids: list[int], *, actor: str = Actor.USER) -> list[int]:
+    """Undo a clear all: restore those of `ids` that are the user's and still deleted, with one BATCH event;
+    returns the ids restored. One whose words are current again (added meanwhile) stays deleted: that copy is
+    kept, as `restore_memory` refuses it."""
+    with transaction.atomic():
+        _lock_user(user_id)
+        rows = list(Memory.objects.select_for_update().filter(user_id=user_id, pk__in=ids, status=MemoryStatus.DELETED)
+                    .order_by("pk"))
+        taken = set(_current(user_id).values_list("content_key", flat=True))
+        restorable = []
+        for memory in rows:
+            if memory.valid_until is None:  # only a current version must be the one copy of its words
+                if memory.content_key in taken:
+                    continue
+                taken.add(memory.content_key)
+            restorable.append(memory)
+        _set_status_of_many(user_id, restorable, MemoryStatus.ACTIVE, EventAction.RESTORED, actor)
+    return [memory.pk for memory in restorable]
+
+
+def _set_status_of_many(user_id: int, rows: list[Memory], status: str, action: str, actor: str) -> None:
+    """`_set_status` for many rows of one user, locked by the caller: one MemoryEvent each, one BATCH event."""
+    if not rows:
+        return
+    now = timezone.now()
+    before = [snapshot(memory) for memory in rows]
+    for memory in rows:
+        memory.status, memory.updated_at = status, now
+    Memory.objects.filter(pk__in=[memory.pk for memory in rows]).update(status=status, updated_at=now)
+    MemoryEvent.objects.bulk_create([
+        MemoryEvent(user_id=user_id, memory=memory, memory_ref=memory.pk, action=action, actor=actor,
+                    before=old, after=snapshot(memory)) for memory, old in zip(rows, before)
+    ])
+    announce(user_id, None, action, count=len(rows))
+
+
 def revert_memory(memory: Memory, *, actor: str = Actor.USER) -> WriteResult:
     """Undo a learnt memory: soft-delete it and make current again what it had replaced."""
     with transaction.atomic():

@@ -62,3 +62,32 @@ def test_it_never_fails_the_writer_when_the_broker_is_down(alice, monkeypatch, d
 
     memory.refresh_from_db()
     assert memory.graph_sync_state == GraphSyncState.PENDING  # the drain will pick it up
+
+
+def test_the_graphs_work_is_queued_through_the_job_seam(alice, monkeypatch, django_capture_on_commit_callbacks):
+    """Like every other background job (engine/jobs.py): a test or a deployment swapping a kind's runner
+    swaps it for the graph's work too, and the purge finds its runs by kind."""
+    from memoryapp.engine import jobs
+    from memoryapp.engine.memories.signals import all_memories_purged
+
+    sent: list[tuple] = []
+
+    class Runner:
+        def __init__(self, kind):
+            self.kind, self.name = kind, f"test.{kind.value}"
+
+        def delay(self, *args):
+            sent.append((self.kind, *args))
+
+    for kind in (jobs.Job.SYNC_MEMORY, jobs.Job.PURGE_EPISODE, jobs.Job.DROP_USER):
+        monkeypatch.setitem(jobs._runners, kind, Runner(kind))
+    memory = make_memory(alice, "I like Go")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_changed.send(sender=Memory, memory_id=memory.pk, user_id=alice.pk, action="created")
+        memory_changed.send(sender=Memory, memory_id=41, user_id=alice.pk, action="purged", episode_id="ep-41")
+        all_memories_purged.send(sender=Memory, user_id=alice.pk)
+        assert sent == []  # on commit, never before
+
+    assert sent == [(jobs.Job.SYNC_MEMORY, memory.pk), (jobs.Job.PURGE_EPISODE, "ep-41", alice.pk),
+                    (jobs.Job.DROP_USER, alice.pk)]

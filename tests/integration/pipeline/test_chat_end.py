@@ -2,6 +2,7 @@
 its last episode written, on the real worker. Short chats (1 and 3 turns) never reach the 5-turn cadence."""
 from __future__ import annotations
 
+import json
 import time
 from datetime import timedelta
 
@@ -9,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from conversations.models import Conversation, Message
+from memoryapp.auth import create_token
 from memoryapp.engine.chat import chat_end
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
@@ -125,3 +127,28 @@ def test_it_keeps_what_an_idle_chat_yields_as_suggestions_when_auto_learn_is_off
     assert waiting == ["episode", "fact"]
     assert not Memory.objects.filter(user=alice).exists()
     assert "talked about a peanut allergy" in alice_client.get("/settings/memories").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_2_turn_rest_chat_ended_by_its_program_is_learnt_from_on_the_worker(
+        alice, client, celery_worker, session_llm_server, use_offline_llm):
+    """A program chats through the API (two turns, under the 5-turn cadence) and ends the chat: the worker
+    learns its fact and writes its episode, without waiting for the idle sweep (issue #31, item 7)."""
+    token = create_token(alice, "program")[1]
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}", "content_type": "application/json"}
+    chat_id = client.post("/api/conversations", "{}", **auth).json()["id"]
+    for text in ("I'm allergic to peanuts, keep that in mind", "What should I cook tonight?"):
+        assert client.post(f"/api/conversations/{chat_id}/messages", json.dumps({"content": text}),
+                           **auth).status_code == 201
+    assert not ExtractionRun.objects.filter(conversation_id=chat_id).exists()  # the cadence has not come
+
+    session_llm_server.script(EXTRACT_MARKER, candidates(("Is allergic to peanuts", "fact")))
+    session_llm_server.script(SUMMARISE_MARKER, "talked about a peanut allergy and dinner")
+    ended = client.post(f"/api/conversations/{chat_id}/end", **auth)
+    assert ended.status_code == 200 and ended.json()["outcome"] == "ended"
+
+    _wait_for(lambda: _memories(alice, "fact") and _memories(alice, "episode"))
+    assert _memories(alice, "fact") == ["Is allergic to peanuts"]
+    assert "talked about a peanut allergy and dinner" in _memories(alice, "episode")[0]
+    assert Memory.objects.get(user=alice, kind="fact").source_conversation_id == chat_id
+    assert client.post(f"/api/conversations/{chat_id}/end", **auth).json()["outcome"] == "already_ended"

@@ -51,7 +51,7 @@ def snapshot(user) -> dict:
     """Everything of `user`'s that a leak or a write through another account could change."""
     return {
         "memories": sorted(Memory.objects.filter(user=user).values_list("pk", "content", "status", "valid_until")),
-        "conversations": sorted(Conversation.objects.filter(user=user).values_list("pk", "title")),
+        "conversations": sorted(Conversation.objects.filter(user=user).values_list("pk", "title", "ended_at")),
         "messages": Message.objects.filter(conversation__user=user).count(),
         "suggestions": sorted(MemorySuggestion.objects.filter(user=user).values_list("pk", "status")),
         "tokens": sorted(user.api_tokens.values_list("pk", "revoked_at")),
@@ -137,6 +137,7 @@ API_PROBES = [
     ("GET", "/conversations/{conversation}/messages", None),
     ("POST", "/conversations/{conversation}/messages", {"content": "hello"}),
     ("POST", "/conversations/{conversation}/retry", None),
+    ("POST", "/conversations/{conversation}/end", None),
 ]
 
 

@@ -77,3 +77,14 @@ def test_it_reads_what_a_question_asks_the_time_before(message, named):
 ])
 def test_it_finds_nothing_named_where_before_names_no_earlier_time(message):
     assert named_before(message) is None
+
+
+@pytest.mark.parametrize("message", ["0" * 20_000, "我" * 19_990 + " x 之前", "a" * 20_000 + " did"])
+def test_a_message_of_the_longest_length_is_read_at_once(message):
+    """The API fuzz sent 20,000 characters without punctuation: the chat turn hung for half a minute."""
+    import time
+
+    started = time.monotonic()
+    named_before(message)
+    past_reference(message, NOW)
+    assert time.monotonic() - started < 1.0
