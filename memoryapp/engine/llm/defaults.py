@@ -1,7 +1,7 @@
 """What each task does when no language model is configured: rules, deterministic, no network.
 
 A trained small model will replace these rules; until then they are the default implementation of
-each task in this package (candidates, decisions, episodes, chat_summary, replies, promotion), which call them
+each task in this package (candidates, decisions, chat_summary, replies, promotion; episodes: episode_rules.py), which call them
 when they are given no model. They are the rules the offline "provider" had, moved as they stood.
 
 Extraction convention: a memory's content is the user's own sentence, kept in their words
@@ -134,15 +134,6 @@ def decide(items: list[CandidateWithNeighbours]) -> DecisionResult:
         decisions.append(_decide_one(i, item, seen))
         seen.add(normalise_content(item.candidate.content))
     return DecisionResult(decisions=decisions)
-
-
-def summarise_episode(messages: list[dict]) -> str:
-    sentences = [_trim(s)[:60] for s in _user_sentences(messages)][:3]
-    if not sentences:
-        return ""
-    if is_mostly_cjk(" ".join(sentences)):
-        return ("聊了：" + "；".join(sentences))[:200]
-    return ("Talked about: " + "; ".join(sentences))[:200]
 
 
 def compact_summary(earlier: str, messages: list[dict]) -> str:
