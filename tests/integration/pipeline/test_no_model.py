@@ -72,3 +72,16 @@ def test_a_short_chat_that_only_yields_typed_memories_leaves_no_episode(alice, u
     assert [episode.memory_id for episode in consolidate(conversation, llm=None)] == [None]  # nothing to keep
     assert consolidate(conversation, llm=None) == []  # and the window is not asked about again
     assert not Memory.objects.filter(user=alice, kind="episode").exists()
+
+
+def test_manage_consolidate_says_when_a_chat_left_no_episode(alice, unreachable_model, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    monkeypatch.setattr("memoryapp.engine.learning.consolidation.resolve", lambda llm: None)
+    conversation = _ended(chat(alice, "I live in Berlin and I like tea. Any café tips?")[0])
+    out = StringIO()
+    call_command("consolidate", "--conversation", str(conversation.pk), stdout=out, stderr=StringIO())
+    assert "no episode (nothing beyond the memories it taught)" in out.getvalue()
+    assert "0 episode(s) written" in out.getvalue()
