@@ -17,12 +17,12 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, Memory, MemoryKind, MemorySettings, MemorySource
-from memoryapp.pipeline.models import ConsolidationRun, MemorySuggestion
+from memoryapp.pipeline.models import ConsolidationRun, ExtractionRun, MemorySuggestion, RunStatus
 
 from .. import jobs
 from ..llm import CONFIGURED, ModelChoice, resolve
@@ -110,6 +110,23 @@ def _consolidate_window(conversation: Conversation, window: list[Message], llm: 
     except IntegrityError:  # another worker wrote this window's episode first
         return None
     return Episode(first.pk, last.pk, run.memory_id, suggestion.pk if suggestion else None)
+
+
+def waits_for_extraction(conversation: Conversation, *, llm: ModelChoice = CONFIGURED) -> bool:
+    """Whether the chat's episode should wait: a model writes it from the typed memories learnt from the
+    chat, and some of its user messages are still being learnt from (a run queued or running, or turns
+    after the last run, whose extraction the chat's end has queued beside this job). With no model the
+    rules type the window themselves (`learnt_from_chat`): nothing to wait for. The job asks this and
+    retries a few times; it consolidates anyway once its retries are spent."""
+    windows = pending_windows(conversation)
+    if not windows or resolve(llm) is None:
+        return False
+    runs = ExtractionRun.objects.filter(conversation=conversation)
+    if runs.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists():
+        return True
+    covered = runs.aggregate(last=Max("last_message_id"))["last"] or 0
+    return conversation.messages.filter(role=Role.USER, memory_command__isnull=True, id__gt=covered,
+                                        id__lte=windows[-1][-1].pk).exists()
 
 
 def learnt_from_chat(conversation: Conversation, said: list[dict], llm: LLMProvider | None) -> list[str]:
