@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import runtime
 
-# Short chats that yield typed memories, or nothing: no episode is wanted.
+# Short chats that yield typed memories, or nothing: no episode is wanted (the first 18 as the issue's
+# "18 short chats", then two that end on a thank-you with a plan cue and no plan).
 ORDINARY = [
     ("I'm vegetarian, by the way. Any quick dinner ideas?",),
     ("My back has been killing me since I started working from the sofa. Which chair should I get?",),
@@ -35,6 +36,8 @@ ORDINARY = [
     ("解释一下什么是量子纠缠",),
     ("我用 Python 写后端。怎么读 CSV 文件？",),
     ("我对花生过敏。外卖点什么安全？",),
+    ("How do I undo my last git commit?", "Thanks, I'll try that tomorrow."),
+    ("怎么清理 Docker 的缓存？", "好的，我明天试试。"),
 ]
 
 # Chats that settle something the typed memories do not hold: one episode each is wanted.

@@ -3,7 +3,9 @@
 An episode is written only when the window says something the typed memories learnt from the same chat
 do not: a plan discussed, a decision, an event (engine/llm/episodes.py, episode_rules.py without a
 model). A short chat that only yielded typed memories, or nothing, leaves none; its run is still kept,
-so the window is not asked about again. A conversation is cut into windows of 30 messages. A full window is summarised as soon as it exists;
+so the window is not asked about again.
+
+A conversation is cut into windows of 30 messages. A full window is summarised as soon as it exists;
 the last, partial one when the conversation ends (`ended_at` set). The ConsolidationRun keyed by the
 window's first message makes a second pass a no-op, and is written in the episode's transaction.
 With auto-extract off the episode is not written: it waits as a MemorySuggestion, like every other

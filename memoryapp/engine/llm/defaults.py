@@ -1,8 +1,9 @@
 """What each task does when no language model is configured: rules, deterministic, no network.
 
 A trained small model will replace these rules; until then they are the default implementation of
-each task in this package (candidates, decisions, chat_summary, replies, promotion; episodes: episode_rules.py), which call them
-when they are given no model. They are the rules the offline "provider" had, moved as they stood.
+each task in this package (candidates, decisions, chat_summary, replies, promotion), which call them
+when they are given no model (episodes: episode_rules.py). They are the rules the offline "provider" had,
+moved as they stood.
 
 Extraction convention: a memory's content is the user's own sentence, kept in their words
 and language (first person, "I like Vue 3", "我喜欢 Vue 3"), with surrounding whitespace and

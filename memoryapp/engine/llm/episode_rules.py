@@ -5,7 +5,8 @@ discussed, a decision taken, an event told ("We decided to ship the beta on Frid
 So a sentence is chosen when all of these hold, each a rule a user can check:
 - the user said it (the offline assistant's replies say nothing about the user), and it is not a question;
 - it carries a plan, decision or event cue, in English or Chinese (`_CUES`: "decided", "next week",
-  "yesterday", "决定", "下周", "昨天" ...);
+  "yesterday", "决定", "下周", "昨天" ...), and is not a closing remark on the assistant's advice
+  ("Thanks, I'll try that tomorrow", "好的，我明天试试");
 - no typed memory learnt from the chat says it already (the same words, or one inside the other);
 - it says nothing secret (`contains_sensitive`), and it is a sentence, not a pasted blob.
 At most `MAX_SENTENCES` are kept, in the order said, whole: a sentence that would not fit is left out,
@@ -48,6 +49,14 @@ _CUES = re.compile(
     r"|明天|后天|今晚|下周|下个月|下礼拜|周[一二三四五六日末]|月底|年底前|截止|安排了|约了|预订|打算在"
     r"|昨天|前天|上周|上个月|刚才|刚刚|今天早上|今早|已经(?:上线|发布|完成|搬|交|提交|面试)|发生|上线了|发布了"
     r"|完成了|搞定了|通过了|面试了|搬家了|出问题|崩了|回滚了|签了", re.I)
+
+
+# A closing remark about the assistant's advice ("Thanks, I'll try that tomorrow", "好的，我明天试试") has a
+# plan cue and no plan: what is tried is in the chat, not in the sentence.
+_CLOSER = re.compile(
+    r"\b(?:I|we)(?:'ll| will| am going to|'m going to) (?:try|do|check|test|use|look into|give|read) (?:it|that|this|them"
+    r"|those)\b(?: out| a try| a shot| later| tomorrow| tonight| next week)?\W*$"
+    r"|^(?:好的?|那|嗯|谢谢)?[，,]?(?:那)?我(?:们)?(?:明天|回头|晚点|待会儿?|下周)?(?:再)?(?:试试|看看|试一下|看一下|研究一下)", re.I)
 
 
 def episode_sentences(messages: Iterable[dict], learnt: Iterable[str] = ()) -> list[str]:
@@ -93,7 +102,7 @@ def _worth_telling(sentence: str) -> bool:
     bare = sentence.rstrip(" .!。！；;")
     if not MIN_SENTENCE_CHARS <= len(bare) <= MAX_SENTENCE_CHARS:
         return False
-    if _QUESTION.search(sentence) or contains_sensitive(sentence):
+    if _QUESTION.search(sentence) or _CLOSER.search(bare) or contains_sensitive(sentence):
         return False
     return bool(_CUES.search(bare))
 

@@ -213,8 +213,8 @@ def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
         FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return {row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3], kind=row[4])
-                for row in cursor.fetchall()}
+        return {row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3],
+                                  kind=row[4]) for row in cursor.fetchall()}
 
 
 def graph_search(query: RecallQuery, config: RecallConfig, graph: GraphPort | None = None) -> Hits:

@@ -62,7 +62,8 @@ def test_a_chinese_memory_answers_an_english_question_and_back(alice, memories):
 def episodes(alice, memories):
     """Chat episodes beside the typed memories: three from other chats, one about the staging plan."""
     stored = {
-        "music": "[2026-11-21 10:00] Talked about: I want to start a compose workflow for my music; What chords go well together",
+        "music": ("[2026-11-21 10:00] Talked about: I want to start a compose workflow for my music; "
+                  "What chords go well together"),
         "laptop": "[2026-11-21 11:00] Talked about: I am setting up a new laptop; How do I install packages",
         "running": "[2026-11-20 09:00] Talked about: I want to start running again; How do I begin",
         "kubernetes": "[2026-11-20 09:00] We decided to move the staging stack to Kubernetes next week.",

@@ -142,6 +142,8 @@ def test_a_chat_that_only_yielded_typed_memories_leaves_no_episode() -> None:
     assert summarise_episode([user("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？")], NO_MODEL,
                              learnt=["我住在上海", "我喜欢喝乌龙茶"]) == ""
     assert summarise_episode([user("hi"), {"role": "assistant", "content": "We decided nothing yet."}], NO_MODEL) == ""
+    assert summarise_episode([user("How do I rebase? Thanks, I'll try that tomorrow.")], NO_MODEL) == ""
+    assert summarise_episode([user("怎么回滚？好的，我明天试试。")], NO_MODEL) == ""
 
 
 def test_a_plan_already_learnt_as_a_goal_is_not_told_again() -> None:
