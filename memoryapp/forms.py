@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.recall.recipes import SearchMethod
+from memoryapp.engine.memories.listing import SAVED_KINDS
 from memoryapp.engine.memories.validation import MemoryPatch, parse
 from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 
@@ -19,7 +20,11 @@ RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("L
 
 class MemoryFilterForm(forms.Form):
     q = forms.CharField(required=False, max_length=500, label=_("Search"))
-    kind = forms.ChoiceField(required=False, label=_("Type"), choices=[("", _("All types")), *MemoryKind.choices])
+    # No type: the saved memories; chat episodes are a tab of their own (listing.SAVED_KINDS). A search
+    # with no type looks through both.
+    kind = forms.ChoiceField(required=False, label=_("Type"), choices=[
+        ("", _("Saved memories")), *[(k, label) for k, label in MemoryKind.choices if k in SAVED_KINDS],
+        (MemoryKind.EPISODE, _("Chat episodes"))])
     status = forms.ChoiceField(required=False, label=_("Status"), choices=MemoryStatus.choices)
     range = forms.ChoiceField(required=False, label=_("Time"), choices=RANGE_CHOICES)
     source = forms.ChoiceField(required=False, label=_("Source"),
@@ -37,7 +42,8 @@ class MemoryFilterForm(forms.Form):
         """Valid values only: a bad parameter falls back to its default (and the form shows its error)."""
         self.is_valid()
         data = self.cleaned_data
-        return {"q": data.get("q", ""), "kind": data.get("kind", ""),
+        kind, q = data.get("kind", ""), data.get("q", "")
+        return {"q": q, "kind": kind, "kinds": () if kind or q.strip() else SAVED_KINDS,
                 "status": data.get("status") or MemoryStatus.ACTIVE,
                 "range_name": data.get("range", ""), "source": data.get("source", ""),
                 "at": self.moment(data.get("at")), "method": data.get("method") or SearchMethod.HYBRID}

@@ -15,6 +15,9 @@ def consolidate_conversation(self, conversation_id: int) -> list[int | None]:
     conversation = Conversation.objects.filter(pk=conversation_id).first()
     if conversation is None:
         return []
+    if consolidation.waits_for_extraction(conversation) and self.request.retries < self.max_retries:
+        # The episode is told what the chat's typed memories hold: let their extraction finish first.
+        raise self.retry(countdown=2 + 3 * self.request.retries)
     try:
         return [episode.memory_id for episode in consolidation.consolidate(conversation)]
     except ProviderError as exc:

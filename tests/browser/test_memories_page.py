@@ -66,6 +66,28 @@ def test_it_filters_by_type_and_searches(page: Page, app_server, alice, shots):
     expect(page.locator(".memory-card").first).to_contain_text("piano teacher")
 
 
+def test_it_keeps_chat_episodes_in_their_own_tab(page: Page, app_server, alice, shots):
+    """Saved memories and chat episodes are listed apart, each with its count; an episode learnt while
+    the saved list is open does not land in it."""
+    seed(alice)
+    off_loop(add_memory, alice, "[2026-11-21 10:00] We decided to move the staging stack to Kubernetes next week.",
+             kind="episode")
+    open_memories(page, app_server)
+    expect(page.locator(".memory-card")).to_have_count(4)
+    expect(page.locator("#stat-total")).to_have_text("4")
+    expect(page.locator("#stat-episodes")).to_have_text("1")
+    off_loop(add_memory, alice, "[2026-11-22 09:00] The release went out yesterday and the billing page crashed.",
+             kind="episode")
+    expect(page.locator("#stat-episodes")).to_have_text("2", timeout=15_000)
+    expect(page.locator(".memory-card")).to_have_count(4)
+
+    page.locator("#tab-episodes").click()
+    expect(page.locator("#tab-episodes")).to_have_attribute("aria-current", "page")
+    expect(page.locator(".memory-card")).to_have_count(2)
+    expect(card(page, "staging stack")).to_be_visible()
+    page.screenshot(path=str(shots / "memories-episodes.png"), full_page=True)
+
+
 def test_it_searches_words_only_by_either_number_and_says_how_many_it_found(page: Page, app_server, alice):
     seed(alice)
     off_loop(add_memory, alice, "Runs every service in a Docker container", kind="fact")

@@ -1,4 +1,9 @@
-"""Consolidation: one episode memory per conversation window ("[2026-01-03 18:00] talked about ...").
+"""Consolidation: at most one episode memory per conversation window ("[2026-01-03 18:00] We decided ...").
+
+An episode is written only when the window says something the typed memories learnt from the same chat
+do not: a plan discussed, a decision, an event (engine/llm/episodes.py, episode_rules.py without a
+model). A short chat that only yielded typed memories, or nothing, leaves none; its run is still kept,
+so the window is not asked about again.
 
 A conversation is cut into windows of 30 messages. A full window is summarised as soon as it exists;
 the last, partial one when the conversation ends (`ended_at` set). The ConsolidationRun keyed by the
@@ -14,15 +19,16 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
-from memoryapp.models import Actor, MemorySettings, MemorySource
-from memoryapp.pipeline.models import ConsolidationRun, MemorySuggestion
+from memoryapp.models import Actor, Memory, MemoryKind, MemorySettings, MemorySource
+from memoryapp.pipeline.models import ConsolidationRun, ExtractionRun, MemorySuggestion, RunStatus
 
 from .. import jobs
 from ..llm import CONFIGURED, ModelChoice, resolve
+from ..llm.candidates import extract_candidates
 from ..llm.episodes import summarise_episode
 from ..memories import write
 
@@ -80,7 +86,7 @@ def _consolidate_window(conversation: Conversation, window: list[Message], llm: 
                         prefs: MemorySettings) -> Episode | None:
     calls_before = getattr(llm, "calls", 0)
     said = [{"role": m.role, "content": m.content} for m in window if m.memory_command is None]  # no memory commands
-    summary = " ".join(summarise_episode(said, llm).split()) if said else ""
+    summary = " ".join(summarise_episode(said, llm, learnt_from_chat(conversation, said, llm)).split()) if said else ""
     calls = getattr(llm, "calls", 0) - calls_before
     first, last = window[0], window[-1]
     suggestion = None
@@ -106,6 +112,38 @@ def _consolidate_window(conversation: Conversation, window: list[Message], llm: 
     except IntegrityError:  # another worker wrote this window's episode first
         return None
     return Episode(first.pk, last.pk, run.memory_id, suggestion.pk if suggestion else None)
+
+
+def waits_for_extraction(conversation: Conversation, *, llm: ModelChoice = CONFIGURED) -> bool:
+    """Whether the chat's episode should wait: a model writes it from the typed memories learnt from the
+    chat, and some of its user messages are still being learnt from (a run queued or running, or turns
+    after the last run, whose extraction the chat's end has queued beside this job). With no model the
+    rules type the window themselves (`learnt_from_chat`): nothing to wait for. The job asks this and
+    retries a few times; it consolidates anyway once its retries are spent."""
+    windows = pending_windows(conversation)
+    if not windows or resolve(llm) is None:
+        return False
+    runs = ExtractionRun.objects.filter(conversation=conversation)
+    if runs.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists():
+        return True
+    covered = runs.aggregate(last=Max("last_message_id"))["last"] or 0
+    return conversation.messages.filter(role=Role.USER, memory_command__isnull=True, id__gt=covered,
+                                        id__lte=windows[-1][-1].pk).exists()
+
+
+def learnt_from_chat(conversation: Conversation, said: list[dict], llm: LLMProvider | None) -> list[str]:
+    """What the typed memories of this chat say: those written from it (and those waiting as suggestions),
+    and, with no model, what the rules would type from these messages: extraction may not have run yet
+    (a chat's last window is extracted and consolidated by jobs queued together), and the rules are
+    cheap and decide the same way every time."""
+    stored = Memory.objects.filter(user_id=conversation.user_id, source_conversation=conversation).exclude(
+        kind=MemoryKind.EPISODE).values_list("content", flat=True)
+    waiting = MemorySuggestion.objects.filter(user_id=conversation.user_id, conversation=conversation).exclude(
+        kind=MemoryKind.EPISODE).values_list("content", flat=True)
+    learnt = [*stored, *waiting]
+    if llm is None:
+        learnt += [candidate.content for candidate in extract_candidates(said, None).candidates]
+    return list(dict.fromkeys(learnt))
 
 
 def _stamp(moment: datetime) -> str:

@@ -5,7 +5,7 @@ Each task owns its prompt, the schema its answer is validated against, and its d
 
     candidates.extract_candidates(messages, llm) -> ExtractionResult      memories a window proposes
     decisions.decide(items, llm) -> DecisionResult                        ADD / UPDATE / BOOST / DELETE / SKIP
-    episodes.summarise_episode(messages, llm) -> str                      an episode's one or two sentences
+    episodes.summarise_episode(messages, llm, learnt) -> str              what a chat settled beyond `learnt`, or ""
     chat_summary.compact_summary(earlier, messages, llm) -> str           a long chat's rolling summary
     replies.reply(prompt, llm) -> str, replies.stream_reply(prompt, llm)  the chat reply
     promotion.review(memories, llm) -> set of ids                         which memories become core

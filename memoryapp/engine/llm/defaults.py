@@ -1,8 +1,9 @@
 """What each task does when no language model is configured: rules, deterministic, no network.
 
 A trained small model will replace these rules; until then they are the default implementation of
-each task in this package (candidates, decisions, episodes, chat_summary, replies, promotion), which call them
-when they are given no model. They are the rules the offline "provider" had, moved as they stood.
+each task in this package (candidates, decisions, chat_summary, replies, promotion), which call them
+when they are given no model (episodes: episode_rules.py). They are the rules the offline "provider" had,
+moved as they stood.
 
 Extraction convention: a memory's content is the user's own sentence, kept in their words
 and language (first person, "I like Vue 3", "我喜欢 Vue 3"), with surrounding whitespace and
@@ -134,15 +135,6 @@ def decide(items: list[CandidateWithNeighbours]) -> DecisionResult:
         decisions.append(_decide_one(i, item, seen))
         seen.add(normalise_content(item.candidate.content))
     return DecisionResult(decisions=decisions)
-
-
-def summarise_episode(messages: list[dict]) -> str:
-    sentences = [_trim(s)[:60] for s in _user_sentences(messages)][:3]
-    if not sentences:
-        return ""
-    if is_mostly_cjk(" ".join(sentences)):
-        return ("聊了：" + "；".join(sentences))[:200]
-    return ("Talked about: " + "; ".join(sentences))[:200]
 
 
 def compact_summary(earlier: str, messages: list[dict]) -> str:

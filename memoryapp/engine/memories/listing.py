@@ -27,6 +27,9 @@ DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 SEARCH_PAGE_SIZE = 50  # the memories page shows this many search results, best first
 MAX_DB_ID = 2**63 - 1
+# The memories page keeps saved memories and chat episodes apart (as chat history is kept apart from
+# saved memories): its default list is these kinds, episodes have their own tab. The API lists every kind.
+SAVED_KINDS: tuple[str, ...] = tuple(kind for kind in MemoryKind.values if kind != MemoryKind.EPISODE)
 RANGES: dict[str, timedelta] = {
     "day": timedelta(days=1), "week": timedelta(days=7), "month": timedelta(days=30), "year": timedelta(days=365),
 }
@@ -200,11 +203,14 @@ def history_with_chats(user, memory: Memory) -> list[MemoryEvent]:
 
 
 def stats(user) -> dict:
-    """Totals for the page header: current memories by type, all memories by status."""
+    """Totals for the page header: current memories by type (`saved`: all but episodes, `episodes`: the
+    chat episodes, each listed in its own tab), all memories by status."""
     rows = Memory.objects.filter(user=user).exclude(status=MemoryStatus.ACTIVE, valid_until__isnull=False)
     by_status = {s: 0 for s in MemoryStatus.values}
     by_status.update(dict(rows.values_list("status").annotate(n=Count("id")).order_by()))
     current = rows.filter(status=MemoryStatus.ACTIVE)
     by_kind = {k: 0 for k in MemoryKind.values}
     by_kind.update(dict(current.values_list("kind").annotate(n=Count("id")).order_by()))
-    return {"total": sum(by_kind.values()), "by_kind": by_kind, "by_status": by_status}
+    episodes = by_kind[MemoryKind.EPISODE]
+    return {"total": sum(by_kind.values()), "saved": sum(by_kind.values()) - episodes, "episodes": episodes,
+            "by_kind": by_kind, "by_status": by_status}

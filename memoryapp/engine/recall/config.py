@@ -100,3 +100,7 @@ class RecallConfig(_Frozen):
     # "best" memory.
     min_cosine: float = Field(default=0.0, ge=-1, le=1)
     found_is_evidence: bool = True
+    # The episode rule: a chat episode counts only when the embedder finds it at least this close (and
+    # `min_cosine`), whatever else found it; None: as any memory. An episode tells what one chat settled,
+    # so it is worth a turn only when the turn is clearly about that (recipes.RECALL_CHAT).
+    episode_min_cosine: float | None = Field(default=None, ge=-1, le=1)

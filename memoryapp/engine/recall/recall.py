@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
-from memoryapp.models import Memory
+from memoryapp.models import Memory, MemoryKind
 
 from . import access, fusion, retrievers, scoring
 from .config import RecallConfig, Source
@@ -154,6 +154,8 @@ def _evidence_sources(query: RecallQuery, config: RecallConfig) -> set[str]:
 
 
 def _has_evidence(candidate: Candidate, config: RecallConfig, lexical: set[str]) -> bool:
+    if candidate.kind == MemoryKind.EPISODE and config.episode_min_cosine is not None:
+        return candidate.cosine >= max(config.min_cosine, config.episode_min_cosine)
     if candidate.cosine >= config.min_cosine:
         return True
     return config.found_is_evidence and not lexical.isdisjoint(candidate.ranks)

@@ -21,9 +21,15 @@ from .config import (
 # not about the user's cat). Calibrated on bench.chat's dev turns with the multilingual embedder
 # (docs/benchmarks.md, bench.chat). Ranked and gated by meaning, full text and trigram could only add
 # candidates the vector search already ranks: they are off, which spares the chat turn their cost.
+# A chat episode ("[date] We decided to move staging to Kubernetes next week.") meets a higher bar,
+# cosine >= 0.35 (the episode rule, RecallConfig.episode_min_cosine): it tells what one chat settled, and
+# is handed to a turn only when the turn is clearly about that. With the multilingual embedder, turns
+# asking about the plan scored 0.35-0.54 against its episode; "I'm about to start docker compose for the
+# staging stack" scored 0.21-0.33 against episodes of other chats (a music "compose workflow", a new
+# laptop, running again), which the typed memories' 0.20 gate let through.
 RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evidence=False,
                            full_text=FullTextConfig(enabled=False), trigram=TrigramConfig(enabled=False),
-                           fusion=FusionConfig(rank_share=0.0))
+                           fusion=FusionConfig(rank_share=0.0), episode_min_cosine=0.35)
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 
 # "What did I prefer before React?": the memory the question names ("React"), among every version, by a

@@ -54,6 +54,7 @@ class Candidate:
     cosine: float = 0.0
     importance: float = 0.0
     valid_from: datetime | None = None
+    kind: str = ""  # the memory's kind: an episode meets a higher bar in the chat (RecallConfig.episode_min_cosine)
 
 
 def _filters(query: RecallQuery) -> tuple[str, dict]:
@@ -152,7 +153,7 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     if not parts:
         return {}
     sql = f"""WITH {', '.join(ctes)}, hits(src, id, score, rk) AS ({' UNION ALL '.join(parts)})
-        SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
+        SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from, m.kind
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
     wanted: dict[str, object] = {}
@@ -162,10 +163,11 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         wanted["pg_trgm.word_similarity_threshold"] = config.trigram.min_similarity
     with connection.cursor() as cursor, _session_settings(cursor, wanted):
         cursor.execute(sql, params)
-        for src, memory_id, score, rank, cosine, importance, valid_from in cursor.fetchall():
+        for src, memory_id, score, rank, cosine, importance, valid_from, kind in cursor.fetchall():
             found = candidates.setdefault(memory_id, Candidate(memory_id))
             found.ranks[src], found.raw[src] = int(rank), float(score)
             found.cosine, found.importance, found.valid_from = float(cosine or 0), importance, valid_from
+            found.kind = kind
     return candidates
 
 
@@ -207,12 +209,12 @@ def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
         return {}
     where, params = _filters(query)
     params.update(qv=str(query.vector), ids=ids)
-    sql = f"""SELECT m.id, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from
+    sql = f"""SELECT m.id, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from, m.kind
         FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return {row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3])
-                for row in cursor.fetchall()}
+        return {row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3],
+                                  kind=row[4]) for row in cursor.fetchall()}
 
 
 def graph_search(query: RecallQuery, config: RecallConfig, graph: GraphPort | None = None) -> Hits:

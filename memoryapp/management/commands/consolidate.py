@@ -31,10 +31,11 @@ class Command(BaseCommand):
             except ProviderError as exc:
                 self.stdout.write(self.style.ERROR(f"conversation {conversation_id}: {exc} (run it again later)"))
                 continue
-            written += len(episodes)
+            written += sum(1 for e in episodes if e.memory_id or e.suggestion_id)
             for episode in episodes:
                 outcome = (f"suggestion {episode.suggestion_id} (auto-extract is off: it waits for the user)"
-                           if episode.suggestion_id else f"memory {episode.memory_id}")
+                           if episode.suggestion_id else f"memory {episode.memory_id}" if episode.memory_id
+                           else "no episode (nothing beyond the memories it taught)")
                 self.stdout.write(f"conversation {conversation_id}: messages {episode.first_message_id}-"
                                   f"{episode.last_message_id} -> {outcome}")
         self.stdout.write(self.style.SUCCESS(f"{written} episode(s) written"))

@@ -172,3 +172,28 @@ def test_it_says_nothing_matched_instead_of_listing_unrelated_memories(alice_cli
     page = alice_client.get("/settings/memories", {"q": related}).content.decode()
     assert "No memories match your search." not in page and "Is learning Rust" not in page
     assert "绿茶" in page or "green tea" in page
+
+
+def test_it_lists_chat_episodes_apart_from_saved_memories_with_their_counts(alice_client, alice, api):
+    """As chat history is kept apart from saved memories: the page lists saved memories, episodes have
+    their own tab (聊天经过), a search looks through both, and the API still lists every kind."""
+    add_memory(alice, "Prefers dark mode", kind="preference")
+    add_memory(alice, "Is learning Rust", kind="goal")
+    add_memory(alice, "[2026-11-21 10:00] We decided to move the staging stack to Kubernetes next week.",
+               kind="episode")
+
+    saved = alice_client.get("/settings/memories").content.decode()
+    assert "Prefers dark mode" in saved and "Is learning Rust" in saved and "staging stack" not in saved
+    assert '<strong id="stat-total">2</strong>' in saved and '<strong id="stat-episodes">1</strong>' in saved
+    assert 'id="tab-episodes"' in saved and "Chat episodes" in saved
+
+    episodes = alice_client.get("/settings/memories?kind=episode").content.decode()
+    assert "staging stack" in episodes and "Prefers dark mode" not in episodes
+
+    found = alice_client.get("/settings/memories", {"q": "Kubernetes staging"}).content.decode()
+    assert "staging stack" in found
+
+    assert len(api.get("/memories").json()["items"]) == 3  # the API: every kind, as before
+
+    chinese = alice_client.get("/settings/memories", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "聊天经过" in chinese

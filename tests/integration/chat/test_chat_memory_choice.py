@@ -56,3 +56,30 @@ def test_a_general_question_gets_no_memory(alice, memories):
 def test_a_chinese_memory_answers_an_english_question_and_back(alice, memories):
     assert "tea" in handed(alice, memories, "What do I like to drink? No coffee for me, right?")
     assert "docker" in handed(alice, memories, "我要跑 docker 构建了，有什么要注意的吗？")
+
+
+@pytest.fixture
+def episodes(alice, memories):
+    """Chat episodes beside the typed memories: three from other chats, one about the staging plan."""
+    stored = {
+        "music": ("[2026-11-21 10:00] Talked about: I want to start a compose workflow for my music; "
+                  "What chords go well together"),
+        "laptop": "[2026-11-21 11:00] Talked about: I am setting up a new laptop; How do I install packages",
+        "running": "[2026-11-20 09:00] Talked about: I want to start running again; How do I begin",
+        "kubernetes": "[2026-11-20 09:00] We decided to move the staging stack to Kubernetes next week.",
+    }
+    for key, content in stored.items():
+        memories[add_memory(alice, content, kind="episode").memory.pk] = key
+    return memories
+
+
+@pytest.mark.parametrize("message", ["I'm about to start docker compose for the staging stack",
+                                     "我准备启动预发环境的 docker compose 了"])
+def test_a_turn_is_not_handed_the_episodes_of_chats_it_is_not_about(alice, episodes, message):
+    recalled = handed(alice, episodes, message)
+    assert "docker" in recalled
+    assert not {"music", "laptop", "running"} & set(recalled)
+
+
+def test_a_turn_about_what_a_chat_settled_is_handed_its_episode(alice, episodes):
+    assert "kubernetes" in handed(alice, episodes, "When are we moving staging to Kubernetes?")

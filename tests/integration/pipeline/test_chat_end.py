@@ -52,6 +52,9 @@ def test_a_1_turn_and_a_3_turn_chat_are_learnt_from_once_the_user_moves_on(
     _wait_for(lambda: _memories(alice, "fact") and _memories(alice, "episode"))
     assert _memories(alice, "fact") == ["Is allergic to peanuts"]
     assert "talked about a peanut allergy" in _memories(alice, "episode")[0]
+    # The episode's prompt was shown the memory the chat taught (its extraction went first), to leave it out.
+    prompt = " ".join(m["content"] for m in session_llm_server.chat_requests(SUMMARISE_MARKER)[-1]["messages"])
+    assert "- Is allergic to peanuts" in prompt
 
     session_llm_server.script(EXTRACT_MARKER, candidates(("Is training for the Berlin marathon", "goal")))
     session_llm_server.script(SUMMARISE_MARKER, "talked about marathon training")

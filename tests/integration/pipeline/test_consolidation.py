@@ -78,3 +78,22 @@ def test_it_keeps_the_episode_as_a_suggestion_when_auto_learn_is_off(alice, alic
     episode = Memory.objects.get(user=alice, kind="episode")
     assert episode.content == waiting[0].content and episode.source_conversation_id == long.pk
     assert episode.valid_from == long.messages.order_by("created_at", "id").first().created_at
+
+
+def test_with_a_model_the_episode_waits_for_the_chats_extraction(alice, scripted_llm):
+    """The model is told what the chat's typed memories hold, so its episode job waits (retrying) while
+    the chat's last turns are still being learnt from; with no model the rules type them themselves."""
+    from memoryapp.engine.learning import extraction
+    from memoryapp.engine.learning.consolidation import waits_for_extraction
+
+    conversation, ids = chat(alice, "I'm allergic to peanuts", "We decided to cook Thai on Friday")
+    conversation.ended_at = timezone.now()
+    conversation.save(update_fields=["ended_at"])
+    assert waits_for_extraction(conversation, llm=scripted_llm)  # the chat's end queued its extraction
+    assert not waits_for_extraction(conversation, llm=None)
+
+    run, _created = extraction.queue_run(conversation, ids)
+    assert waits_for_extraction(conversation, llm=scripted_llm)  # queued, not yet run
+    run.status = "done"
+    run.save(update_fields=["status"])
+    assert not waits_for_extraction(conversation, llm=scripted_llm)

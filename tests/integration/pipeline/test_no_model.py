@@ -41,13 +41,47 @@ def test_extraction_learns_by_rule_and_calls_no_model(alice, unreachable_model):
     assert Memory.objects.filter(content="I drink green tea every morning").exists()
 
 
-def test_an_episode_is_summarised_by_rule_without_a_model(alice, unreachable_model):
-    conversation, _ids = chat(alice, "I have an interview tomorrow. Also a game tonight.")
+def _ended(conversation):
     conversation.ended_at = timezone.now()
     conversation.save(update_fields=["ended_at"])
+    return conversation
 
-    (episode,) = consolidate(conversation, llm=None)
 
-    memory = Memory.objects.get(pk=episode.memory_id)
+@pytest.mark.parametrize("turns, episode", [
+    (("We decided to skip the game tonight, because the interview is tomorrow at 10. Also I like tea.",),
+     "We decided to skip the game tonight, because the interview is tomorrow at 10."),
+    (("我喜欢喝乌龙茶。我们决定把预发环境下周一迁到 Kubernetes，迁移前先冻结代码",),
+     "我们决定把预发环境下周一迁到 Kubernetes，迁移前先冻结代码。"),
+])
+def test_a_chat_with_a_decision_leaves_one_episode_in_whole_sentences(alice, unreachable_model, turns, episode):
+    conversation = _ended(chat(alice, *turns)[0])
+
+    (written,) = consolidate(conversation, llm=None)
+
+    memory = Memory.objects.get(pk=written.memory_id)
     assert memory.kind == "episode"
-    assert memory.content.endswith("] Talked about: I have an interview tomorrow; Also a game tonight")
+    assert memory.content.split("] ", 1)[1] == episode  # the decision, whole; not the preference, not cut
+
+
+@pytest.mark.parametrize("turns", [("I live in Berlin and I like tea. Any café tips?",),
+                                   ("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？",),
+                                   ("hi", "thanks!")])
+def test_a_short_chat_that_only_yields_typed_memories_leaves_no_episode(alice, unreachable_model, turns):
+    conversation = _ended(chat(alice, *turns)[0])
+
+    assert [episode.memory_id for episode in consolidate(conversation, llm=None)] == [None]  # nothing to keep
+    assert consolidate(conversation, llm=None) == []  # and the window is not asked about again
+    assert not Memory.objects.filter(user=alice, kind="episode").exists()
+
+
+def test_manage_consolidate_says_when_a_chat_left_no_episode(alice, unreachable_model, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    monkeypatch.setattr("memoryapp.engine.learning.consolidation.resolve", lambda llm: None)
+    conversation = _ended(chat(alice, "I live in Berlin and I like tea. Any café tips?")[0])
+    out = StringIO()
+    call_command("consolidate", "--conversation", str(conversation.pk), stdout=out, stderr=StringIO())
+    assert "no episode (nothing beyond the memories it taught)" in out.getvalue()
+    assert "0 episode(s) written" in out.getvalue()

@@ -125,11 +125,30 @@ def test_it_adds_when_the_change_is_about_something_else() -> None:
     ]
 
 
-def test_it_summarises_in_the_users_language() -> None:
-    assert summarise_episode([user("I have an interview tomorrow. Also a game tonight.")], NO_MODEL) == (
-        "Talked about: I have an interview tomorrow; Also a game tonight"
+def test_an_episode_keeps_the_plan_and_the_event_in_whole_sentences() -> None:
+    said = [user("I like tea. We decided to ship the beta on Friday, after the last review of the billing page "
+                 "and the onboarding emails. Yesterday the staging deploy failed twice. What should I eat?")]
+    assert summarise_episode(said, NO_MODEL, learnt=["I like tea"]) == (
+        "We decided to ship the beta on Friday, after the last review of the billing page and the onboarding "
+        "emails. Yesterday the staging deploy failed twice."
     )
-    assert summarise_episode([user("明天有面试。晚上打游戏")], NO_MODEL) == "聊了：明天有面试；晚上打游戏"
+    assert summarise_episode([user("我喜欢喝茶。我们决定下周五发布测试版。昨天预发环境的部署失败了两次")], NO_MODEL,
+                             learnt=["我喜欢喝茶"]) == "我们决定下周五发布测试版。昨天预发环境的部署失败了两次。"
+
+
+def test_a_chat_that_only_yielded_typed_memories_leaves_no_episode() -> None:
+    assert summarise_episode([user("I live in Berlin. I like tea. What's a good café?")], NO_MODEL,
+                             learnt=["I live in Berlin", "I like tea"]) == ""
+    assert summarise_episode([user("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？")], NO_MODEL,
+                             learnt=["我住在上海", "我喜欢喝乌龙茶"]) == ""
+    assert summarise_episode([user("hi"), {"role": "assistant", "content": "We decided nothing yet."}], NO_MODEL) == ""
+    assert summarise_episode([user("How do I rebase? Thanks, I'll try that tomorrow.")], NO_MODEL) == ""
+    assert summarise_episode([user("怎么回滚？好的，我明天试试。")], NO_MODEL) == ""
+
+
+def test_a_plan_already_learnt_as_a_goal_is_not_told_again() -> None:
+    said = [user("I plan to run a marathon next year.")]
+    assert summarise_episode(said, NO_MODEL, learnt=["I plan to run a marathon next year"]) == ""
 
 
 def test_it_says_no_model_is_configured_and_echoes_memories() -> None:

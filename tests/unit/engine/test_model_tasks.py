@@ -111,6 +111,25 @@ def test_it_summarises(llm_server: ScriptedLLMServer, scripted_llm: OpenAICompat
     assert llm_server.chat_requests(SUMMARISE_MARKER)
 
 
+def test_the_episode_prompt_shows_the_chats_memories_and_may_answer_nothing(
+        llm_server: ScriptedLLMServer, scripted_llm: OpenAICompatibleLLM) -> None:
+    """The model is told what the chat's typed memories hold, and that a chat adding nothing beyond
+    them has no episode: its NOTHING is no episode, not an episode that says "NOTHING"."""
+    llm_server.script(SUMMARISE_MARKER, "NOTHING")
+    assert summarise_episode(CONVERSATION, scripted_llm, learnt=["I prefer functional style"]) == ""
+    (request,) = llm_server.chat_requests(SUMMARISE_MARKER)
+    prompt = " ".join(m["content"] for m in request["messages"])
+    assert "- I prefer functional style" in prompt and "answer exactly NOTHING" in prompt
+
+
+def test_a_long_episode_is_cut_after_a_whole_sentence(
+        llm_server: ScriptedLLMServer, scripted_llm: OpenAICompatibleLLM) -> None:
+    first = "We decided to move the staging stack to Kubernetes. "
+    llm_server.script(SUMMARISE_MARKER, first * 19 + "Then we planned the migration of " + "every service " * 40)
+    summary = summarise_episode(CONVERSATION, scripted_llm)
+    assert summary.endswith("Kubernetes.") and len(summary) <= 1000 and "Then" not in summary
+
+
 def test_an_empty_summary_is_an_output_error(llm_server: ScriptedLLMServer, scripted_llm: OpenAICompatibleLLM) -> None:
     llm_server.script(COMPACT_MARKER, "   ")
     with pytest.raises(ProviderOutputError):
