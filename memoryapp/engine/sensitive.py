@@ -70,8 +70,10 @@ _LINK_OR_SPACE = rf"(?:{_LINK}|\s*)"
 
 # What the value belongs to, between the credential and its link: "PIN for my bank card is", "password
 # to the work laptop:", "密码我改成了".
-_BETWEEN_EN = r"(?:\s+(?:for|to|of|on|at|from|in)\s+(?:(?:my|the|our|his|her|their|this|that|a|an)\s+)?[\w'’.-]+(?:\s+[\w'’.-]+){0,4}?)?(?:\s*,[^,.;\n]{1,40},)?"
-_BETWEEN_ZH = r"(?:\s*(?!余额|额度|限额|利率|利息|长度|位数)[\u4e00-\u9fff]{1,3}?)?"
+# or who gave it: "the code the bank sent me is", "the PIN my landlord gave me is".
+_BETWEEN_EN = (r"(?:\s+(?:(?:that|which)\s+)?(?:(?:the|my|our)\s+)?\w+\s+(?:sent|texted|emailed|gave|told)(?:\s+(?:me|us))?)?"
+               r"(?:\s+(?:for|to|of|on|at|from|in)\s+(?:(?:my|the|our|his|her|their|this|that|a|an)\s+)?[\w'’.-]+(?:\s+[\w'’.-]+){0,4}?)?(?:\s*,[^,.;\n]{1,40},)?")
+_BETWEEN_ZH = r"(?:\s*(?!余额|额度|限额|利率|利息|长度|位数)[\u4e00-\u9fff]{1,3}?|\s+(?:number|no\.?|code|password|pin)\b)?"
 
 _PASSWORD_CUE = (r"pass\s*words?|passwd|passphrase|pass\s*code|\bpwd\b|\bpw\b|\bpass\b|\blogin\b|\bpassword"
                  r"|解压密码|登录密码|支付密码|开机密码|锁屏密码|解锁密码|取款密码|交易密码|管理员密码|密码|口令")
@@ -81,7 +83,7 @@ _PIN_CUE = (r"(?<!\bI )(?<!\bwe )(?<!\byou )(?<!\bthey )\bpins?\b(?:\s*(?:code|n
             r"|code\s+(?:for|to)\s+(?:(?:my|the|our)\s+)?(?:\w+\s+){0,2}?(?:phone|door|flat|house|gate|garage|alarm|ipad|"
             r"tablet|laptop|safe|locker|building|office|apartment|car|bike|lock)\b|\b(?:unlocks?|opens?)\s+with|门禁码|门锁码|开锁码")
 _OTP_CUE = (r"\b(?:verification|confirmation|security|login|sign-?in|one[\s-]time|2fa|two[\s-]factor|mfa|sms|auth)\s+"
-            r"(?:code|pass\s*code|password|pin)s?|\botp\b|\bthe\s+code\s+(?:they|you|it|the\s+bank|that)\s+(?:sent|texted|gave)"
+            r"(?:code|pass\s*code|password|pin)s?|\botp\b|\bcode(?=\s+(?:(?:that|which)\s+)?(?:(?:the|my|our)\s+)?\w+\s+(?:sent|texted|emailed))"
             r"|\bbackup\s+codes?|\b(?:\d|four|six|eight)[\s-]digit\s+code|\bcode\s+from\s+(?:the\s+)?\w+|验证码|动态码|校验码|动态口令")
 _ID_CUE = (r"social\s+security(?:\s+number)?|\bssn\b|\bsocial\b|national\s+(?:id|insurance)(?:\s+number)?|\bni\s+number|"
            r"tax\s+id|\bid\s+(?:card\s+)?(?:number|no\.?)|driv(?:er'?s|ing)\s+licen[cs]e(?:\s+number)?|licen[cs]e\s+number|"
