@@ -6,7 +6,8 @@ Each case of bench/secret_cases/<split>/*.json is offered to the write path's va
 content (memoryapp/engine/memories/validation.py: the API, the pages, import and the engine's writes all
 pass it; extraction drops what the same detector flags before that). `stored`: secrets it accepted (goal
 0); `over_blocked_rate`: the share of ordinary sentences and near misses it refused (goal at most 3 %).
-No database: the check is pure. `secrets_result()` is also what bench.extraction reports as `secrets`.
+`locomo`: how many of LoCoMo's dev turns (English chat written apart from this project, where present) it
+would refuse, a second yardstick of ordinary text. No database: the check is pure. `secrets_result()` is also what bench.extraction reports as `secrets`.
 """
 from __future__ import annotations
 
@@ -90,6 +91,18 @@ def _by(outcomes: list[Outcome], attribute: str) -> dict:
     return {key: summarise([o for o in outcomes if getattr(o, attribute) == key]) for key in keys}
 
 
+def locomo_blocked() -> dict | None:
+    """LoCoMo's dev turns the check would refuse (None without the data)."""
+    from .dataset import load
+
+    if not runtime.LOCOMO_DATA.exists():
+        return None
+    turns = [turn.content for sample in load(runtime.LOCOMO_DATA) for turn in sample.turns]
+    blocked = [text for text in turns if _refusal(text)]
+    return {"turns": len(turns), "blocked": len(blocked), "blocked_rate": round(len(blocked) / len(turns), 4),
+            "examples": blocked[:5]}
+
+
 def secrets_result(splits: tuple[str, ...] = MEASURED) -> dict:
     """`{"stored": n, "over_blocked_rate": x, ...}` over `splits`, then per split and language."""
     outcomes = measure(splits)
@@ -98,6 +111,7 @@ def secrets_result(splits: tuple[str, ...] = MEASURED) -> dict:
                          for split in splits if (group := [o for o in outcomes if o.split == split])},
             "by_type": _by([o for o in outcomes if o.secret], "kind"),
             "sha256": {split: split_sha256(split) for split in splits},
+            "locomo": locomo_blocked(),
             "misses": [{"id": o.case_id, "text": o.text, "secret": o.secret, "refused": o.refused}
                        for o in outcomes if o.secret != bool(o.refused)]}
 
@@ -126,6 +140,8 @@ def print_summary(result: dict) -> None:
         print(row(split, part))
         for language, s in part["by_language"].items():
             print(row(f"  {language}", s))
+    if result["locomo"]:
+        print(f"LoCoMo dev turns refused: {result['locomo']['blocked']} of {result['locomo']['turns']}")
 
 
 def print_misses(result: dict, count: int) -> None:

@@ -168,6 +168,8 @@ _LOOSE = tuple(
 _WORD_AFTER_LINK: tuple[tuple[SecretKind, re.Pattern[str]], ...] = (
     (SecretKind.PASSWORD, _named(_PASSWORD_CUE, rf"(?P<word>{_VALUE_WORD})", _LINK)),
     (SecretKind.PASSWORD, _named(r"pass\s*phrase", r"(?P<word>[A-Za-z][\w'-]*)", _LINK)),  # several words
+    (SecretKind.API_KEY, _named(r"api[\s_-]*key|secret[\s_-]*key|access[\s_-]*token|client[\s_-]*secret|\btoken",
+                                rf"(?P<word>{_VALUE_WORD})", _LINK)),
     (SecretKind.SECURITY_ANSWER, _named(_SECURITY_CUE + r"|(?:the\s+)?answer", rf"(?P<word>{_VALUE_WORD})", _LINK)),
 )
 # A security answer: a security question named, then what was answered ("…the answer is 旺财", "I put Oakwood").

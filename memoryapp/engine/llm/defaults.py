@@ -137,7 +137,7 @@ def decide(items: list[CandidateWithNeighbours]) -> DecisionResult:
 
 
 def summarise_episode(messages: list[dict]) -> str:
-    sentences = [_trim(s)[:60] for s in _user_sentences(messages)][:3]
+    sentences = [_trim(s)[:60] for s in _user_sentences(messages) if not contains_sensitive(s)][:3]
     if not sentences:
         return ""
     if is_mostly_cjk(" ".join(sentences)):
