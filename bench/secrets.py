@@ -116,6 +116,16 @@ def secrets_result(splits: tuple[str, ...] = MEASURED) -> dict:
                        for o in outcomes if o.secret != bool(o.refused)]}
 
 
+def secrets_summary(splits: tuple[str, ...] = MEASURED) -> dict:
+    """What bench.extraction reports as `secrets`: stored and over_blocked_rate, overall and per split and language."""
+    full = secrets_result(tuple(split for split in splits if split in SPLITS) or MEASURED)
+    return {"stored": full["stored"], "over_blocked_rate": full["over_blocked_rate"],
+            "by_split": {split: {"stored": part["stored"], "over_blocked_rate": part["over_blocked_rate"],
+                                 "by_language": {language: {"stored": s["stored"], "over_blocked_rate": s["over_blocked_rate"]}
+                                                 for language, s in part["by_language"].items()}}
+                         for split, part in full["by_split"].items()}}
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.secrets", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(MEASURED))
