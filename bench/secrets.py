@@ -126,16 +126,48 @@ def secrets_summary(splits: tuple[str, ...] = MEASURED) -> dict:
                          for split, part in full["by_split"].items()}}
 
 
+def embedding_baseline(seed: int = 0) -> dict:
+    """The trained alternative the rules were measured against: logistic regression on the default embedder's
+    vectors, fit on train, scored on dev at 0.5 and at the lowest score a train secret got (needs the train
+    extra's scikit-learn). The vectors hear the topic (a PIN) more than whether a value follows it."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    from memoryapp.providers.embeddings import get_embedder
+
+    _setup()
+    embedder = get_embedder()
+
+    def split(name: str):
+        cases = load_cases(name)
+        return np.array(embedder.embed([c["text"] for c in cases])), np.array([c["secret"] for c in cases])
+
+    (x_train, y_train), (x_dev, y_dev) = split("train"), split("dev")
+    model = LogisticRegression(C=10, max_iter=5000, class_weight="balanced", random_state=seed).fit(x_train, y_train)
+    scores = model.predict_proba(x_dev)[:, 1]
+    result = {}
+    for name, threshold in (("0.5", 0.5), ("lowest_train_secret", float(model.predict_proba(x_train)[y_train, 1].min()))):
+        refused = scores >= threshold
+        result[name] = {"threshold": round(threshold, 3), "stored": int((y_dev & ~refused).sum()),
+                        "over_blocked_rate": round(float((~y_dev & refused).sum() / (~y_dev).sum()), 4)}
+    return result
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.secrets", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(MEASURED))
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong decisions")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also fit the embedding baseline on train and score it on dev (needs scikit-learn)")
     return parser.parse_args(argv)
 
 
 def run(args: argparse.Namespace) -> dict:
-    return {"benchmark": "bench.secrets", "splits": args.split, **secrets_result(tuple(args.split))}
+    result = {"benchmark": "bench.secrets", "splits": args.split, **secrets_result(tuple(args.split))}
+    if args.baseline:
+        result["embedding_baseline_dev"] = embedding_baseline()
+    return result
 
 
 def print_summary(result: dict) -> None:
@@ -150,6 +182,9 @@ def print_summary(result: dict) -> None:
         print(row(split, part))
         for language, s in part["by_language"].items():
             print(row(f"  {language}", s))
+    for name, s in result.get("embedding_baseline_dev", {}).items():
+        print(f"embedding baseline on dev, threshold {name} ({s['threshold']}): stored {s['stored']}, "
+              f"over-blocked {s['over_blocked_rate']:.1%}")
     if result["locomo"]:
         print(f"LoCoMo dev turns refused: {result['locomo']['blocked']} of {result['locomo']['turns']}")
 
