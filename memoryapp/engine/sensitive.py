@@ -34,15 +34,15 @@ class SecretKind(StrEnum):
 # Digits are matched with look-arounds, not \b: in Python's Unicode regexes a CJK character counts as a
 # word character, so "号是110101..." has no \b before the digits.
 _NUM_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
-_VALUE_DIGITS = (r"(?<![A-Za-z0-9_.])\d(?:[ \-]?\d){2,}(?![\d.,]\d)"  # 482, 4821, 12-34-56, 448 201
-                 rf"|\b{_NUM_WORD}(?:[\s,-]+{_NUM_WORD}){{2,}}\b"  # four eight two one
-                 r"|[零〇一二三四五六七八九幺两]{3,}|[一二三四五六七八九]个[零〇一二三四五六七八九]")  # 幺三五七, 六个八
+_VALUE_DIGITS = (r"(?<![A-Za-z0-9_.])\d(?:[ \-]?\d){2,24}(?![\d.,]\d)"  # 482, 4821, 12-34-56, 448 201
+                 rf"|\b{_NUM_WORD}(?:[\s,-]{{1,3}}{_NUM_WORD}){{2,12}}\b"  # four eight two one
+                 r"|[零〇一二三四五六七八九幺两]{3,24}|[一二三四五六七八九]个[零〇一二三四五六七八九]")  # 幺三五七, 六个八
 _UNIT_AFTER = r"(?!\s*(?:位|个字符|characters?|digits?|chars?|times|次|天|days?|months?|years?|%|元|块|dollars?|[.,]\d))"
 # A value with a digit or a symbol in it, or quoted: hunter2, Tr0ub4dor&3, "mangoTango!", 'Kiwi-Fruit-88'.
 _VALUE_TOKEN = (r"[\"'“‘「](?=[^\"'”’」\s])[^\"'”’」\n]{3,64}[\"'”’」]"
-                r"|(?<![A-Za-z0-9_@.])(?=[^\s，。；,;]*\d)(?=[^\s，。；,;]*[A-Za-z!@#$%^&*_~+=])"
-                r"[A-Za-z0-9!@#$%^&*_~+=.\-/]{4,}"
-                r"|(?<![A-Za-z0-9_@.])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{6,}")
+                r"|(?<![A-Za-z0-9_@.])(?=[^\s，。；,;]{0,64}\d)(?=[^\s，。；,;]{0,64}[A-Za-z!@#$%^&*_~+=])"
+                r"[A-Za-z0-9!@#$%^&*_~+=.\-/]{4,64}"
+                r"|(?<![A-Za-z0-9_@.])(?=[A-Za-z0-9]{0,64}[a-z])(?=[A-Za-z0-9]{0,64}[A-Z])(?=[A-Za-z0-9]{0,64}\d)[A-Za-z0-9]{6,64}")
 # After "is" / "是": one plain word can be the password itself ("the wifi password is sunshine"); these
 # words say something about it instead ("my password is too weak", "the PIN is on the wall").
 _NOT_A_VALUE = set("""
@@ -154,13 +154,13 @@ _NOT_SECRET_NUMBER = re.compile(
 # Named: a credential and its value.
 _NAMED: tuple[tuple[SecretKind, re.Pattern[str]], ...] = (
     (SecretKind.CARD, _named(_CVV_CUE, r"\d{3,4}(?!\d)")),
-    (SecretKind.ID_NUMBER, _named(_ID_CUE, r"[A-Z]{0,2}[ ]?\d(?:[ \-]?[\dA-Z]){5,}"
+    (SecretKind.ID_NUMBER, _named(_ID_CUE, r"[A-Z]{0,2}[ ]?\d(?:[ \-]?[\dA-Z]){5,24}"
                                                    r"|[A-Z]{5}\d{6}[A-Z0-9]{5}")),  # UK driving licence
     (SecretKind.PASSPORT, _named(_PASSPORT_CUE, r"(?:[A-Z]{1,2}[ ]?)?\d{6,9}(?!\d)|[A-Z0-9]{9}(?=\W|$)")),
     (SecretKind.CARD, _named(_CARD_CUE, r"\d(?:[ \-]?\d){11,18}(?!\d)")),
     (SecretKind.BANK_ACCOUNT, _named(_ACCOUNT_CUE,
-                                     rf"\d(?:[ \-]?\d){{5,}}(?!\d){_UNIT_AFTER}|[A-Z]{{2}}\d{{2}}[A-Z0-9 ]{{10,}}")),
-    (SecretKind.API_KEY, _named(_KEY_CUE, r"[A-Za-z0-9_\-/+=.]{16,}(?=[\s,;，。]|$)")),
+                                     rf"\d(?:[ \-]?\d){{5,30}}(?!\d){_UNIT_AFTER}|[A-Z]{{2}}\d{{2}}[A-Z0-9 ]{{10,40}}")),
+    (SecretKind.API_KEY, _named(_KEY_CUE, r"[A-Za-z0-9_\-/+=.]{16,200}(?=[\s,;，。]|$)")),
     (SecretKind.OTP, _named(_OTP_CUE, rf"(?:{_VALUE_DIGITS}){_UNIT_AFTER}")),
     (SecretKind.PIN, _named(_PIN_CUE, _VALUE)),
     (SecretKind.PASSWORD, _named(_PASSWORD_CUE, _VALUE)),
