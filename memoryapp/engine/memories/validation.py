@@ -14,14 +14,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from pydantic import (
     AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, ValidatorFunctionWrapHandler,
     WrapValidator,
 )
 from pydantic_core import PydanticCustomError
-
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, MemoryKind
 
