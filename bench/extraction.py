@@ -25,6 +25,7 @@ from pathlib import Path
 from . import runtime
 from .extraction_data import SPLITS, Window, load_windows
 from .extraction_metrics import Produced, WindowOutcome, grouped, match, summarise
+from .secrets import secrets_summary
 
 EXTRACTORS = ("offline", "openai")
 logger = logging.getLogger("bench.extraction")
@@ -119,6 +120,7 @@ def run(args: argparse.Namespace) -> dict:
                              "produced": [[p.kind, p.content, list(p.supersedes)] for p in o.produced]}
                             for o in outcomes],
             }
+    result["secrets"] = secrets_summary(tuple(args.split))  # the written secret cases, through the write path's check
     return result
 
 

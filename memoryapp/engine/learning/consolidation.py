@@ -31,6 +31,7 @@ from ..llm import CONFIGURED, ModelChoice, resolve
 from ..llm.candidates import extract_candidates
 from ..llm.episodes import summarise_episode
 from ..memories import write
+from ..sensitive import contains_sensitive
 
 if TYPE_CHECKING:
     from memoryapp.providers.llm.base import LLMProvider
@@ -87,6 +88,8 @@ def _consolidate_window(conversation: Conversation, window: list[Message], llm: 
     calls_before = getattr(llm, "calls", 0)
     said = [{"role": m.role, "content": m.content} for m in window if m.memory_command is None]  # no memory commands
     summary = " ".join(summarise_episode(said, llm, learnt_from_chat(conversation, said, llm)).split()) if said else ""
+    if contains_sensitive(summary):  # a model's summary that repeats a secret: no episode, never a memory
+        summary = ""
     calls = getattr(llm, "calls", 0) - calls_before
     first, last = window[0], window[-1]
     suggestion = None

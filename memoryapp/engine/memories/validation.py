@@ -2,7 +2,11 @@
 
 Each rule is defined here once, and every boundary uses it: the API's schemas (memoryapp/schemas.py,
 conversations/api.py) are these models, the pages' forms and the chat call them, import validates its
-rows with them. tests/unit/test_validation_rules.py fails on a NUL check written anywhere else.
+rows with them, and the write path (write.py) parses what it stores with them. tests/unit/test_validation_rules.py
+fails on a NUL check written anywhere else.
+
+A memory's content and context never hold a secret (engine/sensitive.py): the refusal says which kind,
+in the user's language, so the page, the API and an import's row report all say why.
 """
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from pydantic import (
     AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, ValidatorFunctionWrapHandler,
     WrapValidator,
@@ -19,6 +25,7 @@ from pydantic_core import PydanticCustomError
 from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, MemoryKind
 
 from ..errors import MemoryValidationError
+from ..sensitive import SecretKind, find_secret
 
 MAX_CONTEXT_LENGTH = 2 * MAX_CONTENT_LENGTH
 
@@ -49,14 +56,42 @@ def _readable_content(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
         raise
 
 
+SECRET_ERROR = "secret"  # its message is worded whole, in the user's language: never prefixed with the field
+_SECRET_NAMES = {
+    SecretKind.PASSWORD: gettext_lazy("a password"),
+    SecretKind.PIN: gettext_lazy("a PIN or passcode"),
+    SecretKind.ID_NUMBER: gettext_lazy("an ID number"),
+    SecretKind.PASSPORT: gettext_lazy("a passport number"),
+    SecretKind.BANK_ACCOUNT: gettext_lazy("a bank account number"),
+    SecretKind.CARD: gettext_lazy("a card number"),
+    SecretKind.API_KEY: gettext_lazy("an API key or token"),
+    SecretKind.SECURITY_ANSWER: gettext_lazy("a security answer"),
+    SecretKind.OTP: gettext_lazy("a one-time code"),
+    SecretKind.OTHER: gettext_lazy("a secret code"),
+}
+_FIELD_NAMES = {"content": gettext_lazy("content"), "context": gettext_lazy("context")}
+
+
+def _without_secret(field: str):
+    def check(value: str) -> str:
+        kind = find_secret(value)
+        if kind is not None:
+            message = _("%(field)s looks like it holds %(secret)s: passwords, PINs, codes, keys and ID, passport, "
+                        "card or account numbers are never stored as memories") % {
+                "field": _FIELD_NAMES[field], "secret": _SECRET_NAMES[kind]}
+            raise PydanticCustomError(SECRET_ERROR, str(message), {"secret": kind.value})
+        return value
+    return AfterValidator(check)
+
+
 # Any text we store or search: no NUL.
 Text = Annotated[str, AfterValidator(_without_nul)]
 # A memory's words: trimmed, not empty, at most MAX_CONTENT_LENGTH characters.
 Content = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CONTENT_LENGTH),
-                    AfterValidator(_without_nul), WrapValidator(_readable_content)]
+                    AfterValidator(_without_nul), _without_secret("content"), WrapValidator(_readable_content)]
 # Where a memory was learnt (the message it came from): searched, never shown.
 Context = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_CONTEXT_LENGTH),
-                    AfterValidator(_without_nul)]
+                    AfterValidator(_without_nul), _without_secret("context")]
 # Importance and confidence: a number from 0 to 1 (`false` is not 0, "0.5" is not a number).
 Score = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False, strict=True)]
 
@@ -98,7 +133,7 @@ def readable_error(error: dict, path: Sequence[str | int], where: str | None = N
     field = ".".join(str(part) for part in path) or None
     subject = field or where
     message = error["msg"].removeprefix("Value error, ")
-    if subject and not message.startswith(f"{subject} "):
+    if subject and not message.startswith(f"{subject} ") and error["type"] != SECRET_ERROR:
         message = f"{subject}: {message}"
     return message, field
 

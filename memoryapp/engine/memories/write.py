@@ -20,6 +20,7 @@ from memoryapp.events import MemoryEventType
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
 from ..errors import MemoryConflict, MemoryValidationError
+from ..sensitive import contains_sensitive
 from ..text import content_key, search_context, search_tokens
 from .signals import memory_changed
 from .snapshots import snapshot
@@ -178,12 +179,14 @@ def supersede_memory(
     """Replace `old` with a new memory: old.valid_until = new.valid_from; both kept, linked both ways.
     `keep_usage`: the new version is the same memory reworded (an edit), so it keeps how often and when
     it was used; a new fact (extraction's update) starts unused."""
+    if context is None:  # the old version's; one kept before secrets were refused is left behind
+        context = "" if contains_sensitive(old.context) else old.context
     data = parse(MemoryInput, {
         "content": content, "kind": kind or old.kind,
         "importance": old.importance if importance is None else importance,
         "confidence": old.confidence if confidence is None else confidence,
         "lifecycle": old.lifecycle, "valid_from": valid_from,
-        "context": old.context if context is None else context,
+        "context": context,
     })
     vector = embedding if embedding is not None else _embed(data.content)
     key = content_key(data.content)

@@ -50,6 +50,25 @@ def test_it_keeps_secrets_out_whatever_the_model_proposes(alice, llm_server, use
     assert _current(alice) == ["I like jazz"]
 
 
+def test_it_drops_secrets_said_in_words_in_both_languages(alice, llm_server, use_scripted_llm):
+    conversation, ids = chat(alice, "my bank PIN is 4821 btw, and I like jazz", "支付密码是870412，我喜欢喝茶")
+    llm_server.script(EXTRACT_MARKER, candidates(("my bank PIN is 4821", "fact"), ("I like jazz", "preference"),
+                                                 ("支付密码是870412", "fact"), ("我喜欢喝茶", "preference")))
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert result["status"] == "done" and _current(alice) == ["I like jazz", "我喜欢喝茶"]
+    assert not Memory.objects.filter(user=alice).exclude(context="").exists()  # nor kept as what it was learnt from
+
+
+def test_it_drops_a_pin_said_in_words_offline(alice):
+    conversation, ids = chat(alice, "I prefer tabs over spaces. My bank PIN is 4821.", "我的身份证号码是 330106198709152216")
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert result["status"] == "done" and _current(alice) == ["I prefer tabs over spaces"]
+
+
 def test_it_retries_bad_json_then_records_the_failure_and_can_run_again(alice, llm_server, use_scripted_llm):
     conversation, ids = chat(alice, "I live in Lisbon")
     llm_server.script(EXTRACT_MARKER, Garbage("not json"), Garbage('{"candidates": [{"kind": "nonsense"}]}'),
