@@ -26,7 +26,7 @@ from . import runtime
 from .extraction_data import SPLITS, Window, load_windows
 from .extraction_metrics import Produced, WindowOutcome, grouped, match, summarise
 
-EXTRACTORS = ("offline", "openai")
+EXTRACTORS = ("offline", "learned", "openai")
 logger = logging.getLogger("bench.extraction")
 
 
@@ -86,7 +86,12 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
 
 def _extractor(name: str, stack):
     if name == "offline":
-        return None, None  # no model: the engine's default (engine/llm/defaults.py)
+        from memoryapp.engine.learned.model import rules_only
+
+        stack.enter_context(rules_only())  # the hand-written rules (engine/llm/defaults.py)
+        return None, None
+    if name == "learned":
+        return None, None  # no model: the trained default (engine/llm/learned_candidates.py)
     from memoryapp.providers.llm.openai_compat import OpenAICompatibleLLM
     from tests.support.llm_server import ScriptedLLMServer
 
@@ -102,8 +107,8 @@ def run(args: argparse.Namespace) -> dict:
     windows = load_windows(tuple(args.split))
     result: dict = {"benchmark": "bench.extraction", "splits": args.split, "windows": len(windows),
                     "by_extractor": {}}
-    with ExitStack() as stack:
-        for name in args.extractor:
+    for name in args.extractor:
+        with ExitStack() as stack:  # one per extractor: `offline`'s rules_only() ends with it
             llm, server = _extractor(name, stack)
             started = time.perf_counter()
             outcomes = [run_window(window, llm, server) for window in windows]
