@@ -1,6 +1,7 @@
 """What an extractor learns from a chat window: the real extraction path, on labelled bilingual windows.
 
-    python -m bench.extraction [--split dev holdout] [--extractor offline openai] [--json OUT] [--show-misses N]
+    python -m bench.extraction [--split dev holdout] [--extractor offline learned openai] [--json OUT] [--show-misses N]
+                               [--locomo-data PATH] [--no-locomo] [--plot SVG]
 
 Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user holding the window's
 `existing` memories and a conversation holding its messages; the window is extracted by
@@ -8,7 +9,13 @@ Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user 
 memories, decisions, one transaction), and the memories it wrote are compared with the labels
 (bench/extraction_metrics.py).
 
-Extractors: `offline`, no model (`llm=None`): the engine's rule-based default; `openai`, the OpenAI-compatible client
+LoCoMo (--locomo-data, default the dev file): is each turn worth remembering, at turn level
+(bench/extraction_locomo.py), for `learned` (a PR curve: pr_auc, recall_at_p80, precision_at_r80,
+observation_coverage at the shipped threshold; drawn to docs/img/extraction_pr_locomo.svg) and `offline`
+(one point). Each extractor's `by_source` holds `written` (per split and language) and `locomo`.
+
+Extractors: `offline`, no model (`llm=None`) under `learned.rules_only()`: the hand-written rules;
+`learned`, no model: the trained default (engine/llm/learned_candidates.py); `openai`, the OpenAI-compatible client
 against the scripted OpenAI-protocol server (tests/support/llm_server.py) answering each window with its
 labels. The second measures the plumbing (prompt building, parsing, validation, decisions applied), not a
 model: a perfect model's answers should come out whole.
@@ -27,6 +34,7 @@ from .extraction_data import SPLITS, Window, load_windows
 from .extraction_metrics import Produced, WindowOutcome, grouped, match, summarise
 
 EXTRACTORS = ("offline", "learned", "openai")
+WRITTEN_METRICS = ("windows", "precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
 logger = logging.getLogger("bench.extraction")
 
 
@@ -36,6 +44,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--extractor", nargs="+", choices=EXTRACTORS, default=list(EXTRACTORS))
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N imperfect windows")
+    parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA,
+                        help="turn-level extraction on a file in LoCoMo's format (measured only)")
+    parser.add_argument("--no-locomo", action="store_true", help="skip the LoCoMo turn-level measure")
+    parser.add_argument("--plot", type=Path, default=runtime.REPO / "docs" / "img" / "extraction_pr_locomo.svg",
+                        help="where the LoCoMo PR curve is drawn")
     return parser.parse_args(argv)
 
 
@@ -119,12 +132,30 @@ def run(args: argparse.Namespace) -> dict:
                 "by_category": grouped(outcomes, "category"),
                 "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
                              for split in args.split if (group := [o for o in outcomes if o.split == split])},
+                "by_source": {"written": {split: {language: {k: m[k] for k in WRITTEN_METRICS}
+                                                    for language, m in part["by_language"].items()}
+                                           for split, part in _by_split(outcomes, args.split).items()}},
                 "windows": [{"id": o.window_id, "language": o.language, "category": o.category,
                              "expected": [[x.kind, list(x.must_contain), x.supersedes] for x in o.expected],
                              "produced": [[p.kind, p.content, list(p.supersedes)] for p in o.produced]}
                             for o in outcomes],
             }
+    if not args.no_locomo and args.locomo_data.exists():
+        from .extraction_locomo import measure, write_svg
+
+        turns = measure(args.locomo_data)
+        for name in ("offline", "learned"):
+            if name in result["by_extractor"] and name in turns:
+                result["by_extractor"][name]["by_source"]["locomo"] = {"data": turns["data"], **turns[name]}
+        if "curve" in turns:
+            result["locomo_curve"] = turns["curve"]
+            write_svg(turns, args.plot)
     return result
+
+
+def _by_split(outcomes, splits) -> dict:
+    return {split: {"by_language": grouped(group, "language")}
+            for split in splits if (group := [o for o in outcomes if o.split == split])}
 
 
 def _fmt(value) -> str:
@@ -144,6 +175,8 @@ def print_summary(result: dict) -> None:
                 print(row(f"  {split} {language}", s))
         for category, s in values["by_category"].items():
             print(row(f"  category {category}", s))
+        if locomo := values["by_source"].get("locomo"):
+            print(f"  LoCoMo turns: {json.dumps({k: v for k, v in locomo.items() if k != 'data'})}")
 
 
 def print_misses(result: dict, count: int) -> None:

@@ -61,19 +61,25 @@ def dev_pieces() -> tuple[list, list[str], list[tuple[str, int]]]:
 
 
 def vectors(texts: list[str]) -> np.ndarray:
-    """Embeddings, cached in var/ by the texts' hash (never committed)."""
+    """Embeddings, cached per text in var/ (never committed): a retrain embeds only new sentences."""
     from django.conf import settings
 
     from memoryapp.engine.llm.learned_candidates import embed
 
-    key = hashlib.sha256(("\n".join(texts) + settings.EMBEDDING_MODEL).encode()).hexdigest()[:20]
-    path = CACHE_DIR / f"extraction-{key}.npy"
+    path = CACHE_DIR / f"extraction-{hashlib.sha256(settings.EMBEDDING_MODEL.encode()).hexdigest()[:12]}.npz"
+    cached: dict[str, np.ndarray] = {}
     if path.exists():
-        return np.load(path)
-    out = np.vstack([embed(texts[i:i + 256]) for i in range(0, len(texts), 256)])
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    np.save(path, out)
-    return out
+        with np.load(path) as data:
+            cached = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+    keys = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
+    missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in cached}.items())
+    for start in range(0, len(missing), 256):
+        chunk = missing[start:start + 256]
+        cached.update(zip([k for k, _ in chunk], embed([t for _, t in chunk]), strict=True))
+    if missing:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        np.savez(path, keys=np.array(list(cached)), vectors=np.vstack(list(cached.values())))
+    return np.vstack([cached[k] for k in keys])
 
 
 def _candidates(seed: int) -> dict:
@@ -82,7 +88,6 @@ def _candidates(seed: int) -> dict:
 
     return {
         "logreg_C0.3": LogisticRegression(C=0.3, max_iter=3000, random_state=seed),
-        "logreg_C1": LogisticRegression(C=1.0, max_iter=3000, random_state=seed),
         "mlp_64": MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=400, early_stopping=True,
                                 random_state=seed),
     }

@@ -59,11 +59,14 @@ def expand(template: str) -> list[str]:
     return out
 
 
-def _plain(text: str, language: str) -> str:
+def _plain(text: str, language: str, rng: random.Random) -> str:
+    """Capitalised, ending on a full stop, an exclamation mark or nothing (the ending says nothing of
+    whether it is worth remembering: a model must not learn it does)."""
+    if text[-1] in "。！？~.!?":
+        return text
     if language == "zh":
-        return text if text[-1] in "。！？~" else text + "。"
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
+        return text + rng.choice(["。", "。", "！", ""])
+    return text[0].upper() + text[1:] + rng.choice([".", ".", "!", ""])
 
 
 def dress(text: str, language: str, rng: random.Random) -> tuple[str, str]:
@@ -71,7 +74,7 @@ def dress(text: str, language: str, rng: random.Random) -> tuple[str, str]:
     base = "zh" if language == "zh" else "en"
     register = rng.choice(["plain", "plain", "casual", "terse", "formal", "emotional", "emoji"])
     if register == "plain":
-        return register, _plain(text, base)
+        return register, _plain(text, base, rng)
     heads, tails = REGISTERS[base][register]
     said = rng.choice(heads) + text + rng.choice(tails)
     if register == "casual" and base == "en":
