@@ -1,10 +1,13 @@
 """Extraction with no language model, by the trained model `extraction` (bench/train/extraction.py): the
 user's sentences are split as the rules split them, a question's context clauses are kept apart from the
 question ("I'm vegetarian" in "I'm vegetarian, what should I cook tonight?"), and each piece is scored
-on its embedding plus a few cheap features. A piece kept is stored in the user's own words.
+on its embedding plus a few cheap features. A piece kept is stored in the user's own words; a kept
+sentence that only says more about the one before it joins that memory (`_merged`).
 
 Questions stay a rule (a piece shaped like a question is never a memory), and `contains_sensitive` still
-drops secrets before the model is asked.
+drops secrets before the model is asked: a secret anywhere in a sentence drops every piece of it.
+The sentence split, the joining of a sentence that points back and the trimming are the rules'
+(defaults.py), so both defaults store the same words for the same sentence.
 """
 from __future__ import annotations
 
@@ -21,7 +24,6 @@ from . import defaults
 from .schemas import Candidate, ExtractionResult, MemoryKind, normalise_content
 
 MODEL_NAME = "extraction"
-KINDS = ("preference", "fact", "lesson", "goal")
 FEATURES = ("embedding", "first_person", "question_shape", "log_length", "previous_asks", "cjk_share")
 _CLAUSE_END = re.compile(r"(?<=[,，、:：;；])")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|mine|we|we're|our|us)\b|我|咱|俺", re.I)
