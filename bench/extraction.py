@@ -141,7 +141,8 @@ def run(args: argparse.Namespace) -> dict:
                             for o in outcomes],
             }
     if not args.no_locomo and args.locomo_data.exists():
-        from .extraction_locomo import measure, write_svg
+        from .extraction_locomo import measure
+        from .plots import plot_extraction_pr
 
         turns = measure(args.locomo_data)
         for name in ("offline", "learned"):
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> dict:
                 result["by_extractor"][name]["by_source"]["locomo"] = {"data": turns["data"], **turns[name]}
         if "curve" in turns:
             result["locomo_curve"] = turns["curve"]
-            write_svg(turns, args.plot)
+            plot_extraction_pr(turns, args.plot)
     return result
 
 
