@@ -34,7 +34,8 @@ from .extraction_data import SPLITS, Window, load_windows
 from .extraction_metrics import Produced, WindowOutcome, grouped, match, summarise
 
 EXTRACTORS = ("offline", "learned", "openai")
-WRITTEN_METRICS = ("windows", "precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+WRITTEN_METRICS = ("windows", "precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
+                   "wrong_replacements")
 logger = logging.getLogger("bench.extraction")
 
 
@@ -164,7 +165,7 @@ def _fmt(value) -> str:
 
 
 def print_summary(result: dict) -> None:
-    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection", "wrong_replacements")
     print(f"{'':28} {'windows':>7} " + " ".join(f"{n[:9]:>9}" for n in names))
     for extractor, values in result["by_extractor"].items():
         def row(label: str, s: dict) -> str:

@@ -119,18 +119,19 @@ def chat_shape_table(result: dict) -> str:
 
 # --- what a chat teaches (bench.extraction) -----------------------------------------------------
 
-EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
+                      "wrong_replacements")
 
 
 def extraction_table(result: dict) -> str:
     lines = [_head("extractor, split", "windows", *(m.replace("_", " ") for m in EXTRACTION_METRICS))]
     for extractor, values in result["by_extractor"].items():
         lines.append(_row(f"**{extractor}, all**", values["overall"]["windows"],
-                          *(_num(values["overall"][m]) for m in EXTRACTION_METRICS)))
+                          *(_num(values["overall"].get(m)) for m in EXTRACTION_METRICS)))
         for split, part in values["by_split"].items():
             for language, s in part["by_language"].items():
                 lines.append(_row(f"{extractor}, {split} {language}", s["windows"],
-                                  *(_num(s[m]) for m in EXTRACTION_METRICS)))
+                                  *(_num(s.get(m)) for m in EXTRACTION_METRICS)))
     locomo = {name: v["by_source"]["locomo"] for name, v in result["by_extractor"].items()
               if "locomo" in v.get("by_source", {})}
     if locomo:
