@@ -1,6 +1,7 @@
 """What an extractor learns from a chat window: the real extraction path, on labelled bilingual windows.
 
-    python -m bench.extraction [--split dev holdout] [--extractor offline openai] [--json OUT] [--show-misses N]
+    python -m bench.extraction [--split dev holdout] [--extractor offline learned openai] [--json OUT] [--show-misses N]
+                               [--locomo-data PATH] [--no-locomo] [--plot SVG]
 
 Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user holding the window's
 `existing` memories and a conversation holding its messages; the window is extracted by
@@ -8,7 +9,13 @@ Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user 
 memories, decisions, one transaction), and the memories it wrote are compared with the labels
 (bench/extraction_metrics.py).
 
-Extractors: `offline`, no model (`llm=None`): the engine's rule-based default; `openai`, the OpenAI-compatible client
+LoCoMo (--locomo-data, default the dev file): is each turn worth remembering, at turn level
+(bench/extraction_locomo.py), for `learned` (a PR curve: pr_auc, recall_at_p80, precision_at_r80,
+observation_coverage at the shipped threshold; drawn to docs/img/extraction_pr_locomo.svg) and `offline`
+(one point). Each extractor's `by_source` holds `written` (per split and language) and `locomo`.
+
+Extractors: `offline`, no model (`llm=None`) under `learned.rules_only()`: the hand-written rules;
+`learned`, no model: the trained default (engine/llm/learned_candidates.py); `openai`, the OpenAI-compatible client
 against the scripted OpenAI-protocol server (tests/support/llm_server.py) answering each window with its
 labels. The second measures the plumbing (prompt building, parsing, validation, decisions applied), not a
 model: a perfect model's answers should come out whole.
@@ -27,7 +34,9 @@ from .extraction_data import SPLITS, Window, load_windows
 from .extraction_metrics import Produced, WindowOutcome, grouped, match, summarise
 from .secrets import secrets_summary
 
-EXTRACTORS = ("offline", "openai")
+EXTRACTORS = ("offline", "learned", "openai")
+WRITTEN_METRICS = ("windows", "precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
+                   "wrong_replacements")
 logger = logging.getLogger("bench.extraction")
 
 
@@ -37,6 +46,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--extractor", nargs="+", choices=EXTRACTORS, default=list(EXTRACTORS))
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N imperfect windows")
+    parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA,
+                        help="turn-level extraction on a file in LoCoMo's format (measured only)")
+    parser.add_argument("--no-locomo", action="store_true", help="skip the LoCoMo turn-level measure")
+    parser.add_argument("--plot", type=Path, default=runtime.REPO / "docs" / "img" / "extraction_pr_locomo.svg",
+                        help="where the LoCoMo PR curve is drawn")
     return parser.parse_args(argv)
 
 
@@ -87,7 +101,12 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
 
 def _extractor(name: str, stack):
     if name == "offline":
-        return None, None  # no model: the engine's default (engine/llm/defaults.py)
+        from memoryapp.engine.learned.model import rules_only
+
+        stack.enter_context(rules_only())  # the hand-written rules (engine/llm/defaults.py)
+        return None, None
+    if name == "learned":
+        return None, None  # no model: the trained default (engine/llm/learned_candidates.py)
     from memoryapp.providers.llm.openai_compat import OpenAICompatibleLLM
     from tests.support.llm_server import ScriptedLLMServer
 
@@ -103,8 +122,8 @@ def run(args: argparse.Namespace) -> dict:
     windows = load_windows(tuple(args.split))
     result: dict = {"benchmark": "bench.extraction", "splits": args.split, "windows": len(windows),
                     "by_extractor": {}}
-    with ExitStack() as stack:
-        for name in args.extractor:
+    for name in args.extractor:
+        with ExitStack() as stack:  # one per extractor: `offline`'s rules_only() ends with it
             llm, server = _extractor(name, stack)
             started = time.perf_counter()
             outcomes = [run_window(window, llm, server) for window in windows]
@@ -115,13 +134,32 @@ def run(args: argparse.Namespace) -> dict:
                 "by_category": grouped(outcomes, "category"),
                 "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
                              for split in args.split if (group := [o for o in outcomes if o.split == split])},
+                "by_source": {"written": {split: {language: {k: m[k] for k in WRITTEN_METRICS}
+                                                    for language, m in part["by_language"].items()}
+                                           for split, part in _by_split(outcomes, args.split).items()}},
                 "windows": [{"id": o.window_id, "language": o.language, "category": o.category,
                              "expected": [[x.kind, list(x.must_contain), x.supersedes] for x in o.expected],
                              "produced": [[p.kind, p.content, list(p.supersedes)] for p in o.produced]}
                             for o in outcomes],
             }
     result["secrets"] = secrets_summary(tuple(args.split))  # the written secret cases, through the write path's check
+    if not args.no_locomo and args.locomo_data.exists():
+        from .extraction_locomo import measure
+        from .plots import plot_extraction_pr
+
+        turns = measure(args.locomo_data)
+        for name in ("offline", "learned"):
+            if name in result["by_extractor"] and name in turns:
+                result["by_extractor"][name]["by_source"]["locomo"] = {"data": turns["data"], **turns[name]}
+        if "curve" in turns:
+            result["locomo_curve"] = turns["curve"]
+            plot_extraction_pr(turns, args.plot)
     return result
+
+
+def _by_split(outcomes, splits) -> dict:
+    return {split: {"by_language": grouped(group, "language")}
+            for split in splits if (group := [o for o in outcomes if o.split == split])}
 
 
 def _fmt(value) -> str:
@@ -129,7 +167,7 @@ def _fmt(value) -> str:
 
 
 def print_summary(result: dict) -> None:
-    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection", "wrong_replacements")
     print(f"{'':28} {'windows':>7} " + " ".join(f"{n[:9]:>9}" for n in names))
     for extractor, values in result["by_extractor"].items():
         def row(label: str, s: dict) -> str:
@@ -141,6 +179,8 @@ def print_summary(result: dict) -> None:
                 print(row(f"  {split} {language}", s))
         for category, s in values["by_category"].items():
             print(row(f"  category {category}", s))
+        if locomo := values["by_source"].get("locomo"):
+            print(f"  LoCoMo turns: {json.dumps({k: v for k, v in locomo.items() if k != 'data'})}")
 
 
 def print_misses(result: dict, count: int) -> None:

@@ -9,7 +9,9 @@ one expected memory at most.
 - kind_accuracy: matched pairs whose kind agrees;
 - detail_retention: over expected memories, the share of their words that survive in the match (0 when
   unmatched);
-- update_detection: expected updates whose match superseded the right existing memory.
+- update_detection: expected updates whose match superseded the right existing memory;
+- wrong_replacements: extracted memories that superseded an existing memory they should not have (none
+  was labelled, or another one) / all extracted.
 """
 from __future__ import annotations
 
@@ -66,8 +68,13 @@ def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     produced = sum(len(o.produced) for o in outcomes)
     expected = matched = kind_ok = updates = updates_ok = 0
     retention = 0.0
+    wrong = 0
     for outcome in outcomes:
-        for want, got in match(outcome.expected, outcome.produced):
+        pairs = match(outcome.expected, outcome.produced)
+        wanted = {id(got): want for want, got in pairs if got is not None}
+        wrong += sum(1 for p in outcome.produced if p.supersedes
+                     and set(p.supersedes) - {getattr(wanted.get(id(p)), "supersedes", None)})
+        for want, got in pairs:
             expected += 1
             if want.supersedes:
                 updates += 1
@@ -84,7 +91,7 @@ def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     return {"windows": len(outcomes), "expected": expected, "produced": produced,
             "precision": share(matched, produced), "recall": share(matched, expected),
             "kind_accuracy": share(kind_ok, matched), "detail_retention": share(retention, expected),
-            "update_detection": share(updates_ok, updates)}
+            "update_detection": share(updates_ok, updates), "wrong_replacements": share(wrong, produced)}
 
 
 def grouped(outcomes: Iterable[WindowOutcome], attribute: str) -> dict[str, dict]:

@@ -108,3 +108,31 @@ def plot_load(runs: list[dict], path: Path) -> None:
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
+
+
+def plot_extraction_pr(result: dict, path: Path) -> Path:
+    """bench.extraction's LoCoMo turn-level PR curve as a small SVG, drawn without matplotlib (not in the
+    default install): learned's curve and its shipped threshold, the rules' one point."""
+    w, h, pad = 420, 320, 40
+    x = lambda r: pad + r * (w - 2 * pad)  # noqa: E731
+    y = lambda p: h - pad - p * (h - 2 * pad)  # noqa: E731
+    points = " ".join(f"{x(r):.1f},{y(p):.1f}" for r, p in result.get("curve", []))
+    rules = result["offline"]["at_threshold"]
+    learned = result.get("learned", {}).get("at_threshold", {"recall": 0, "precision": 0})
+    svg = f"""<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">
+<rect width="{w}" height="{h}" fill="white"/>
+<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="black"/><line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="black"/>
+<text x="{w / 2}" y="{h - 8}" text-anchor="middle">recall</text><text x="10" y="{h / 2}" transform="rotate(-90 10 {h / 2})" text-anchor="middle">precision</text>
+<text x="{pad}" y="{h - pad + 14}" text-anchor="middle">0</text><text x="{w - pad}" y="{h - pad + 14}" text-anchor="middle">1</text>
+<text x="{pad - 6}" y="{pad + 4}" text-anchor="end">1</text><text x="{pad - 6}" y="{h - pad}" text-anchor="end">0</text>
+<text x="{w / 2}" y="18" text-anchor="middle">LoCoMo dev, turn level: is this turn worth remembering?</text>
+<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="{points}"/>
+<circle cx="{x(learned['recall']):.1f}" cy="{y(learned['precision']):.1f}" r="4" fill="#1f77b4"/>
+<circle cx="{x(rules['recall']):.1f}" cy="{y(rules['precision']):.1f}" r="5" fill="#d62728"/>
+<text x="{w - pad}" y="{pad + 10}" text-anchor="end" fill="#1f77b4">learned (PR-AUC {result.get('learned', {}).get('pr_auc', 0):.2f}; dot: shipped threshold)</text>
+<text x="{w - pad}" y="{pad + 26}" text-anchor="end" fill="#d62728">rules (one point)</text>
+</svg>
+"""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(svg.encode())  # a figure, not a result: results go through runtime.write_result
+    return path

@@ -50,7 +50,7 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("extraction", "bench.extraction", minutes=2),
+    Step("extraction", "bench.extraction", minutes=4, reads_locomo=True),  # LoCoMo dev at turn level too
     Step("chat", "bench.chat", minutes=1, reads_locomo=True),
     Step("chat_past", "bench.chat", ("--split", "past", "--locomo", "0"), minutes=0.5),
     Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5, reads_locomo=True),

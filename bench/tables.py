@@ -119,18 +119,30 @@ def chat_shape_table(result: dict) -> str:
 
 # --- what a chat teaches (bench.extraction) -----------------------------------------------------
 
-EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
+                      "wrong_replacements")
 
 
 def extraction_table(result: dict) -> str:
     lines = [_head("extractor, split", "windows", *(m.replace("_", " ") for m in EXTRACTION_METRICS))]
     for extractor, values in result["by_extractor"].items():
         lines.append(_row(f"**{extractor}, all**", values["overall"]["windows"],
-                          *(_num(values["overall"][m]) for m in EXTRACTION_METRICS)))
+                          *(_num(values["overall"].get(m)) for m in EXTRACTION_METRICS)))
         for split, part in values["by_split"].items():
             for language, s in part["by_language"].items():
                 lines.append(_row(f"{extractor}, {split} {language}", s["windows"],
-                                  *(_num(s[m]) for m in EXTRACTION_METRICS)))
+                                  *(_num(s.get(m)) for m in EXTRACTION_METRICS)))
+    locomo = {name: v["by_source"]["locomo"] for name, v in result["by_extractor"].items()
+              if "locomo" in v.get("by_source", {})}
+    if locomo:
+        lines += ["", "LoCoMo dev, turn level (a turn is positive when a session observation cites it):", "",
+                  _head("extractor", "turns", "PR-AUC", "recall at precision 0.8", "precision at recall 0.8",
+                        "precision / recall at the shipped threshold", "observation coverage")]
+        for name, m in locomo.items():
+            at = m["at_threshold"]
+            lines.append(_row(name, m["turns"], _num(m.get("pr_auc")), _num(m.get("recall_at_p80")),
+                              _num(m.get("precision_at_r80")), f"{_num(at['precision'])} / {_num(at['recall'])}",
+                              _num(m["observation_coverage"])))
     return "\n".join(lines)
 
 

@@ -1,15 +1,17 @@
 """Task: the candidate memories a window of conversation proposes (extraction's first call).
 
 With a model: one `complete_json` call answered as `ExtractionResult`; nothing the user said, no call.
-Without one: the rules in defaults.py. Either way secrets are dropped here, and again by the pipeline
+Without one: the trained model `extraction` (learned_candidates.py) when one fits the configured
+embedder, else the rules in defaults.py. Either way secrets are dropped here, and again by the pipeline
 before anything is written.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..learned.model import usable
 from ..sensitive import contains_sensitive
-from . import defaults
+from . import defaults, learned_candidates
 from .delimiters import has_user_turn, render_conversation
 from .schemas import ExtractionResult
 
@@ -53,6 +55,9 @@ def build_extraction_messages(conversation: Sequence[dict]) -> list[dict]:
 def extract_candidates(messages: list[dict], llm: LLMProvider | None) -> ExtractionResult:
     """Candidate memories about the user from conversation turns; raises ProviderError when the model fails."""
     if llm is None:
+        model = usable(learned_candidates.MODEL_NAME)
+        if model is not None:
+            return learned_candidates.extract_candidates(messages, model)
         return defaults.extract_candidates(messages)
     if not has_user_turn(messages):
         return ExtractionResult()  # nothing the user said: no call

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from memoryapp.engine.learned.model import rules_only
 from memoryapp.engine.llm.candidates import extract_candidates
 from memoryapp.engine.llm.decisions import decide
 from memoryapp.engine.llm.delimiters import format_memories_block
@@ -18,6 +19,13 @@ from memoryapp.engine.llm.schemas import (
 from memoryapp.engine.sensitive import contains_sensitive
 
 NO_MODEL = None
+
+
+@pytest.fixture(autouse=True)
+def _the_rules() -> None:
+    """These are the rules' tests: the shipped trained model steps aside (test_learned_extraction.py)."""
+    with rules_only():
+        yield
 
 
 def user(text: str) -> dict:
