@@ -127,7 +127,7 @@ def _fmt(value) -> str:
 
 
 def print_summary(result: dict) -> None:
-    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection")
+    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection", "wrong_replacements")
     print(f"{'':28} {'windows':>7} " + " ".join(f"{n[:9]:>9}" for n in names))
     for extractor, values in result["by_extractor"].items():
         def row(label: str, s: dict) -> str:

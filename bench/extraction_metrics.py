@@ -9,7 +9,9 @@ one expected memory at most.
 - kind_accuracy: matched pairs whose kind agrees;
 - detail_retention: over expected memories, the share of their words that survive in the match (0 when
   unmatched);
-- update_detection: expected updates whose match superseded the right existing memory.
+- update_detection: expected updates whose match superseded the right existing memory;
+- wrong_replacements: extracted memories that superseded an existing memory they should not have (not the
+  one their match names, or any when unmatched) / all extracted: the user's memory lost.
 """
 from __future__ import annotations
 
@@ -64,10 +66,13 @@ def match(expected: tuple[Expected, ...], produced: tuple[Produced, ...]) -> lis
 def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     outcomes = list(outcomes)
     produced = sum(len(o.produced) for o in outcomes)
-    expected = matched = kind_ok = updates = updates_ok = 0
+    expected = matched = kind_ok = updates = updates_ok = wrong = 0
     retention = 0.0
     for outcome in outcomes:
-        for want, got in match(outcome.expected, outcome.produced):
+        pairs = match(outcome.expected, outcome.produced)
+        allowed = {id(got): want.supersedes for want, got in pairs if got is not None}
+        wrong += sum(1 for p in outcome.produced if any(s != allowed.get(id(p)) for s in p.supersedes))
+        for want, got in pairs:
             expected += 1
             if want.supersedes:
                 updates += 1
@@ -84,7 +89,7 @@ def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     return {"windows": len(outcomes), "expected": expected, "produced": produced,
             "precision": share(matched, produced), "recall": share(matched, expected),
             "kind_accuracy": share(kind_ok, matched), "detail_retention": share(retention, expected),
-            "update_detection": share(updates_ok, updates)}
+            "update_detection": share(updates_ok, updates), "wrong_replacements": share(wrong, produced)}
 
 
 def grouped(outcomes: Iterable[WindowOutcome], attribute: str) -> dict[str, dict]:
