@@ -104,7 +104,7 @@ def choose_thresholds(parts, dev_model, dev_groups, vec) -> tuple[float, float, 
                            "wrong_skips": c["wrong_skips"] / max(c["replaces"] + c["resembles"], 1)}
                 for language, c in totals.items()}
 
-    grid = [round(t, 2) for t in np.arange(0.50, 1.0, 0.02)]  # never below even odds
+    grid = [round(t, 2) for t in np.arange(0.30, 1.0, 0.02)]
     restate_at = 0.99
     for t in grid:
         if all(f["wrong_skips"] <= WRONG_SKIPS_MAX for f in pooled(0.999, t).values()):

@@ -27,11 +27,13 @@ _SOMEONE_ELSE = re.compile(
     r"|trainer|in-laws)\b|\b\w+'s\b|\b(?:he|she|they)\b"
     r"|(?:我|俺)?(?:姐姐|妹妹|哥哥|弟弟|表\S|堂\S|妈|爸|老公|老婆|媳妇|儿子|女儿|孩子|朋友|同事|同学|邻居|室友|老板"
     r"|领导|组长|舅舅|姑姑|叔叔|阿姨|公婆|爸妈|实习生|教练)|(?:他|她|他们)", re.I)
-# The user as the one who changed: a first-person start, or none (a fragment: "moved to Denver", "搬到佛山了").
-_OTHER_SUBJECT = re.compile(r"^\s*(?:the|a|an|his|her|their|[A-Z][a-z]+(?! (?:and I|& I)))\b|^\s*(?:my|our) (?:old |best |new )?"
+# Someone or something else as the subject ("my sister got…", "the Volvo got…", "我哥刚搬到…"); not the
+# user, who starts in the first person or not at all ("moved to Denver", "搬到佛山了"). A capital at the
+# start is no sign: English sentences start with one.
+_OTHER_SUBJECT = re.compile(r"^\s*(?:the|his|her|their)\b|^\s*(?:my|our) (?:old |best |new )?"
                             r"(?:sister|brother|friend|mum|mom|dad|parents|wife|husband|son|daughter|boss|colleague|"
                             r"coworker|teammate|neighbou?r|roommate|client|cousin)(?! and I)|^\s*(?:我|俺)?(?:姐姐|妹妹|哥|弟|爸|妈"
-                            r"|老公|老婆|儿子|女儿|朋友|同事|邻居|室友|客户|以前的同事|好朋友)|^\s*[^我俺\s]{1,4}(?:把|刚|又|上周)")
+                            r"|老公|老婆|儿子|女儿|朋友|同事|邻居|室友|客户|以前的同事|好朋友)|^\s*[^我俺\s]{1,4}(?:把|刚|又|上周)", re.I)
 # Naming the old value and the new one: "from Angular to Svelte", "X 换成 Y".
 _FROM_TO = re.compile(r"\bfrom \S+(?: \S+)? to\b|\binstead of\b|\bswitched to\b|\bmoved to\b|\bfor good\b"
                       r"|换成|改成|改用|改喝|改学|迁到|搬到|调到|跳槽到|转到|换到", re.I)
