@@ -90,11 +90,12 @@ def choose_thresholds(parts, dev_model, dev_groups, vec) -> tuple[float, float, 
 
     from bench.changes import learned_decider, play
 
-    def pooled(replace_at: float, restate_at: float) -> dict:
+    def pooled(replace_at: float, restate_at: float, rules_floor: float | None = None) -> dict:
         totals: dict = {}
         for model, groups in [*parts, (dev_model, dev_groups)]:
             candidate = replace(model, meta=model.meta | {"replace_threshold": replace_at,
-                                                           "restate_threshold": restate_at})
+                                                           "restate_threshold": restate_at,
+                                                           "rules_floor": rules_floor})
             for language, figures in play(groups, learned_decider(candidate), vec).items():
                 into = totals.setdefault(language, dict.fromkeys(figures["counts"], 0))
                 for key, value in figures["counts"].items():
@@ -118,7 +119,17 @@ def choose_thresholds(parts, dev_model, dev_groups, vec) -> tuple[float, float, 
         if all(f["wrong_replacements"] <= WRONG_REPLACEMENTS_MAX for f in figures.values()):
             replace_at = t
             break
-    return replace_at, restate_at, trace
+    # Then the rules' changes the model did not see, where the model gives them at least `rules_floor`:
+    # the lowest floor (from 0.05: at 0 the model would have no say) that keeps the same cap.
+    rules_floor = None
+    for floor in [round(f, 2) for f in np.arange(0.05, 0.6, 0.05)]:
+        figures = pooled(replace_at, restate_at, floor)
+        trace.append(["rules_floor", floor, {lang: [round(f["update_detection"], 4), round(f["wrong_replacements"], 4)]
+                                             for lang, f in figures.items()}])
+        if all(f["wrong_replacements"] <= WRONG_REPLACEMENTS_MAX for f in figures.values()):
+            rules_floor = floor
+            break
+    return replace_at, restate_at, rules_floor, trace
 
 
 def recorded_decisions(model, groups, vec) -> list:
@@ -154,11 +165,12 @@ def train(seed: int) -> dict:
     scaler, classifier = fit(x, y, seed)
     meta = {"embedder": settings.EMBEDDING_MODEL, "seed": seed, "C": C, "features": list(SCALARS),
             "train_sha256": split_sha256("train"), "dev_sha256": split_sha256("dev"), "holdout_sha256": holdout_sha,
-            "replace_threshold": 0.999, "restate_threshold": 0.999}
+            "replace_threshold": 0.999, "restate_threshold": 0.999, "rules_floor": None}
     model = to_model(scaler, classifier, meta)
-    replace_at, restate_at, trace = choose_thresholds(held_out_parts(train_groups, dev_groups, vec, seed), model,
+    replace_at, restate_at, rules_floor, trace = choose_thresholds(held_out_parts(train_groups, dev_groups, vec, seed), model,
                                                       dev_groups, vec)
-    model = replace(model, meta=model.meta | {"replace_threshold": replace_at, "restate_threshold": restate_at})
+    model = replace(model, meta=model.meta | {"replace_threshold": replace_at, "restate_threshold": restate_at,
+                                              "rules_floor": rules_floor})
     model = replace(model, meta=model.meta | {"recorded": recorded_decisions(model, train_groups, vec)})
     path = model.save()
 
@@ -169,7 +181,8 @@ def train(seed: int) -> dict:
         "rows": len(y), "rows_by_class": {c: y.count(c) for c in sorted(set(y))},
         "pairs_by_split": {s: sum(len(g.statements) for g in load_groups(s)) for s in ("train", "dev", "holdout")},
         "diversity_train_statements": diversity(train_texts, np.array([vec[t] for t in train_texts])),
-        "replace_threshold": replace_at, "restate_threshold": restate_at, "threshold_trace": trace,
+        "replace_threshold": replace_at, "restate_threshold": restate_at, "rules_floor": rules_floor,
+        "threshold_trace": trace,
         "train_sha256": meta["train_sha256"], "dev_sha256": meta["dev_sha256"], "holdout_sha256": holdout_sha,
         "dev": play(dev_groups, learned_decider(model), vec),
         "holdout": play(holdout, learned_decider(model), vec),

@@ -49,6 +49,11 @@ SCALARS = ("cosine", "same_kind", "change_cues", "also", "someone_else", "negati
            "other_subject*change_cues", "old_and_new_name")
 
 
+def not_the_users(new: str) -> bool:
+    """Another person or thing as the subject, or an addition: the statement is not a change of the user's own."""
+    return bool(_SOMEONE_ELSE.search(new) or _ALSO.search(new) or _OTHER_SUBJECT.search(new))
+
+
 def tokens(text: str) -> set[str]:
     """Latin words, and Chinese runs as overlapping pairs of characters (a rough word without a segmenter)."""
     found: set[str] = set()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from memoryapp.engine.learned.model import rules_only
 from memoryapp.engine.learning import extraction
 from memoryapp.engine.memories import write
 from memoryapp.engine.learning.consolidation import consolidate
@@ -33,8 +32,7 @@ def test_extraction_learns_by_rule_and_calls_no_model(alice, unreachable_model):
     run, _created = extraction.queue_run(conversation, ids)
     assert extraction.claim(run)
 
-    with rules_only():  # the rules' decisions; the trained change model's are in test_learned_changes.py
-        outcome = extraction.extract(run, llm=None)
+    outcome = extraction.extract(run, llm=None)
 
     assert outcome.run.status == "done" and outcome.run.llm_calls == 0
     assert outcome.applied == {"UPDATE": 1, "ADD": 1}

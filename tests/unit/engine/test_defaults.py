@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine.learned.model import rules_only
 from memoryapp.engine.llm.candidates import extract_candidates
 from memoryapp.engine.llm.decisions import decide
 from memoryapp.engine.llm.delimiters import format_memories_block
@@ -203,9 +202,8 @@ def test_a_clause_that_points_back_keeps_what_it_points_at() -> None:
 
 def test_a_new_value_for_the_same_slot_supersedes_but_a_new_topic_does_not() -> None:
     vue = (7, "我喜欢用 Vue 3 写前端", MemoryKind.PREFERENCE)
-    with rules_only():  # the rules' slot logic; the trained model's decisions: tests/unit/learned/test_changes.py
-        react = decide([item("我现在更喜欢用 React 了", MemoryKind.PREFERENCE, vue)], NO_MODEL).decisions[0]
-        rust = decide([item("我现在用 Rust 写后端", MemoryKind.PREFERENCE, vue)], NO_MODEL).decisions[0]
+    react = decide([item("我现在更喜欢用 React 了", MemoryKind.PREFERENCE, vue)], NO_MODEL).decisions[0]
+    rust = decide([item("我现在用 Rust 写后端", MemoryKind.PREFERENCE, vue)], NO_MODEL).decisions[0]
     assert (react.action, react.target_id) == (DecisionAction.UPDATE, 7)
     assert rust.action is DecisionAction.ADD
 

@@ -30,3 +30,21 @@ def test_a_resemblance_and_a_change_said_in_words_the_model_reads_apart():
         return model.probabilities(change_features.row(new, "fact", old, "fact", v_new, v_old))[0][model.classes.index("replaces")]
     assert replaces("Max passed away, our dog now is a beagle called Juno") > model.meta["replace_threshold"]
     assert replaces("my sister's dog is Bella") < model.meta["replace_threshold"]
+
+
+def test_a_plain_change_the_rules_see_replaces_but_someone_elses_news_does_not():
+    """The rules' change, where the model did not see one and gives it at least the weights' rules_floor;
+    another person's news and an addition never replace by the rules."""
+    from memoryapp.engine.learned.changes import REPLACES, Existing, choose
+
+    model = load(NAME)
+    assert model.meta["rules_floor"] is not None
+
+    def verdict(new: str, old: str) -> str:
+        v_new, v_old = np.asarray(get_embedder().embed([new, old]))
+        return choose(model, new, "fact", v_new, [Existing(old, "fact", v_old)]).label
+
+    assert verdict("我们搬到青岛了", "我住在济南") == REPLACES
+    assert verdict("I'm at Stripe now, left Shopify in May", "I work at Shopify") == REPLACES
+    assert verdict("我姐姐现在也住在济南了", "我住在济南") != REPLACES
+    assert verdict("Alex moved his desk next to the window", "My partner is Alex") != REPLACES
