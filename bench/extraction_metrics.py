@@ -10,8 +10,8 @@ one expected memory at most.
 - detail_retention: over expected memories, the share of their words that survive in the match (0 when
   unmatched);
 - update_detection: expected updates whose match superseded the right existing memory;
-- wrong_replacements: extracted memories that superseded an existing memory they should not have (none
-  was labelled, or another one) / all extracted.
+- wrong_replacements: extracted memories that superseded an existing memory they should not have (not the
+  one their match names, or any when unmatched) / all extracted: the user's memory lost.
 """
 from __future__ import annotations
 
@@ -66,14 +66,12 @@ def match(expected: tuple[Expected, ...], produced: tuple[Produced, ...]) -> lis
 def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     outcomes = list(outcomes)
     produced = sum(len(o.produced) for o in outcomes)
-    expected = matched = kind_ok = updates = updates_ok = 0
+    expected = matched = kind_ok = updates = updates_ok = wrong = 0
     retention = 0.0
-    wrong = 0
     for outcome in outcomes:
         pairs = match(outcome.expected, outcome.produced)
-        wanted = {id(got): want for want, got in pairs if got is not None}
-        wrong += sum(1 for p in outcome.produced if p.supersedes
-                     and set(p.supersedes) - {getattr(wanted.get(id(p)), "supersedes", None)})
+        allowed = {id(got): want.supersedes for want, got in pairs if got is not None}
+        wrong += sum(1 for p in outcome.produced if any(s != allowed.get(id(p)) for s in p.supersedes))
         for want, got in pairs:
             expected += 1
             if want.supersedes:

@@ -129,10 +129,16 @@ def extract_candidates(messages: list[dict]) -> ExtractionResult:
 
 
 def decide(items: list[CandidateWithNeighbours]) -> DecisionResult:
+    """The trained change model (engine/learned/changes.py) where it is shipped for this embedder, else
+    the rules below; an exact repeat is skipped either way."""
+    from ..learned import changes
+    from ..learned.model import usable
+
+    model = usable(changes.NAME)
     seen: set[str] = set()
     decisions = []
     for i, item in enumerate(items):
-        decisions.append(_decide_one(i, item, seen))
+        decisions.append(_decide_one(i, item, seen, model))
         seen.add(normalise_content(item.candidate.content))
     return DecisionResult(decisions=decisions)
 
@@ -203,7 +209,7 @@ def _trim(sentence: str) -> str:
     return " ".join(sentence.split()).rstrip(".。;；").strip()
 
 
-def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str]) -> Decision:
+def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=None) -> Decision:
     candidate = item.candidate
     key = normalise_content(candidate.content)
     if key in seen:
@@ -211,6 +217,8 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str]) -> Decisi
     for neighbour in item.neighbours:
         if normalise_content(neighbour.content) == key:
             return Decision(candidate_index=i, action=DecisionAction.SKIP, target_id=neighbour.id, reason="already known")
+    if model is not None and item.neighbours:
+        return _decide_learned(model, i, item)
     if _CHANGE.search(candidate.content):
         for neighbour in item.neighbours:
             # A goal reached becomes a fact: another kind counts when the two are close in meaning.
@@ -219,6 +227,27 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str]) -> Decisi
                 return Decision(
                     candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbour.id, reason="stated a change"
                 )
+    return Decision(candidate_index=i, action=DecisionAction.ADD, reason="new")
+
+
+def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
+    """The trained change model's verdict on the candidate against its neighbours."""
+    import numpy as np
+
+    from memoryapp.providers.embeddings import get_embedder
+
+    from ..learned import changes
+
+    candidate, neighbours = item.candidate, item.neighbours
+    vectors = np.asarray(get_embedder().embed([candidate.content] + [n.content for n in neighbours]))
+    existing = [changes.Existing(n.content, n.kind.value, v) for n, v in zip(neighbours, vectors[1:])]
+    verdict = changes.choose(model, candidate.content, candidate.kind.value, vectors[0], existing)
+    if verdict.label == changes.REPLACES:
+        return Decision(candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbours[verdict.index].id,
+                        reason=f"stated a change (learned, p={verdict.probability:.2f})")
+    if verdict.label == changes.RESTATES:
+        return Decision(candidate_index=i, action=DecisionAction.SKIP, target_id=neighbours[verdict.index].id,
+                        reason=f"already known (learned, p={verdict.probability:.2f})")
     return Decision(candidate_index=i, action=DecisionAction.ADD, reason="new")
 
 

@@ -31,3 +31,16 @@ def test_one_memory_serves_one_expected_memory():
     tea, coffee = Expected("preference", ("龙井",)), Expected("preference", ("咖啡",))
     summary = summarise([window([tea, coffee], [Produced("我不喝咖啡，只喝龙井绿茶", "preference")])])
     assert summary["recall"] == 0.5 and summary["precision"] == 1.0
+
+
+def test_a_resemblance_that_replaced_the_users_memory_counts_as_a_wrong_replacement():
+    bella = Expected("fact", ("Bella",))  # "my sister's dog is Bella" beside "my dog is Max": no supersedes
+    lost = summarise([window([bella], [Produced("my sister's dog is Bella", "fact", ("dog",))], "en")])
+    kept = summarise([window([bella], [Produced("my sister's dog is Bella", "fact")], "en")])
+    assert lost["wrong_replacements"] == 1.0 and kept["wrong_replacements"] == 0.0
+
+
+def test_the_right_replacement_is_not_a_wrong_one():
+    react = Expected("preference", ("React",), supersedes="vue")
+    summary = summarise([window([react], [Produced("我现在更喜欢用 React 了", "preference", ("vue",))])])
+    assert summary["wrong_replacements"] == 0.0

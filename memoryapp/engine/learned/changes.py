@@ -1,0 +1,104 @@
+"""Learned change detection: what a new statement does to the user's nearest memories, with no model
+configured. The shipped model (weights/changes.npz, trained by bench/train/changes.py) reads each
+(statement, neighbour) pair and says `replaces` (a new value for the same thing), `restates` (the same
+thing again) or `other` (a resemblance, or unrelated).
+
+A replacement must clear a high threshold, chosen on the dev pairs so that wrong replacements stay
+under 2 %: superseding a memory the user still holds true is data loss, a missed change only leaves
+two versions side by side for the user to tidy.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import change_features
+from .model import TrainedModel
+
+NAME = "changes"
+REPLACES, RESTATES, OTHER = "replaces", "restates", "other"
+CLASSES = (OTHER, REPLACES, RESTATES)
+
+
+@dataclass(frozen=True)
+class Existing:
+    content: str
+    kind: str
+    vector: np.ndarray
+
+
+@dataclass(frozen=True)
+class Verdict:
+    label: str  # REPLACES, RESTATES or OTHER (add the statement as a new memory)
+    index: int | None  # which of the neighbours it replaces or restates
+    probability: float
+
+
+def pair_probabilities(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray,
+                       neighbours: Sequence[Existing]) -> np.ndarray:
+    """One row per neighbour, one column per class in CLASSES order."""
+    rows = np.array([change_features.row(new, new_kind, n.content, n.kind, v_new, n.vector) for n in neighbours])
+    probabilities = model.probabilities(rows)
+    order = [model.classes.index(name) for name in CLASSES]
+    return probabilities[:, order]
+
+
+def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neighbours: Sequence[Existing]) -> Verdict:
+    """Restated or replaced, whichever clears its threshold by more; else, where the weights carry a
+    `rules_floor`, a change the hand-written rules see (rules_verdict); else a new memory."""
+    if not neighbours:
+        return Verdict(OTHER, None, 1.0)
+    p = pair_probabilities(model, new, new_kind, v_new, neighbours)
+    verdict = _model_verdict(model, p)
+    if verdict.label == OTHER and model.meta.get("rules_floor") is not None:
+        return rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours)
+    return verdict
+
+
+# Not the user's own change even with a change word: someone's or something's ("Alex moved his desk",
+# "公司新换了一台咖啡机"); the rules would take it for one.
+_THEIRS = re.compile(r"\b(?:his|her|their)\b|^\s*(?:公司|单位|学校|部门|团队|组里|店里|楼下|隔壁)", re.I)
+_LEADING_NAME = re.compile(r"\s*([A-Z][a-z]+)\b")
+
+
+def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: np.ndarray,
+                  neighbours: Sequence[Existing]) -> Verdict:
+    """The rules' change (engine/llm/defaults.py: a change word and the same slot: home, work, a shared
+    word, a new product for the same use) where the model did not see one: they catch plain changes said
+    without the old value ("我搬到杭州了", "We moved to Lisbon"), which the model alone leaves as two
+    memories. The model keeps a veto: its probability of a change must reach `floor` (chosen on the
+    held-out folds and dev, bench/train/changes.py), and another person's or thing's news, or an
+    addition ("also", 也), never replaces by the rules."""
+    from ..llm.defaults import _CHANGE, CROSS_KIND_SIMILARITY, _same_topic
+
+    if not _CHANGE.search(new) or _THEIRS.search(new) or change_features.not_the_users(new):
+        return Verdict(OTHER, None, 0.0)
+    leading = _LEADING_NAME.match(new)
+    column = p[:, CLASSES.index(REPLACES)]
+    best: Verdict = Verdict(OTHER, None, 0.0)
+    for i, n in enumerate(neighbours):
+        cosine = float(np.asarray(v_new, dtype=np.float64) @ np.asarray(n.vector, dtype=np.float64)
+                       / (np.linalg.norm(v_new) * np.linalg.norm(n.vector) or 1.0))
+        if not (n.kind == new_kind or cosine >= CROSS_KIND_SIMILARITY) or not _same_topic(new, n.content):
+            continue
+        if leading and leading.group(1) not in ("I", "My", "We", "Our") and leading.group(1).lower() in n.content.lower():
+            continue  # "Max has a new ball" beside "My dog is Max": news about Max, not a new Max
+        if column[i] >= floor and column[i] > best.probability:
+            best = Verdict(REPLACES, i, float(column[i]))
+    return best
+
+
+def _model_verdict(model: TrainedModel, p: np.ndarray) -> Verdict:
+    thresholds = {REPLACES: float(model.meta["replace_threshold"]), RESTATES: float(model.meta["restate_threshold"])}
+    best = Verdict(OTHER, None, 0.0)
+    margin = 0.0
+    for label in (REPLACES, RESTATES):
+        column = p[:, CLASSES.index(label)]
+        i = int(column.argmax())
+        if column[i] >= thresholds[label] and column[i] - thresholds[label] >= margin:
+            best, margin = Verdict(label, i, float(column[i])), float(column[i] - thresholds[label])
+    return best
+
