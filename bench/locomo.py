@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
 
     from memoryapp.engine.recall.recall import recall
-    from memoryapp.providers.embeddings import get_embedder
+    from memoryapp.providers.embeddings import get_embedder, query_vector
 
     from .ingest import ingest
     from .variants import baseline, resolve
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> dict:
         logger.info("%s: %d turns -> %d memories, %d questions", sample.sample_id, len(sample.turns),
                     len(data.ids), len(questions))
         for q in questions:
-            vector = embed_t(embedder.embed_one, q.question)
+            vector = embed_t(query_vector, embedder, q.question)  # the query side (e5's "query: ")
             result = recall_t(recall, data.user, q.question, config=config, k=top, at=asked_at,
                               query_vector=vector, record_access=False)
             postgres_ms.append(result.timings_ms.get("postgres", float("nan")))
