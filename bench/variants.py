@@ -71,9 +71,13 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "bm25_context_0.5_ft2": lambda n: _with(baseline(n), full_text={"context_weight": 0.5, "weight": 2.0}),
     "bm25_context_1_ft2": lambda n: _with(baseline(n), full_text={"context_weight": 1.0, "weight": 2.0}),
     "bm25_context_0.5_no_trigram": lambda n: _with(VARIANTS["bm25_context_0.5"](n), trigram={"enabled": False}),
-    # Issue #31: recency and full-text weight again, chosen on conv-26/30/41 (--samples), reported on 42/43/44.
+    # Issue #31: recency and full-text weight again, chosen on conv-26/30/41 (--samples), reported on
+    # 42/43/44; the winner (bm25_ft2_no_recency) is now the recipe: before_issue31 is the recipe it replaced.
+    "before_issue31": lambda n: _with(baseline(n), full_text={"weight": 1.5},
+                                      scoring={"similarity": 0.6, "importance": 0.25, "recency": 0.15}),
     "bm25_ft2_no_recency": lambda n: _with(baseline(n), full_text={"weight": 2.0}, scoring=_NO_RECENCY),
-    "recency_0.05": lambda n: _with(baseline(n), scoring={"similarity": 0.7, "importance": 0.25, "recency": 0.05}),
+    "recency_0.05": lambda n: _with(VARIANTS["before_issue31"](n),
+                                    scoring={"similarity": 0.7, "importance": 0.25, "recency": 0.05}),
 }
 
 
