@@ -78,6 +78,12 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "bm25_ft2_no_recency": lambda n: _with(baseline(n), full_text={"weight": 2.0}, scoring=_NO_RECENCY),
     "recency_0.05": lambda n: _with(VARIANTS["before_issue31"](n),
                                     scoring={"similarity": 0.7, "importance": 0.25, "recency": 0.05}),
+    # Round 2 around the kept recipe (same split).
+    "ft2.5": lambda n: _with(baseline(n), full_text={"weight": 2.5}),
+    "ft3": lambda n: _with(baseline(n), full_text={"weight": 3.0}),
+    "rrf_k_40": lambda n: _with(baseline(n), fusion={"rrf_k": 40}),
+    "rrf_k_10": lambda n: _with(baseline(n), fusion={"rrf_k": 10}),
+    "trigram_0.25": lambda n: _with(baseline(n), trigram={"weight": 0.25}),
 }
 
 
