@@ -1,7 +1,7 @@
 """LoCoMo turn-level evidence recall@k for memoryapp's recall, with peers side by side.
 
     python -m bench.locomo [--data PATH] [--k 5 10 20] [--peers [bm25 dense mem0]] [--json OUT] [--limit-samples N]
-                           [--variants NAME ...]
+                           [--samples ID ...] [--variants NAME ...]
 
 Every turn of a sample becomes a memory of a fresh user ("Speaker: text [shares an image: caption]",
 valid_from = the session date); each category 1-4 question is recalled with RECALL_POSTGRES_ONLY
@@ -35,6 +35,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-mem0", action="store_true", help="with --peers, leave mem0 out")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--limit-samples", type=int, help="only the first N samples")
+    parser.add_argument("--samples", nargs="+", metavar="ID",
+                        help="only these conversations (conv-26 ...): choose on some, report on the others")
     parser.add_argument("--context", choices=CONTEXTS, default="previous",
                         help="what each turn's memory keeps as context (searched, not shown)")
     parser.add_argument("--variants", nargs="*", default=[], help="extra config variants (bench/variants.py)")
@@ -86,7 +88,7 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
 
     from memoryapp.engine.recall.recall import recall
-    from memoryapp.providers.embeddings import get_embedder
+    from memoryapp.providers.embeddings import get_embedder, query_vector
 
     from .ingest import ingest
     from .variants import baseline, resolve
@@ -94,7 +96,7 @@ def run(args: argparse.Namespace) -> dict:
     top = max(args.k)
     config = baseline(top)
     extra = {name: resolve(name, top) for name in args.variants if name != "baseline"}
-    samples = load(args.data, args.limit_samples)
+    samples = [s for s in load(args.data, args.limit_samples) if not args.samples or s.sample_id in args.samples]
     embedder = get_embedder()
     embedder.embed_one("warm up")  # first call loads weights; not a recall cost
     ours, embed_t, recall_t, postgres_ms = RecallTally(args.k), Timer(), Timer(), []
@@ -117,7 +119,7 @@ def run(args: argparse.Namespace) -> dict:
         logger.info("%s: %d turns -> %d memories, %d questions", sample.sample_id, len(sample.turns),
                     len(data.ids), len(questions))
         for q in questions:
-            vector = embed_t(embedder.embed_one, q.question)
+            vector = embed_t(query_vector, embedder, q.question)  # the query side (e5's "query: ")
             result = recall_t(recall, data.user, q.question, config=config, k=top, at=asked_at,
                               query_vector=vector, record_access=False)
             postgres_ms.append(result.timings_ms.get("postgres", float("nan")))
@@ -161,7 +163,7 @@ def report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tal
             "p50_search_only": round(mem0_ms["p50"] / latency["recall_without_embedding"]["p50"], 2),
         }
     return {
-        "data": str(args.data), "k": args.k, "context": args.context, "questions": len(recall_t.ms),
+        "data": str(args.data), "samples": getattr(args, "samples", None), "k": args.k, "context": args.context, "questions": len(recall_t.ms),
         "recall": ours.overall(), "by_category": ours.by_category(), "latency_ms": latency, "peers": peers,
         "variants": {name: {"recall": t.overall(), "by_category": t.by_category(),
                             "latency_ms": latency_summary(variant_timers[name].ms) if variant_timers else None}

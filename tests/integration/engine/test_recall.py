@@ -78,7 +78,9 @@ def test_it_reports_component_scores(memories, alice):
     item = recall(alice, "dark mode", config=TOP).items[0]
     assert 0 < item.similarity <= 1 and 0 < item.cosine <= 1 and 0 < item.recency <= 1
     assert item.ranks.get("vector") == 1 and item.ranks.get("full_text") == 1
-    assert item.score == pytest.approx(0.6 * item.similarity + 0.25 * item.importance + 0.15 * item.recency)
+    weights = TOP.scoring
+    assert item.score == pytest.approx(
+        weights.similarity * item.similarity + weights.importance * item.importance + weights.recency * item.recency)
 
 
 def test_it_counts_accesses_off_the_hot_path_in_batches(memories, alice):

@@ -10,6 +10,7 @@ import pytest
 
 from memoryapp.engine.memories import write
 from memoryapp.engine.memories.bulk import bulk_add
+from memoryapp.engine.recall.config import FullTextConfig, ScoringConfig
 from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 from memoryapp.engine.text import date_words
@@ -107,3 +108,21 @@ def test_a_memory_learnt_in_chat_is_found_through_what_the_user_said(alice, llm_
     assert rest.context == "My left knee hurt after football, so I saw the physio today"
     assert recall(alice, "what did the physio say about my knee?", config=SEARCH).memories[0] == rest
     assert Memory.objects.get(content="Likes jazz").context == ""  # its message held a password: none kept
+
+
+BEFORE_ISSUE_31 = SEARCH.model_copy(update={"full_text": FullTextConfig(), "scoring": ScoringConfig()})
+
+
+@pytest.mark.parametrize("question, answer, recent", [
+    ("Where did we go camping with the kids?", "We went camping by the lake in Yosemite with the kids",
+     "Camping gear is on sale this week"),
+    ("我们带孩子去哪里露营了？", "我们带孩子去黄山脚下的湖边露营了", "这周露营装备打折"),
+])
+def test_an_old_memory_that_answers_outranks_a_recent_one_that_shares_a_word(alice, question, answer, recent):
+    """Over the whole history the match decides, not the date: the trip ten months ago answers, this
+    week's sale only names camping. With the recency term (before issue #31) the sale came first."""
+    old = write.add_memory(alice, answer, valid_from=_months_ago(10)).memory
+    new = write.add_memory(alice, recent, valid_from=timezone.now()).memory
+    write.add_memory(alice, "I water the plants on Sundays", valid_from=_months_ago(2))
+    assert _first(alice, question, BEFORE_ISSUE_31) == new
+    assert _first(alice, question) == old
