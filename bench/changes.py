@@ -86,10 +86,11 @@ Decider = Callable[[str, str, np.ndarray, list], tuple[str, int | None]]
 
 def learned_decider(model) -> Decider:
     from memoryapp.engine.learned.changes import Existing, choose
+    from memoryapp.engine.llm.defaults import rules_see_a_change
 
     def decide(statement, kind, v, neighbours):
         verdict = choose(model, statement, kind, v, [Existing(g.existing, g.kind, vec_of[g.existing])
-                                                     for g, _ in neighbours])
+                                                     for g, _ in neighbours], rules=rules_see_a_change)
         return verdict.label, verdict.index
 
     vec_of: dict[str, np.ndarray] = {}

@@ -10,7 +10,7 @@ two versions side by side for the user to tidy.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,15 +46,21 @@ def pair_probabilities(model: TrainedModel, new: str, new_kind: str, v_new: np.n
     return probabilities[:, order]
 
 
-def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neighbours: Sequence[Existing]) -> Verdict:
+# The hand-written rules' own test, passed in by the caller (engine/llm/defaults.py `rules_see_a_change`):
+# this package sits below llm/ and never imports it. (new, new_kind, old, old_kind, cosine) -> a change?
+RulesSeeAChange = Callable[[str, str, str, str, float], bool]
+
+
+def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neighbours: Sequence[Existing],
+           rules: RulesSeeAChange | None = None) -> Verdict:
     """Restated or replaced, whichever clears its threshold by more; else, where the weights carry a
-    `rules_floor`, a change the hand-written rules see (rules_verdict); else a new memory."""
+    `rules_floor` and the rules are given, a change the rules see (rules_verdict); else a new memory."""
     if not neighbours:
         return Verdict(OTHER, None, 1.0)
     p = pair_probabilities(model, new, new_kind, v_new, neighbours)
     verdict = _model_verdict(model, p)
-    if verdict.label == OTHER and model.meta.get("rules_floor") is not None:
-        return rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours)
+    if verdict.label == OTHER and rules is not None and model.meta.get("rules_floor") is not None:
+        return rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours, rules)
     return verdict
 
 
@@ -65,16 +71,14 @@ _LEADING_NAME = re.compile(r"\s*([A-Z][a-z]+)\b")
 
 
 def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: np.ndarray,
-                  neighbours: Sequence[Existing]) -> Verdict:
+                  neighbours: Sequence[Existing], rules: RulesSeeAChange) -> Verdict:
     """The rules' change (engine/llm/defaults.py: a change word and the same slot: home, work, a shared
     word, a new product for the same use) where the model did not see one: they catch plain changes said
     without the old value ("我搬到杭州了", "We moved to Lisbon"), which the model alone leaves as two
     memories. The model keeps a veto: its probability of a change must reach `floor` (chosen on the
     held-out folds and dev, bench/train/changes.py), and another person's or thing's news, or an
     addition ("also", 也), never replaces by the rules."""
-    from ..llm.defaults import _CHANGE, CROSS_KIND_SIMILARITY, _same_topic
-
-    if not _CHANGE.search(new) or _THEIRS.search(new) or change_features.not_the_users(new):
+    if _THEIRS.search(new) or change_features.not_the_users(new):
         return Verdict(OTHER, None, 0.0)
     leading = _LEADING_NAME.match(new)
     column = p[:, CLASSES.index(REPLACES)]
@@ -82,7 +86,7 @@ def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: n
     for i, n in enumerate(neighbours):
         cosine = float(np.asarray(v_new, dtype=np.float64) @ np.asarray(n.vector, dtype=np.float64)
                        / (np.linalg.norm(v_new) * np.linalg.norm(n.vector) or 1.0))
-        if not (n.kind == new_kind or cosine >= CROSS_KIND_SIMILARITY) or not _same_topic(new, n.content):
+        if not rules(new, new_kind, n.content, n.kind, cosine):
             continue
         if leading and leading.group(1) not in ("I", "My", "We", "Our") and leading.group(1).lower() in n.content.lower():
             continue  # "Max has a new ball" beside "My dog is Max": news about Max, not a new Max

@@ -230,6 +230,13 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=Non
     return Decision(candidate_index=i, action=DecisionAction.ADD, reason="new")
 
 
+def rules_see_a_change(new: str, new_kind: str, old: str, old_kind: str, cosine: float) -> bool:
+    """The rules' change, for the learned decision to fall back on: a change word, and the same slot (home,
+    work, a shared word, a new product for the same use) of a memory of the same kind or this close."""
+    return bool(_CHANGE.search(new)) and (old_kind == new_kind or cosine >= CROSS_KIND_SIMILARITY) \
+        and _same_topic(new, old)
+
+
 def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
     """The trained change model's verdict on the candidate against its neighbours."""
     import numpy as np
@@ -241,7 +248,8 @@ def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
     candidate, neighbours = item.candidate, item.neighbours
     vectors = np.asarray(get_embedder().embed([candidate.content] + [n.content for n in neighbours]))
     existing = [changes.Existing(n.content, n.kind.value, v) for n, v in zip(neighbours, vectors[1:])]
-    verdict = changes.choose(model, candidate.content, candidate.kind.value, vectors[0], existing)
+    verdict = changes.choose(model, candidate.content, candidate.kind.value, vectors[0], existing,
+                             rules=rules_see_a_change)
     if verdict.label == changes.REPLACES:
         return Decision(candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbours[verdict.index].id,
                         reason=f"stated a change (learned, p={verdict.probability:.2f})")

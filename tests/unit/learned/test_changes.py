@@ -36,13 +36,14 @@ def test_a_plain_change_the_rules_see_replaces_but_someone_elses_news_does_not()
     """The rules' change, where the model did not see one and gives it at least the weights' rules_floor;
     another person's news and an addition never replace by the rules."""
     from memoryapp.engine.learned.changes import REPLACES, Existing, choose
+    from memoryapp.engine.llm.defaults import rules_see_a_change
 
     model = load(NAME)
     assert model.meta["rules_floor"] is not None
 
     def verdict(new: str, old: str) -> str:
         v_new, v_old = np.asarray(get_embedder().embed([new, old]))
-        return choose(model, new, "fact", v_new, [Existing(old, "fact", v_old)]).label
+        return choose(model, new, "fact", v_new, [Existing(old, "fact", v_old)], rules=rules_see_a_change).label
 
     assert verdict("我们搬到青岛了", "我住在济南") == REPLACES
     assert verdict("I'm at Stripe now, left Shopify in May", "I work at Shopify") == REPLACES
