@@ -164,6 +164,7 @@ POSITIVE: dict[str, dict[str, list[str]]] = {
             "last time I {skipped the warm-up|forgot sunscreen|ignored the warning} and {pulled a muscle|got badly burned|lost all my data}, so {never again|I always do it now}",
             "that's my rule: {no screens after 11|nothing on credit|one coffee max}",
             "the trick in my setup is {to set PYTHONPATH first|to run migrations twice|to restart the daemon}",
+            "turns out {the seed script|that migration|the backup job} {must|has to} be run with {--no-input|sudo|the prod profile}{, or it fails|, learned that today|}",
             "{the only way|what works} {for me|in our office} is to {book rooms a week ahead|print it out|use the back stairs}",
             "I realised I {sleep much better|focus better|spend less} when I {don't drink after 6|put the phone away|cook on Sundays}",
             "{if I|whenever I} {eat late|skip lunch|drink wine}, I {get migraines|crash at 3pm|sleep terribly}, so {I don't anymore|now I avoid it}",
@@ -188,6 +189,7 @@ POSITIVE: dict[str, dict[str, list[str]]] = {
             "{上回|之前}{rebase|升级系统|刷机}把{提交|数据|照片}搞丢了，{以后|下次}{先备份|先开分支|先导出}",
             "我{吃了亏|吃过亏}才知道{要签合同|押金要写收据|要留聊天记录}",
             "{我的经验是|经验就是}{报销要当月交|快递要当面拆|面试前一天别熬夜}",
+            "{以后|今后|下次}{一定要|必须}先{备份|导出数据|做快照}再{升级|迁移|重装系统}{，上次吃过亏|，血的教训|}",
             "{只要|一旦}我{晚上喝茶|熬夜|吃太饱}就{睡不着|头疼|胃疼}，所以{现在都不了|尽量避免}",
         ],
     },
@@ -258,6 +260,8 @@ MIXED: dict[str, list[str]] = {
         "{React|Vue} 和 {Svelte|Angular} 哪个{好|快}",
         "{今天|刚才} {meeting|会}开得好累",
         "我的 {password|密码}是 {hunter2|abc12345}",
+        "我们 team {决定|定了} {next sprint|这周} 先做 {refactor|bug fix|migration}，{feature|新需求}{往后放|下次再说}",
+        "{meeting|会上} {agreed|决定}把 {release|demo} {推迟到|改到} {next Monday|下周五}",
     ],
 }
 
@@ -309,6 +313,16 @@ NEGATIVE: dict[str, list[str]] = {
         "{the build|my deploy|the upload|CI} {failed again|timed out again|is broken again}{, ugh|!|}",
         "{my laptop|the wifi|the printer|my phone} {is acting up|just died|keeps disconnecting} {today|again|right now}",
         "{missed|almost missed} {the bus|my train|the meeting} {this morning|again|today}",
+        # A chat's decisions, a meeting's outcome, a date moved: episodes of that chat, not lasting memories.
+        "we {decided|agreed} to {order pizza|stay in|cancel the hike|leave early} {tonight|this evening|today}, {since|because} {it's raining|everyone's tired|the babysitter cancelled}",
+        "{ok so|alright,|so} we {settled it|sorted it out|made the call}: {the release|the offsite|the retro|the party} {is on Thursday|moves to next week|happens at Anna's place}{ and Raj runs it| and we skip the slides|}",
+        "{in the meeting|at standup|in today's sync} we {agreed|decided} to {drop the dark-mode ticket|freeze features until the audit|split the backlog between two squads|postpone the pricing change}",
+        "{the team|my manager and I|the client and us} {agreed|decided} {yesterday|this morning|on the call} to {push the deadline to the 14th|ship without the export feature|redo the onboarding flow|pause the migration}",
+        "{the launch|the go-live|our demo day|the board review} {got moved|was pushed|slipped} to {April 9|next Tuesday|the end of the month}{, and the beta is cut| after the call|}",
+        "{we're going with|we picked|final answer:} {the blue logo|vendor B|the cheaper hotel|option two} {for the campaign|for the trip|after all|this time}",
+        "{this week|for now|until Friday} we'll {pair on the bug|work from the office|hold off on deploys}, {then reassess|and see how it goes|then decide again}",
+        "{my boss and I|HR and I|the landlord and I} {worked it out|came to an agreement|talked it through}: {I take Monday off|rent stays the same until June|I hand over the project next week}",
+        "{decision|verdict|outcome} {from the call|from today's meeting|of the vote}: {we rewrite the parser|no merges until the freeze ends|the trip is off}",
     ],
     "zh": [
         "{怎么|如何}{把列表倒序|让 div 居中|修水龙头|做红烧肉}",
@@ -357,5 +371,14 @@ NEGATIVE: dict[str, list[str]] = {
         "{今天|早上}{差点|又}{迟到|没赶上地铁|错过会议}",
         "{帮我推荐|推荐}几{家餐厅|本书|部电影}{吧|呗|}",
         "{这道题|这段代码|这个公式}{怎么做|什么意思|对吗}",
+        # 一次聊天里的决定、会议结论、改期：是这次聊天的事，不是长期记忆。
+        "我们{决定|商量好了}{今晚|今天|这周末}{不出去了|叫外卖|早点睡|去看电影}，{因为|毕竟}{明天要早起|下雨|大家都累了}",
+        "{定了|就这么定了|那就定了}，{周四|下周一|月底}{发版|团建|交方案}{，小王负责|，我来主持|}",
+        "{今天|上午|刚才}{开会|周会上|评审会上}{决定|定了|说好了}{先砍掉导出功能|下周冻结代码|把需求拆成两期|推迟上线}",
+        "{昨天|刚刚|今天}跟{老板|领导|客户|房东}{谈好了|说好了|商量好了}，{下个月开始调岗|房租先不涨|项目月底交付|周五请一天假}",
+        "{上线|发布会|验收|评审}{改到|推迟到|提前到}{三月五号|下周二|月底}了{，测试版先不做|，大家注意一下|}",
+        "{最后|最终}{选了|定了|用}{方案二|B 供应商|便宜那家酒店|蓝色那版}{，这次就这样|，先这么办|}",
+        "{这周|这几天|周五之前}{先|暂时}{不部署|一起排查这个 bug|都去公司办公}，{之后再说|到时候再看|下周再定}",
+        "{投票结果|会议结论|讨论结果}：{重写解析器|冻结合并|旅行取消}",
     ],
 }
