@@ -33,6 +33,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="LoCoMo questions per dev conversation (0: none)")
     parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA)
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--rules", action="store_true",
+                        help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
@@ -99,6 +101,17 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
     from django.utils import timezone
 
+    from memoryapp.engine.learned.model import rules_only
+
+    if args.rules:
+        with rules_only():
+            return _run(args, settings, timezone)
+    return _run(args, settings, timezone)
+
+
+def _run(args: argparse.Namespace, settings, timezone) -> dict:
+    from memoryapp.engine.chat.relevance import MODEL_NAME
+    from memoryapp.engine.learned.model import usable
     from memoryapp.engine.recall.recipes import RECALL_CHAT
 
     personas = load_personas(tuple(args.split))
@@ -119,6 +132,8 @@ def run(args: argparse.Namespace) -> dict:
         "benchmark": "bench.chat",
         "embedding_model": settings.EMBEDDING_MODEL,
         "recipe": RECALL_CHAT.model_dump(mode="json"),
+        # learned: the trained relevance model chose (engine/chat/relevance.py); rules: the fixed gates.
+        "decider": "learned" if usable(MODEL_NAME) else "rules",
         "splits": args.split,
         "overall": summarise(chat),
         "by_language": grouped(chat, "language"),
@@ -146,7 +161,7 @@ def print_summary(result: dict) -> None:
                 f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s['memories_per_turn']):>8} "
                 f"{lat.get('p50', float('nan')):7.1f} {lat.get('p95', float('nan')):7.1f}")
 
-    print(f"bench.chat, embedder {result['embedding_model']}")
+    print(f"bench.chat, embedder {result['embedding_model']}, {result.get('decider', 'rules')} relevance")
     print(header)
     print(row("all", result["overall"]))
     for split, values in result["by_split"].items():
