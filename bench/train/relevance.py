@@ -21,7 +21,10 @@ from bench.chat_metrics import TurnOutcome, grouped, summarise
 from bench.train.diversity import report as diversity_report
 
 NAME = "relevance"
-HIDDEN = 16
+# A logistic regression (0) over an MLP (16 hidden units): on dev they score alike, and the regression
+# is monotone in each feature (the MLP handed "what do I like to drink?" nothing for its best memory).
+HIDDEN = 0
+PAIR_C = 1.0
 MESSAGE_C = 1.0
 SIMILARITY_C = 1.0
 DISTRACTORS = 1  # other personas' stores added to each training store
@@ -171,11 +174,10 @@ def _f1(summary: dict) -> float:
 
 
 def objective(outs: list[TurnOutcome]) -> float:
-    """The goals at once: need-hit and precision balanced (their harmonic mean), overall and in the weakest
-    language, small talk handed a memory past the goal's 0.05 weighing heavily."""
+    """The goals at once: need-hit and precision balanced (their harmonic mean), small talk handed a memory
+    past the goal's 0.05 weighing heavily. Per language would be noisier: dev has 10 mixed turns."""
     overall = summarise(outs)
-    weakest = min(_f1(s) for s in grouped(outs, "language").values())
-    return _f1(overall) + 0.5 * weakest - 4 * max(0.0, overall["no_memory_injection_rate"] - 0.05)
+    return _f1(overall) - 4 * max(0.0, overall["no_memory_injection_rate"] - 0.05)
 
 
 def message_needs(turns: list[Turn], weights: np.ndarray, bias: float) -> dict[int, float]:
@@ -187,7 +189,10 @@ def message_needs(turns: list[Turn], weights: np.ndarray, bias: float) -> dict[i
 def to_model(scaler, net, meta: dict):
     from memoryapp.engine.learned.model import TrainedModel
 
-    layers = tuple((np.asarray(w), np.asarray(b)) for w, b in zip(net.coefs_, net.intercepts_))
+    if hasattr(net, "coefs_"):  # a multi-layer perceptron
+        layers = tuple((np.asarray(w), np.asarray(b)) for w, b in zip(net.coefs_, net.intercepts_))
+    else:  # a logistic regression: one layer, one output
+        layers = ((np.asarray(net.coef_).T, np.asarray(net.intercept_)),)
     return TrainedModel(NAME, layers, np.asarray(scaler.mean_), np.asarray(scaler.scale_), meta)
 
 
@@ -200,6 +205,7 @@ def data_hash(split: str) -> str:
 
 def train(seed: int) -> dict:
     from django.conf import settings
+    from sklearn.linear_model import LogisticRegression
     from sklearn.neural_network import MLPClassifier
     from sklearn.preprocessing import StandardScaler
 
@@ -213,7 +219,8 @@ def train(seed: int) -> dict:
     similarity = (sim_weights, sim_bias)
     x, y, _ = features(train_turns, weights, bias, similarity, out_of_fold, sim_by_persona)
     scaler = StandardScaler().fit(x)
-    net = MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-2, max_iter=3000, random_state=seed)
+    net = (MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-2, max_iter=3000, random_state=seed) if HIDDEN
+           else LogisticRegression(C=PAIR_C, max_iter=3000, random_state=seed))
     net.fit(scaler.transform(x), y)
 
     meta = {"embedder": settings.EMBEDDING_MODEL, "classes": ["no", "yes"], "features": list(FEATURES),

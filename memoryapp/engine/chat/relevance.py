@@ -29,7 +29,7 @@ MODEL_NAME = "relevance"
 CANDIDATES = 20  # what recall proposes to the model; the prompt still takes at most 3
 KINDS = ("preference", "fact", "lesson", "goal", "context", "episode")
 FEATURES = (
-    "learned_similarity", "cosine", "cosine_below_best", "cosine_rank", "cosine_z", "question", "first_person", "leans",
+    "learned_similarity", "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
     "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
     "message_needs_memory", *(f"kind_{kind}" for kind in KINDS),
 )
@@ -89,13 +89,15 @@ def pair_features(shape: MessageShape, candidates: list[Candidate], similarity_b
         return np.zeros((0, len(FEATURES)))
     learned = [c.weighted_dot + similarity_bias for c in candidates]
     cosines = np.array([c.cosine for c in candidates])
-    best, mean, spread = cosines.max(), cosines.mean(), cosines.std() or 1.0
+    # Only comparisons that hold in a store of one memory as in one of thousands: the best cosine and the
+    # rank (a z-score among candidates ranked a lone, exact memory as average).
+    best = cosines.max()
     order = {index: rank for rank, index in enumerate(np.argsort(-cosines, kind="stable"))}
     rows = []
     for index, candidate in enumerate(candidates):
         shared = len(shape.words & _memory_words(candidate.content))
         rows.append([
-            learned[index], candidate.cosine, best - candidate.cosine, min(order[index], 10), (candidate.cosine - mean) / spread,
+            learned[index], candidate.cosine, best - candidate.cosine, min(order[index], 10),
             shape.question, shape.first_person, shape.leans, math.log1p(len(shape.words)), shape.cjk,
             has_cjk(candidate.content), shared, shared / max(len(shape.words), 1), shape.needs_memory,
             *(candidate.kind == kind for kind in KINDS),
