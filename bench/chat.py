@@ -33,14 +33,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="LoCoMo questions per dev conversation (0: none)")
     parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA)
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--pad", type=int, default=0, metavar="N",
+                        help="pad each persona's store to N memories with synthetic ones (latency at scale)")
     parser.add_argument("--rules", action="store_true",
                         help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
 
-def write_memories(persona: Persona, now):
-    """A fresh user holding the persona's memories; returns (user, memory id -> key)."""
+def write_memories(persona: Persona, now, pad: int = 0):
+    """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
+    needed); returns (user, memory id -> key)."""
     from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.memories.validation import MemoryInput
     from memoryapp.models import MemorySettings
@@ -64,7 +67,27 @@ def write_memories(persona: Persona, now):
             key_of[memory.pk] = stored.key
             by_key[stored.key] = memory
     _link_versions(persona, by_key)
+    if pad > len(written):
+        _pad(user, pad - len(written))
     return user, key_of
+
+
+def _pad(user, count: int) -> None:
+    """Synthetic memories (bench/synthetic.py: other people's preferences, plans and purchases), their
+    vectors a perturbed embedded pool, as bench.scale writes them."""
+    import numpy as np
+
+    from memoryapp.engine.memories.bulk import bulk_add
+    from memoryapp.engine.memories.validation import MemoryInput
+
+    from . import synthetic
+    from .ingest import embed_cached
+
+    pool = synthetic.base_sentences(300)
+    pool_vectors = np.asarray(embed_cached(pool, runtime.BENCH_VAR_DIR / "vectors")[0], dtype=np.float32)
+    rows = synthetic.memories(count, pool)
+    vectors = synthetic.perturbed(pool_vectors, [index for _, index in rows]).tolist()
+    bulk_add(user.pk, [MemoryInput(content=text) for text, _ in rows], embeddings=vectors)
 
 
 def _link_versions(persona: Persona, by_key: dict) -> None:
@@ -123,7 +146,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     outcomes: list[TurnOutcome] = []
     started = time.perf_counter()
     for persona in personas:
-        user, key_of = write_memories(persona, now)
+        user, key_of = write_memories(persona, now, args.pad)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))
         logger.info("%s: %d cases", persona.name, len(persona.cases))
@@ -135,6 +158,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         # learned: the trained relevance model chose (engine/chat/relevance.py); rules: the fixed gates.
         "decider": "learned" if usable(MODEL_NAME) else "rules",
         "splits": args.split,
+        "padded_to": args.pad,
         "overall": summarise(chat),
         "by_language": grouped(chat, "language"),
         "by_shape": grouped(chat, "shape"),

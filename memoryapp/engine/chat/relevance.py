@@ -26,7 +26,7 @@ from ..text import has_cjk
 from .chat_query import content_words, leans_on_previous, speaks_of_user
 
 MODEL_NAME = "relevance"
-CANDIDATES = 20  # what recall proposes to the model; the prompt still takes at most 3
+CANDIDATES = 10  # what recall proposes to the model; the prompt still takes at most 3
 KINDS = ("preference", "fact", "lesson", "goal", "context", "episode")
 FEATURES = (
     "learned_similarity", "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
