@@ -26,7 +26,6 @@ NAME = "relevance"
 HIDDEN = 0
 PAIR_C = 1.0
 MESSAGE_C = 1.0
-SIMILARITY_C = 1.0
 DISTRACTORS = 1  # other personas' stores added to each training store
 THRESHOLDS = [round(x, 3) for x in np.arange(0.025, 0.61, 0.025)]  # the pair's probability
 MESSAGE_THRESHOLDS = [round(x, 3) for x in np.arange(0.40, 0.91, 0.05)]  # the message's
@@ -39,9 +38,8 @@ class Turn:
     case: object
     leans: bool
     query_vector: np.ndarray | None  # None: small talk, recalls nothing
-    candidates: list  # relevance.Candidate (weighted_dot filled in by `with_similarity`)
+    candidates: list  # relevance.Candidate
     keys: list[str]
-    vectors: np.ndarray | None = None  # the candidates' unit vectors
 
 
 def _vectors(texts: list[str]) -> np.ndarray:
@@ -81,8 +79,8 @@ def turns_of(personas: list[Persona], distractors: int = 0) -> list[Turn]:
             cosines = memory_vectors @ vector
             top = np.argsort(-cosines, kind="stable")[:CANDIDATES]
             turns.append(Turn(persona.name, persona.split, case, bool(previous) and leans_on_previous(case.message),
-                              vector, [Candidate(current[i].content, current[i].kind, float(cosines[i]), 0.0) for i in top],
-                              [current[i].key for i in top], memory_vectors[top]))
+                              vector, [Candidate(current[i].content, current[i].kind, float(cosines[i])) for i in top],
+                              [current[i].key for i in top]))
     return turns
 
 
@@ -105,34 +103,10 @@ def message_model(turns: list[Turn], seed: int):
     return whole.coef_[0], float(whole.intercept_[0]), {id(t): p for t, p in zip(asked, out_of_fold)}
 
 
-def similarity_model(turns: list[Turn], seed: int):
-    """A weighted cosine over (query, memory) pairs: a logistic regression on the product of the two unit
-    vectors; with its out-of-fold weights per persona, for the training rows' own feature."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import GroupKFold
-
-    products, labels, groups = [], [], []
-    for turn in turns:
-        if turn.query_vector is None:
-            continue
-        for vector, key in zip(turn.vectors, turn.keys):
-            products.append(turn.query_vector * vector)
-            labels.append(int(key in turn.case.relevant))
-            groups.append(turn.persona)
-    x, y = np.asarray(products), np.asarray(labels)
-    by_persona = {}
-    for fit, held in GroupKFold(n_splits=len(set(groups))).split(x, y, groups):
-        part = LogisticRegression(C=SIMILARITY_C, max_iter=3000, random_state=seed).fit(x[fit], y[fit])
-        by_persona[groups[held[0]]] = (part.coef_[0], float(part.intercept_[0]))
-    whole = LogisticRegression(C=SIMILARITY_C, max_iter=3000, random_state=seed).fit(x, y)
-    return whole.coef_[0], float(whole.intercept_[0]), by_persona
-
-
-def features(turns: list[Turn], weights: np.ndarray, bias: float, similarity: tuple[np.ndarray, float],
-             given: dict | None = None, similarity_by_persona: dict | None = None,
-             ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+def features(turns: list[Turn], weights: np.ndarray, bias: float,
+             given: dict | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
     """Rows, labels (1: the turn may be handed this memory) and (turn index, candidate index) per row.
-    `given`, `similarity_by_persona`: out-of-fold parts to use instead of the whole ones (in training)."""
+    `given`: out-of-fold message probabilities to use instead of the whole model's (in training)."""
     from memoryapp.engine.chat.relevance import MessageShape, needs_memory, pair_features
 
     rows, labels, where = [], [], []
@@ -142,10 +116,7 @@ def features(turns: list[Turn], weights: np.ndarray, bias: float, similarity: tu
         need = (given or {}).get(id(turn))
         need = needs_memory(weights, bias, turn.query_vector) if need is None else need
         shape = MessageShape.of(turn.case.message, turn.leans, need, turn.query_vector)
-        sim_weights, sim_bias = (similarity_by_persona or {}).get(turn.persona, similarity)
-        direction = turn.query_vector * sim_weights  # as relevance.similarity_direction, for these weights
-        candidates = [replace(c, weighted_dot=float(v @ direction)) for c, v in zip(turn.candidates, turn.vectors)]
-        rows.append(pair_features(shape, candidates, sim_bias))
+        rows.append(pair_features(shape, turn.candidates))
         labels += [int(key in turn.case.relevant) for key in turn.keys]
         where += [(t_index, c_index) for c_index in range(len(turn.candidates))]
     return np.vstack(rows), np.asarray(labels), where
@@ -215,9 +186,7 @@ def train(seed: int) -> dict:
     train_turns, dev_turns = turns_of(train_personas, DISTRACTORS), turns_of(load_personas(("dev",)))
     holdout_turns = turns_of(load_personas(("holdout",)))
     weights, bias, out_of_fold = message_model(train_turns, seed)
-    sim_weights, sim_bias, sim_by_persona = similarity_model(train_turns, seed)
-    similarity = (sim_weights, sim_bias)
-    x, y, _ = features(train_turns, weights, bias, similarity, out_of_fold, sim_by_persona)
+    x, y, _ = features(train_turns, weights, bias, out_of_fold)
     scaler = StandardScaler().fit(x)
     net = (MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-2, max_iter=3000, random_state=seed) if HIDDEN
            else LogisticRegression(C=PAIR_C, max_iter=3000, random_state=seed))
@@ -225,12 +194,11 @@ def train(seed: int) -> dict:
 
     meta = {"embedder": settings.EMBEDDING_MODEL, "classes": ["no", "yes"], "features": list(FEATURES),
             "message": {"weights": np.round(weights, 6).tolist(), "bias": round(bias, 6)},
-            "similarity": {"weights": np.round(sim_weights, 6).tolist(), "bias": round(sim_bias, 6)},
             "candidates": CANDIDATES, "seed": seed, "threshold": 0.5,
             "data_sha256": {"train": data_hash("train"), "dev": data_hash("dev"), "holdout": data_hash("holdout")}}
     model = to_model(scaler, net, meta)
 
-    dev_x, _, dev_where = features(dev_turns, weights, bias, similarity)
+    dev_x, _, dev_where = features(dev_turns, weights, bias)
     dev_scores, dev_needs = model.yes(dev_x), message_needs(dev_turns, weights, bias)
     curve = {(m, t): objective(outcomes(dev_turns, dev_scores, dev_where, dev_needs, m, t))
              for m in MESSAGE_THRESHOLDS for t in THRESHOLDS}
@@ -242,7 +210,7 @@ def train(seed: int) -> dict:
                            "yes": np.round(model.yes(np.round(sample, 6)), 6).tolist()}
     path = model.save()
 
-    hold_x, _, hold_where = features(holdout_turns, weights, bias, similarity)
+    hold_x, _, hold_where = features(holdout_turns, weights, bias)
     texts = [m.content for p in train_personas for m in p.memories] + [c.message for p in train_personas for c in p.cases]
     report = {
         "model": NAME, "weights": str(path.name), "weights_bytes": path.stat().st_size, "threshold": threshold,

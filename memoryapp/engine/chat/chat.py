@@ -163,9 +163,6 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
                     embedder: Embedder | None, graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
     """The model's choice among recall's nearest candidates; a message it finds needs no memory of the
     user ("what's the capital of Peru?") recalls nothing."""
-    from pgvector.django import MaxInnerProduct
-
-    from memoryapp.models import Memory
     from memoryapp.providers.embeddings import get_embedder
 
     from ..recall.recall import recall
@@ -176,13 +173,7 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
         return [], (time.perf_counter() - started) * 1000
     items = recall(user, query.text, config=RECALL_CHAT_CANDIDATES, query_vector=vector, record_access=False,
                    embedder=embedder, graph=graph).items
-    direction = relevance.similarity_direction(model, vector).tolist()
-    # MaxInnerProduct is pgvector's <#>: the inner product, negated.
-    dots = dict(Memory.objects.filter(pk__in=[item.memory.pk for item in items])
-                .annotate(dot=MaxInnerProduct("embedding", direction)).values_list("pk", "dot"))
-    items = [item for item in items if dots.get(item.memory.pk) is not None]
-    candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine, -dots[item.memory.pk])
-                  for item in items]
+    candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine) for item in items]
     kept = relevance.choose(model, message, previous, vector, candidates, limit=RECALL_CHAT.limit)
     return [items[index] for index, _ in kept], (time.perf_counter() - started) * 1000
 

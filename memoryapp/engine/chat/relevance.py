@@ -6,8 +6,10 @@ cheap features: the cosine and where it stands among the candidates, the message
 first person, length, leaning on the turn before), the words the two share, the memory's kind, the
 language of each, and how likely the message is to need any memory of the user at all (a logistic
 regression over the message's vector, kept in the model's meta: "how should I set up CI for this
-repo?" does, "what's the capital of Peru?" and "how's it going?" do not). Pairs over the
-threshold chosen on bench.chat's dev personas are kept, best first. Without the model (not trained,
+repo?" does, "what's the capital of Peru?" and "how's it going?" do not). A message under the message
+threshold recalls nothing; otherwise pairs over the pair threshold are kept, best first, at most 3; both
+thresholds were chosen on bench.chat's dev personas. (A learned weighted cosine over the two vectors
+was tried: it took a second query per turn, about 10 ms, and its weight came out negative.) Without the model (not trained,
 another embedder, `rules_only()`), the fixed cosine gates of recipes.py decide instead.
 
 The trainer calls `pair_features` on plain data, the chat turn on recalled rows: one function, so the
@@ -29,7 +31,7 @@ MODEL_NAME = "relevance"
 CANDIDATES = 10  # what recall proposes to the model; the prompt still takes at most 3
 KINDS = ("preference", "fact", "lesson", "goal", "context", "episode")
 FEATURES = (
-    "learned_similarity", "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
+    "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
     "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
     "message_needs_memory", *(f"kind_{kind}" for kind in KINDS),
 )
@@ -44,7 +46,6 @@ class Candidate:
     content: str
     kind: str
     cosine: float
-    weighted_dot: float  # the memory's unit vector · similarity_direction(): the learned similarity less its bias
 
 
 @dataclass(frozen=True)
@@ -69,25 +70,16 @@ def unit(vector) -> np.ndarray:
     return vector / (np.linalg.norm(vector) or 1.0)
 
 
-def similarity_direction(model, query_vector) -> np.ndarray:
-    """The learned similarity is a weighted cosine: each dimension of the two unit vectors' product
-    weighed as training found it tells a needed memory from a near one (a logistic regression's logit).
-    Weighing the query instead, it is one inner product with each memory: the database computes it,
-    and no memory vector is loaded into Python."""
-    return unit(query_vector) * part(model, "similarity")[0]
-
-
 @lru_cache(maxsize=8192)
 def _memory_words(content: str) -> frozenset[str]:
     # A user's memories come back turn after turn: segmenting each once saves most of jieba's time.
     return frozenset(content_words(content))
 
 
-def pair_features(shape: MessageShape, candidates: list[Candidate], similarity_bias: float) -> np.ndarray:
+def pair_features(shape: MessageShape, candidates: list[Candidate]) -> np.ndarray:
     """One row per candidate, columns as FEATURES."""
     if not candidates:
         return np.zeros((0, len(FEATURES)))
-    learned = [c.weighted_dot + similarity_bias for c in candidates]
     cosines = np.array([c.cosine for c in candidates])
     # Only comparisons that hold in a store of one memory as in one of thousands: the best cosine and the
     # rank (a z-score among candidates ranked a lone, exact memory as average).
@@ -97,7 +89,7 @@ def pair_features(shape: MessageShape, candidates: list[Candidate], similarity_b
     for index, candidate in enumerate(candidates):
         shared = len(shape.words & _memory_words(candidate.content))
         rows.append([
-            learned[index], candidate.cosine, best - candidate.cosine, min(order[index], 10),
+            candidate.cosine, best - candidate.cosine, min(order[index], 10),
             shape.question, shape.first_person, shape.leans, math.log1p(len(shape.words)), shape.cjk,
             has_cjk(candidate.content), shared, shared / max(len(shape.words), 1), shape.needs_memory,
             *(candidate.kind == kind for kind in KINDS),
@@ -111,7 +103,7 @@ def needs_memory(weights: np.ndarray, bias: float, query_vector) -> float:
 
 
 def part(model, name: str) -> tuple[np.ndarray, float]:
-    """A logistic regression kept in the model's meta: "message" (needs any memory) or "similarity"."""
+    """A logistic regression kept in the model's meta: "message" (does the message need any memory?)."""
     stored = model.meta[name]
     return np.asarray(stored["weights"], dtype=np.float64), float(stored["bias"])
 
@@ -128,7 +120,7 @@ def choose(model, message: str, previous_user_messages: list[str], query_vector,
         return []
     leans = bool(previous_user_messages) and leans_on_previous(message)
     shape = MessageShape.of(message, leans, needs_memory(*part(model, "message"), query_vector), query_vector)
-    scores = model.yes(pair_features(shape, candidates, part(model, "similarity")[1]))
+    scores = model.yes(pair_features(shape, candidates))
     kept = [(index, float(score)) for index, score in enumerate(scores) if score >= model.threshold]
     kept.sort(key=lambda pair: (-pair[1], pair[0]))
     return kept[:limit]

@@ -43,7 +43,7 @@ def test_the_model_ships_for_the_default_embedder():
 @pytest.mark.parametrize("message, needed", [
     ("how should I set up CI for this repo?", {"stack", "stack_zh"}),
     ("set up continuous integration for this repo please", {"stack", "stack_zh"}),  # the gates: nothing
-    ("这个仓库的 CI 流水线怎么配比较好？", {"stack", "stack_zh"}),  # the gates: nothing
+    ("我们这个仓库的 CI 流水线怎么配比较好？", {"stack", "stack_zh"}),
 ])
 def test_a_question_not_about_the_user_still_gets_their_stack(alice, memories, message, needed):
     assert needed & set(handed(alice, memories, message))

@@ -28,6 +28,6 @@ def test_the_meta_names_the_embedder_features_and_data():
 def test_a_lone_exact_memory_ranks_first_among_its_candidates():
     # A store of one memory: its features must not read it as an average candidate.
     shape = MessageShape.of("which language for scripting? I prefer Python", False, 0.9, np.ones(4))
-    row = pair_features(shape, [Candidate("I prefer Python for scripting", "preference", 0.76, 0.0)], -3.0)[0]
+    row = pair_features(shape, [Candidate("I prefer Python for scripting", "preference", 0.76)])[0]
     named = dict(zip(FEATURES, row))
     assert named["cosine_below_best"] == 0 and named["cosine_rank"] == 0 and named["shared_words"] >= 2
