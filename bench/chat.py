@@ -1,10 +1,11 @@
 """What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
 
-    python -m bench.chat [--split dev holdout] [--locomo N] [--json OUT]
+    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
 becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
-(query building, RECALL_CHAT, the memory budget) exactly as a chat turn does. The memories that
+(query building, the trained relevance model or, with --rules, the fixed gates of RECALL_CHAT, the
+memory budget) exactly as a chat turn does. `--pad N` fills each store to N memories with synthetic ones. The memories that
 reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
 questions per LoCoMo dev conversation, asked after the conversation's last two turns.
 The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
