@@ -140,7 +140,8 @@ def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], 
     from ..recall.recall import recall
 
     model = None if (query.past or query.before) else usable(relevance.MODEL_NAME)
-    if model is not None:
+    # A model reads the vectors of the embedder it was trained on: one handed in that is another keeps the gates.
+    if model is not None and (embedder is None or getattr(embedder, "name", "") == model.embedder):
         return _recall_learned(user, query, message, previous, model, embedder=embedder, graph=graph)
     started = time.perf_counter()
     # A question about the past keeps the chat's gate: a lower one or full text as evidence found
@@ -169,7 +170,7 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
 
     started = time.perf_counter()
     vector = (embedder or get_embedder()).embed_one(query.text)
-    if not relevance.message_needs_memory(model, vector):
+    if not relevance.message_needs_memory(model, vector, message):
         return [], (time.perf_counter() - started) * 1000
     items = recall(user, query.text, config=RECALL_CHAT_CANDIDATES, query_vector=vector, record_access=False,
                    embedder=embedder, graph=graph).items

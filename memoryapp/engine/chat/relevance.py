@@ -102,21 +102,35 @@ def needs_memory(weights: np.ndarray, bias: float, query_vector) -> float:
     return float(1.0 / (1.0 + np.exp(-(unit(query_vector) @ weights + bias))))
 
 
+_SINGULAR_EN = re.compile(r"\b(i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+_SINGULAR_ZH = re.compile(r"我(?!们)")
+
+
+def speaks_in_first_person_singular(message: str) -> bool:
+    text = message.replace("’", "'")
+    return bool(_SINGULAR_EN.search(text) or _SINGULAR_ZH.search(text))
+
+
 def part(model, name: str) -> tuple[np.ndarray, float]:
     """A logistic regression kept in the model's meta: "message" (does the message need any memory?)."""
     stored = model.meta[name]
     return np.asarray(stored["weights"], dtype=np.float64), float(stored["bias"])
 
 
-def message_needs_memory(model, query_vector) -> bool:
-    """False: the message needs no memory of the user (a general question, chatter): recall is skipped."""
+def message_needs_memory(model, query_vector, message: str) -> bool:
+    """False: the message needs no memory of the user (a general question, chatter): recall is skipped.
+    A message in the first person singular ("what is my favourite tea?", "我喜欢什么茶？") always goes on
+    to the pair model: the vector alone read some of those as general questions. ("We", "我们" do not:
+    "translate: let's go hiking together this weekend" is not about the user.)"""
+    if speaks_in_first_person_singular(message):
+        return True
     return needs_memory(*part(model, "message"), query_vector) >= float(model.meta["message_threshold"])
 
 
 def choose(model, message: str, previous_user_messages: list[str], query_vector,
            candidates: list[Candidate], limit: int = 3) -> list[tuple[int, float]]:
     """(index into candidates, probability) of those the model keeps, best first, at most `limit`."""
-    if not candidates or not message_needs_memory(model, query_vector):
+    if not candidates or not message_needs_memory(model, query_vector, message):
         return []
     leans = bool(previous_user_messages) and leans_on_previous(message)
     shape = MessageShape.of(message, leans, needs_memory(*part(model, "message"), query_vector), query_vector)
