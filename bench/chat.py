@@ -1,10 +1,11 @@
 """What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
 
-    python -m bench.chat [--split dev holdout] [--locomo N] [--json OUT]
+    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
 becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
-(query building, RECALL_CHAT, the memory budget) exactly as a chat turn does. The memories that
+(query building, the trained relevance model or, with --rules, the fixed gates of RECALL_CHAT, the
+memory budget) exactly as a chat turn does. `--pad N` fills each store to N memories with synthetic ones. The memories that
 reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
 questions per LoCoMo dev conversation, asked after the conversation's last two turns.
 The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
@@ -33,12 +34,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="LoCoMo questions per dev conversation (0: none)")
     parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA)
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--pad", type=int, default=0, metavar="N",
+                        help="pad each persona's store to N memories with synthetic ones (latency at scale)")
+    parser.add_argument("--rules", action="store_true",
+                        help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
 
-def write_memories(persona: Persona, now):
-    """A fresh user holding the persona's memories; returns (user, memory id -> key)."""
+def write_memories(persona: Persona, now, pad: int = 0):
+    """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
+    needed); returns (user, memory id -> key)."""
     from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.memories.validation import MemoryInput
     from memoryapp.models import MemorySettings
@@ -62,7 +68,27 @@ def write_memories(persona: Persona, now):
             key_of[memory.pk] = stored.key
             by_key[stored.key] = memory
     _link_versions(persona, by_key)
+    if pad > len(written):
+        _pad(user, pad - len(written))
     return user, key_of
+
+
+def _pad(user, count: int) -> None:
+    """Synthetic memories (bench/synthetic.py: other people's preferences, plans and purchases), their
+    vectors a perturbed embedded pool, as bench.scale writes them."""
+    import numpy as np
+
+    from memoryapp.engine.memories.bulk import bulk_add
+    from memoryapp.engine.memories.validation import MemoryInput
+
+    from . import synthetic
+    from .ingest import embed_cached
+
+    pool = synthetic.base_sentences(300)
+    pool_vectors = np.asarray(embed_cached(pool, runtime.BENCH_VAR_DIR / "vectors")[0], dtype=np.float32)
+    rows = synthetic.memories(count, pool)
+    vectors = synthetic.perturbed(pool_vectors, [index for _, index in rows]).tolist()
+    bulk_add(user.pk, [MemoryInput(content=text) for text, _ in rows], embeddings=vectors)
 
 
 def _link_versions(persona: Persona, by_key: dict) -> None:
@@ -99,6 +125,17 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
     from django.utils import timezone
 
+    from memoryapp.engine.learned.model import rules_only
+
+    if args.rules:
+        with rules_only():
+            return _run(args, settings, timezone)
+    return _run(args, settings, timezone)
+
+
+def _run(args: argparse.Namespace, settings, timezone) -> dict:
+    from memoryapp.engine.chat.relevance import MODEL_NAME
+    from memoryapp.engine.learned.model import usable
     from memoryapp.engine.recall.recipes import RECALL_CHAT
 
     personas = load_personas(tuple(args.split))
@@ -110,7 +147,7 @@ def run(args: argparse.Namespace) -> dict:
     outcomes: list[TurnOutcome] = []
     started = time.perf_counter()
     for persona in personas:
-        user, key_of = write_memories(persona, now)
+        user, key_of = write_memories(persona, now, args.pad)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))
         logger.info("%s: %d cases", persona.name, len(persona.cases))
@@ -119,7 +156,10 @@ def run(args: argparse.Namespace) -> dict:
         "benchmark": "bench.chat",
         "embedding_model": settings.EMBEDDING_MODEL,
         "recipe": RECALL_CHAT.model_dump(mode="json"),
+        # learned: the trained relevance model chose (engine/chat/relevance.py); rules: the fixed gates.
+        "decider": "learned" if usable(MODEL_NAME) else "rules",
         "splits": args.split,
+        "padded_to": args.pad,
         "overall": summarise(chat),
         "by_language": grouped(chat, "language"),
         "by_shape": grouped(chat, "shape"),
@@ -146,7 +186,7 @@ def print_summary(result: dict) -> None:
                 f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s['memories_per_turn']):>8} "
                 f"{lat.get('p50', float('nan')):7.1f} {lat.get('p95', float('nan')):7.1f}")
 
-    print(f"bench.chat, embedder {result['embedding_model']}")
+    print(f"bench.chat, embedder {result['embedding_model']}, {result.get('decider', 'rules')} relevance")
     print(header)
     print(row("all", result["overall"]))
     for split, values in result["by_split"].items():

@@ -30,9 +30,10 @@ from ..llm import CONFIGURED, ModelChoice, replies, resolve
 from ..llm.delimiters import format_earlier_block
 from ..memories.validation import has_nul
 from ..recall import access
-from ..recall.recipes import RECALL_CHAT, RECALL_CHAT_GENERAL
+from ..learned.model import usable
+from ..recall.recipes import RECALL_CHAT, RECALL_CHAT_CANDIDATES, RECALL_CHAT_GENERAL
 from ..text import count_tokens
-from . import chat_end, compaction, memory_commands
+from . import chat_end, compaction, memory_commands, relevance
 from .chat_query import ChatQuery, chat_recall_query
 from .context import Budget, build_messages, fit_memories
 
@@ -116,10 +117,11 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
     recall_ms = 0.0
-    query = chat_recall_query(user_message.content, [m["content"] for m in history[:-1] if m["role"] == Role.USER],
-                              now=now)
+    previous = [m["content"] for m in history[:-1] if m["role"] == Role.USER]
+    query = chat_recall_query(user_message.content, previous, now=now)
     if memory_used and query is not None:
-        recalled, recall_ms = _recall_for_turn(conversation.user, query, embedder=embedder, graph=graph)
+        recalled, recall_ms = _recall_for_turn(conversation.user, query, user_message.content, previous,
+                                               embedder=embedder, graph=graph)
     history = [{"role": m["role"], "content": m["content"]}
                for m in _compacted_history(conversation, user_message, history, llm)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
@@ -129,12 +131,18 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm)
 
 
-def _recall_for_turn(user, query: ChatQuery, *, embedder: Embedder | None,
+def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], *, embedder: Embedder | None,
                      graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
-    """What the turn hands the model, best first, and the time recall took (ms)."""
+    """What the turn hands the model, best first, and the time recall took (ms). The trained relevance
+    model decides when there is one for this embedder; a question about the past or about what came
+    before (which it was not trained on) and a setup without it keep the fixed gates below."""
     from ..recall.chain import replaced_before
     from ..recall.recall import recall
 
+    model = None if (query.past or query.before) else usable(relevance.MODEL_NAME)
+    # A model reads the vectors of the embedder it was trained on: one handed in that is another keeps the gates.
+    if model is not None and (embedder is None or getattr(embedder, "name", "") == model.embedder):
+        return _recall_learned(user, query, message, previous, model, embedder=embedder, graph=graph)
     started = time.perf_counter()
     # A question about the past keeps the chat's gate: a lower one or full text as evidence found
     # more old versions on bench.chat --split past (jonas) but handed twice as many unneeded ones.
@@ -150,6 +158,25 @@ def _recall_for_turn(user, query: ChatQuery, *, embedder: Embedder | None,
     handed = {item.memory.pk for item in earlier}
     recalled = [*earlier, *(item for item in results.items if item.memory.pk not in handed)][: config.limit]
     return recalled, (time.perf_counter() - started) * 1000
+
+
+def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], model, *,
+                    embedder: Embedder | None, graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
+    """The model's choice among recall's nearest candidates; a message it finds needs no memory of the
+    user ("what's the capital of Peru?") recalls nothing."""
+    from memoryapp.providers.embeddings import get_embedder
+
+    from ..recall.recall import recall
+
+    started = time.perf_counter()
+    vector = (embedder or get_embedder()).embed_one(query.text)
+    if not relevance.message_needs_memory(model, vector, message):
+        return [], (time.perf_counter() - started) * 1000
+    items = recall(user, query.text, config=RECALL_CHAT_CANDIDATES, query_vector=vector, record_access=False,
+                   embedder=embedder, graph=graph).items
+    candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine) for item in items]
+    kept = relevance.choose(model, message, previous, vector, candidates, limit=RECALL_CHAT.limit)
+    return [items[index] for index, _ in kept], (time.perf_counter() - started) * 1000
 
 
 def as_remembered(memory) -> str:

@@ -32,6 +32,9 @@ RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evi
                            full_text=FullTextConfig(enabled=False), trigram=TrigramConfig(enabled=False),
                            fusion=FusionConfig(rank_share=0.0), episode_min_cosine=0.35)
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
+# With the trained relevance model (engine/chat/relevance.py) the gates above are the fallback: recall
+# proposes the 10 nearest by meaning, ungated, and the model keeps what the turn needs (at most 3).
+RECALL_CHAT_CANDIDATES = RECALL_CHAT.model_copy(update={"limit": 10, "min_cosine": -1.0})
 
 # "What did I prefer before React?": the memory the question names ("React"), among every version, by a
 # shared word or a close spelling, or by meaning (cosine >= 0.35); the chat then hands the versions it

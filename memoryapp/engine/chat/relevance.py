@@ -1,0 +1,140 @@
+"""Which recalled memories a chat turn hands the model, decided by a trained model (weights/relevance.npz,
+trained by `python -m bench.train relevance` on bench/chat_cases/train/).
+
+Recall finds candidates by meaning as before; the model then scores each (message, memory) pair from
+cheap features: the cosine and where it stands among the candidates, the message's shape (question,
+first person, length, leaning on the turn before), the words the two share, the memory's kind, the
+language of each, and how likely the message is to need any memory of the user at all (a logistic
+regression over the message's vector, kept in the model's meta: "how should I set up CI for this
+repo?" does, "what's the capital of Peru?" and "how's it going?" do not). A message under the message
+threshold recalls nothing; otherwise pairs over the pair threshold are kept, best first, at most 3; both
+thresholds were chosen on bench.chat's dev personas. (A learned weighted cosine over the two vectors
+was tried: it took a second query per turn, about 10 ms, and its weight came out negative.) Without the model (not trained,
+another embedder, `rules_only()`), the fixed cosine gates of recipes.py decide instead.
+
+The trainer calls `pair_features` on plain data, the chat turn on recalled rows: one function, so the
+features seen in training are the features seen in a chat.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..text import has_cjk
+from .chat_query import content_words, leans_on_previous, speaks_of_user
+
+MODEL_NAME = "relevance"
+CANDIDATES = 10  # what recall proposes to the model; the prompt still takes at most 3
+KINDS = ("preference", "fact", "lesson", "goal", "context", "episode")
+FEATURES = (
+    "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
+    "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
+    "message_needs_memory", *(f"kind_{kind}" for kind in KINDS),
+)
+
+_QUESTION_ZH = re.compile(r"[?？]|吗|呢|什么|怎么|怎样|如何|哪|多少|几|为什么|是否|要不要|能不能|可以.*吗")
+_QUESTION_EN = re.compile(r"\?|^\s*(what|how|why|when|where|who|which|should|can|could|would|is|are|do|does|any)\b",
+                          re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    content: str
+    kind: str
+    cosine: float
+
+
+@dataclass(frozen=True)
+class MessageShape:
+    """What the message alone says, computed once per turn."""
+    question: bool
+    first_person: bool
+    leans: bool
+    words: frozenset[str]
+    cjk: bool
+    needs_memory: float  # the message-level probability that any memory is needed
+    vector: np.ndarray  # the query's embedding, unit length
+
+    @classmethod
+    def of(cls, message: str, leans: bool, needs_memory: float, vector) -> MessageShape:
+        return cls(bool(_QUESTION_ZH.search(message) or _QUESTION_EN.search(message)), speaks_of_user(message),
+                   leans, frozenset(content_words(message)), has_cjk(message), float(needs_memory), unit(vector))
+
+
+def unit(vector) -> np.ndarray:
+    vector = np.asarray(vector, dtype=np.float64)
+    return vector / (np.linalg.norm(vector) or 1.0)
+
+
+@lru_cache(maxsize=8192)
+def _memory_words(content: str) -> frozenset[str]:
+    # A user's memories come back turn after turn: segmenting each once saves most of jieba's time.
+    return frozenset(content_words(content))
+
+
+def pair_features(shape: MessageShape, candidates: list[Candidate]) -> np.ndarray:
+    """One row per candidate, columns as FEATURES."""
+    if not candidates:
+        return np.zeros((0, len(FEATURES)))
+    cosines = np.array([c.cosine for c in candidates])
+    # Only comparisons that hold in a store of one memory as in one of thousands: the best cosine and the
+    # rank (a z-score among candidates ranked a lone, exact memory as average).
+    best = cosines.max()
+    order = {index: rank for rank, index in enumerate(np.argsort(-cosines, kind="stable"))}
+    rows = []
+    for index, candidate in enumerate(candidates):
+        shared = len(shape.words & _memory_words(candidate.content))
+        rows.append([
+            candidate.cosine, best - candidate.cosine, min(order[index], 10),
+            shape.question, shape.first_person, shape.leans, math.log1p(len(shape.words)), shape.cjk,
+            has_cjk(candidate.content), shared, shared / max(len(shape.words), 1), shape.needs_memory,
+            *(candidate.kind == kind for kind in KINDS),
+        ])
+    return np.asarray(rows, dtype=np.float64)
+
+
+def needs_memory(weights: np.ndarray, bias: float, query_vector) -> float:
+    """Logistic regression over the unit query vector: does this message need any memory of the user?"""
+    return float(1.0 / (1.0 + np.exp(-(unit(query_vector) @ weights + bias))))
+
+
+_SINGULAR_EN = re.compile(r"\b(i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+_SINGULAR_ZH = re.compile(r"我(?!们)")
+
+
+def speaks_in_first_person_singular(message: str) -> bool:
+    text = message.replace("’", "'")
+    return bool(_SINGULAR_EN.search(text) or _SINGULAR_ZH.search(text))
+
+
+def part(model, name: str) -> tuple[np.ndarray, float]:
+    """A logistic regression kept in the model's meta: "message" (does the message need any memory?)."""
+    stored = model.meta[name]
+    return np.asarray(stored["weights"], dtype=np.float64), float(stored["bias"])
+
+
+def message_needs_memory(model, query_vector, message: str) -> bool:
+    """False: the message needs no memory of the user (a general question, chatter): recall is skipped.
+    A message in the first person singular ("what is my favourite tea?", "我喜欢什么茶？") always goes on
+    to the pair model: the vector alone read some of those as general questions. ("We", "我们" do not:
+    "translate: let's go hiking together this weekend" is not about the user.)"""
+    if speaks_in_first_person_singular(message):
+        return True
+    return needs_memory(*part(model, "message"), query_vector) >= float(model.meta["message_threshold"])
+
+
+def choose(model, message: str, previous_user_messages: list[str], query_vector,
+           candidates: list[Candidate], limit: int = 3) -> list[tuple[int, float]]:
+    """(index into candidates, probability) of those the model keeps, best first, at most `limit`."""
+    if not candidates or not message_needs_memory(model, query_vector, message):
+        return []
+    leans = bool(previous_user_messages) and leans_on_previous(message)
+    shape = MessageShape.of(message, leans, needs_memory(*part(model, "message"), query_vector), query_vector)
+    scores = model.yes(pair_features(shape, candidates))
+    kept = [(index, float(score)) for index, score in enumerate(scores) if score >= model.threshold]
+    kept.sort(key=lambda pair: (-pair[1], pair[0]))
+    return kept[:limit]

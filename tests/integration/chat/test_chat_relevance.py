@@ -1,0 +1,71 @@
+"""The trained relevance model choosing what a chat turn is handed (engine/chat/relevance.py), through the
+real chat turn with no language model: named bilingual scenarios the fixed cosine gates got wrong, and
+the citations that follow from them."""
+from __future__ import annotations
+
+import pytest
+
+from conversations.models import Conversation
+from memoryapp.engine.chat.chat import finish_turn, start_turn
+from memoryapp.engine.learned.model import usable
+from memoryapp.engine.memories.write import add_memory
+
+pytestmark = pytest.mark.django_db
+
+STACK = "My team's backend is Go with Postgres, deployed on Kubernetes; the code lives in a GitHub monorepo."
+STACK_ZH = "我们团队的后端用 Go 和 Postgres，部署在 Kubernetes 上，代码放在 GitHub 的一个大仓库里。"
+MARATHON = "I'm training for the Berlin marathon in September and want to finish under 3:30."
+HIKING_ZH = "我每个周末都去爬山，最近常走杭州的九溪十八涧。"
+NIGHTS = "I work 12-hour night shifts as an ICU nurse, three nights in a row."
+
+
+@pytest.fixture
+def memories(alice):
+    stored = {key: add_memory(alice, text, kind=kind).memory for key, text, kind in (
+        ("stack", STACK, "fact"), ("stack_zh", STACK_ZH, "fact"), ("marathon", MARATHON, "goal"),
+        ("hiking", HIKING_ZH, "context"), ("nights", NIGHTS, "fact"),
+        ("cat", "Our cat Miso is 12 and has kidney disease.", "fact"),
+        ("tea", "用户不喝咖啡，只喝龙井绿茶。", "preference"),
+    )}
+    return {memory.pk: key for key, memory in stored.items()}
+
+
+def handed(alice, memories, message: str) -> list[str]:
+    turn = start_turn(Conversation.objects.create(user=alice), message, llm=None,
+                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    return [memories[item.memory.pk] for item in turn.recalled]
+
+
+def test_the_model_ships_for_the_default_embedder():
+    assert usable("relevance") is not None
+
+
+@pytest.mark.parametrize("message, needed", [
+    ("how should I set up CI for this repo?", {"stack", "stack_zh"}),
+    ("set up continuous integration for this repo please", {"stack", "stack_zh"}),  # the gates: nothing
+    ("我们这个仓库的 CI 流水线怎么配比较好？", {"stack", "stack_zh"}),
+])
+def test_a_question_not_about_the_user_still_gets_their_stack(alice, memories, message, needed):
+    assert needed & set(handed(alice, memories, message))
+
+
+@pytest.mark.parametrize("message", [
+    "what's the average finish time for a marathon?",
+    "把这句话翻译成英文：这个周末我们一起去爬山吧",  # the gates: the hiking and marathon memories
+])
+def test_a_general_knowledge_question_gets_nothing_personal(alice, memories, message):
+    assert handed(alice, memories, message) == []
+
+
+@pytest.mark.parametrize("message", ["lol you are hilarious, what a week 😂", "哈哈你太逗了，今天累死了"])
+def test_small_talk_outside_the_word_lists_gets_nothing(alice, memories, message):
+    assert handed(alice, memories, message) == []
+
+
+def test_the_chips_cite_exactly_what_was_handed(alice, memories):
+    turn = start_turn(Conversation.objects.create(user=alice), "how should I set up CI for this repo?", llm=None,
+                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    reply = finish_turn(turn, "Cache the Go modules and run the tests against a Postgres service.")
+    cited = list(reply.citations.order_by("rank").values_list("memory_id", flat=True))
+    assert cited == [item.memory.pk for item in turn.recalled] and cited
+    assert all(memory.content in turn.prompt[0]["content"] for memory in (item.memory for item in turn.recalled))
