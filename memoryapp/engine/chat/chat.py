@@ -170,7 +170,9 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
 
     started = time.perf_counter()
     vector = (embedder or get_embedder()).embed_one(query.text)
-    if not relevance.message_needs_memory(model, vector, message):
+    # A message the gate finds needs no memory recalls nothing, unless it names someone or something
+    # (relevance.names_in) that a recalled memory may name too.
+    if not relevance.message_needs_memory(model, vector, message) and not relevance.names_in(message):
         return [], (time.perf_counter() - started) * 1000
     items = recall(user, query.text, config=RECALL_CHAT_CANDIDATES, query_vector=vector, record_access=False,
                    embedder=embedder, graph=graph).items

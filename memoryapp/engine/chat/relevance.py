@@ -7,7 +7,8 @@ first person, length, leaning on the turn before), the words the two share, the 
 language of each, and how likely the message is to need any memory of the user at all (a logistic
 regression over the message's vector, kept in the model's meta: "how should I set up CI for this
 repo?" does, "what's the capital of Peru?" and "how's it going?" do not). A message under the message
-threshold recalls nothing; otherwise pairs over the pair threshold are kept, best first, at most 3; both
+threshold recalls nothing, unless it names someone the recalled memories name as close to the user
+("Where does Anna live now?", "My sister Anna moved to Munich": `choose`); otherwise pairs over the pair threshold are kept, best first, at most 3; both
 thresholds were chosen on bench.chat's dev personas. (A learned weighted cosine over the two vectors
 was tried: it took a second query per turn, about 10 ms, and its weight came out negative.) Without the model (not trained,
 another embedder, `rules_only()`), the fixed cosine gates of recipes.py decide instead.
@@ -24,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..text import has_cjk
+from ..text import EN_STOPWORDS, ZH_STOPWORDS, has_cjk
 from .chat_query import content_words, leans_on_previous, speaks_of_user
 
 MODEL_NAME = "relevance"
@@ -117,6 +118,82 @@ def part(model, name: str) -> tuple[np.ndarray, float]:
     return np.asarray(stored["weights"], dtype=np.float64), float(stored["bias"])
 
 
+_CAPITALISED = re.compile(r"[A-Z][\w'-]*[a-z][\w'-]*")  # "Anna", "McKenzie", not "US", "I"
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*|\n)\s*[\"'(“‘]?([A-Z][\w'-]*)")
+_NOT_NAMES = frozenset((
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday christmas easter ok okay hi hey hello thanks please"
+).split())
+RARE_ZH = 1000  # a Chinese word jieba's dictionary counts fewer times than this (or not at all) is rare
+
+
+_NOT_NAMES_ZH = frozenset("t m f r d".split())  # jieba's tags for time, number, position, pronoun, adverb words
+
+
+def _rare_zh(word: str) -> bool:
+    import jieba
+    import jieba.posseg
+
+    return (len(word) >= 2 and has_cjk(word) and word not in ZH_STOPWORDS
+            and (jieba.dt.FREQ.get(word) or 0) < RARE_ZH
+            and jieba.posseg.dt.word_tag_tab.get(word) not in _NOT_NAMES_ZH)
+
+
+def names_in(message: str) -> frozenset[str]:
+    """What the message names that a memory could name too: capitalised words not opening a sentence
+    ("Anna", "Caroline", "Einstein") and rare Chinese words ("小雨", "朵朵", "王磊"). Cheap: no tagger."""
+    text = message.replace("’", "'")
+    # An English sentence's first word is capitalised whatever it is; a Latin word in Chinese is as written.
+    openers = set() if has_cjk(text) else {m.start(1) for m in _SENTENCE_START.finditer(text)}
+    english = {m.group(0) for m in _CAPITALISED.finditer(text)
+               if m.start() not in openers and m.group(0).casefold() not in _NOT_NAMES}
+    return frozenset(english | {w for w in content_words(message) if _rare_zh(w)})
+
+
+# Words that say a name in a memory is someone close to the user ("my sister Anna", "Anna, her coach",
+# "a corgi called Mantou", "妹妹小雨", "同事Leo", "叫馒头"), or a speaker ("Caroline: ...").
+_RELATIONS_EN = frozenset((
+    "mom mum mother dad father parent parents sister brother sibling son daughter kid kids child children "
+    "baby wife husband partner spouse boyfriend girlfriend fiance fiancee friend friends bestie colleague "
+    "coworker boss manager teammate classmate roommate flatmate neighbour neighbor cousin aunt uncle niece "
+    "nephew grandma grandmother grandpa grandfather granny teacher coach mentor therapist doctor dog cat "
+    "puppy kitten pet named called"
+).split())
+_RELATIONS_ZH = re.compile(
+    "(?:妈妈|妈|母亲|爸爸|爸|父亲|姐姐|妹妹|哥哥|弟弟|姐|妹|哥|弟|儿子|女儿|孩子|宝宝|老公|老婆|妻子|丈夫|爱人|对象|"
+    "男朋友|女朋友|未婚夫|未婚妻|朋友|闺蜜|同事|领导|老板|上司|同学|室友|邻居|表姐|表妹|表哥|表弟|堂姐|堂妹|"
+    "堂哥|堂弟|阿姨|叔叔|舅舅|姑姑|奶奶|爷爷|外婆|外公|姥姥|老师|教练|医生|狗|猫|叫|名叫)$")  # just before the name
+_WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+@lru_cache(maxsize=8192)
+def _memory_names(content: str) -> frozenset[str]:
+    """The names a memory gives someone close to the user (see _RELATIONS_*)."""
+    text = content.replace("’", "'")
+    names = set()
+    words = [(m.group(0).removesuffix("'s"), m.start()) for m in _WORD_EN.finditer(text)]
+    for index, (word, at) in enumerate(words):
+        if _CAPITALISED.fullmatch(word) and word.casefold() not in EN_STOPWORDS and (
+                {w.casefold() for w, _ in words[max(0, index - 3):index + 4]} & _RELATIONS_EN
+                or _RELATIONS_ZH.search(text[max(0, at - 4):at])):
+            names.add(word)
+    speaker = re.match(r"\s*([A-Z][\w'-]*)\s*[:：]", text)
+    if speaker:
+        names.add(speaker.group(1))
+    for word in _memory_words(content):
+        if _rare_zh(word):
+            at = text.find(word)
+            if at >= 0 and (_RELATIONS_ZH.search(text[max(0, at - 4):at])
+                            or text[at + len(word):at + len(word) + 1] in (":", "：")):
+                names.add(word)
+    return frozenset(names)
+
+
+def shares_a_name(names: frozenset[str], content: str) -> bool:
+    """Whether the memory names, as someone close to the user, someone the message names."""
+    return bool(names & _memory_names(content))
+
+
 def message_needs_memory(model, query_vector, message: str) -> bool:
     """False: the message needs no memory of the user (a general question, chatter): recall is skipped.
     A message in the first person singular ("what is my favourite tea?", "我喜欢什么茶？") always goes on
@@ -129,12 +206,27 @@ def message_needs_memory(model, query_vector, message: str) -> bool:
 
 def choose(model, message: str, previous_user_messages: list[str], query_vector,
            candidates: list[Candidate], limit: int = 3) -> list[tuple[int, float]]:
-    """(index into candidates, probability) of those the model keeps, best first, at most `limit`."""
-    if not candidates or not message_needs_memory(model, query_vector, message):
+    """(index into candidates, probability) of those the model keeps, best first, at most `limit`.
+
+    A message the gate finds needs no memory still gets the candidates that name someone it names as
+    someone close to the user ("Where does Anna live now?" and "My sister Anna moved to Munich"; a
+    speaker, "Caroline: ..."): a question about them is about the user's world, not general knowledge.
+    Those are scored as if the message needed a memory; the others stay out. A thing both name is not
+    enough ("who wrote Dune?" and "couldn't get into Dune"; "芒果和榴莲哪个热量高" and "乐乐对芒果过敏"), and
+    "When did Einstein publish relativity?" names no one the memories do."""
+    if not candidates:
         return []
+    need = needs_memory(*part(model, "message"), query_vector)
+    allowed = range(len(candidates))
+    if not message_needs_memory(model, query_vector, message):
+        names = names_in(message)
+        allowed = [i for i, c in enumerate(candidates) if names and shares_a_name(names, c.content)]
+        if not allowed:
+            return []
+        need = 1.0
     leans = bool(previous_user_messages) and leans_on_previous(message)
-    shape = MessageShape.of(message, leans, needs_memory(*part(model, "message"), query_vector), query_vector)
+    shape = MessageShape.of(message, leans, need, query_vector)
     scores = model.yes(pair_features(shape, candidates))
-    kept = [(index, float(score)) for index, score in enumerate(scores) if score >= model.threshold]
+    kept = [(index, float(scores[index])) for index in allowed if scores[index] >= model.threshold]
     kept.sort(key=lambda pair: (-pair[1], pair[0]))
     return kept[:limit]

@@ -69,3 +69,43 @@ def test_the_chips_cite_exactly_what_was_handed(alice, memories):
     cited = list(reply.citations.order_by("rank").values_list("memory_id", flat=True))
     assert cited == [item.memory.pk for item in turn.recalled] and cited
     assert all(memory.content in turn.prompt[0]["content"] for memory in (item.memory for item in turn.recalled))
+
+
+# Someone close to the user, asked about by name in the third person: the message model alone reads
+# these as not about the user (LoCoMo's "When did Caroline go to the support group?" recalled nothing).
+PEOPLE = (
+    ("anna", "My sister Anna moved to Munich last spring for a job at BMW.", "fact"),
+    ("xiaoyu", "我妹妹小雨今年考上了成都的四川大学，读临床医学。", "fact"),
+    ("dune", "I couldn't get into Dune, the prose felt heavy.", "preference"),
+)
+
+
+@pytest.fixture
+def people(alice, memories):
+    stored = {add_memory(alice, text, kind=kind).memory.pk: key for key, text, kind in PEOPLE}
+    return {**memories, **stored}
+
+
+@pytest.mark.parametrize("message, needed", [
+    ("Where does Anna live now?", "anna"),
+    ("小雨现在在哪儿上学？", "xiaoyu"),
+])
+def test_a_question_about_someone_close_by_name_cites_their_memory(alice, people, message, needed):
+    turn = start_turn(Conversation.objects.create(user=alice), message, llm=None,
+                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    assert needed in [people[item.memory.pk] for item in turn.recalled]
+    reply = finish_turn(turn, "…")
+    cited = [people[pk] for pk in reply.citations.values_list("memory_id", flat=True)]
+    assert needed in cited
+
+
+@pytest.mark.parametrize("message", [
+    "When did Einstein publish relativity?",
+    "Who wrote Dune, and in what year?",  # a thing the memories name is not someone close
+    "爱因斯坦是哪一年提出相对论的？",
+])
+def test_a_general_question_naming_someone_famous_cites_nothing(alice, people, message):
+    turn = start_turn(Conversation.objects.create(user=alice), message, llm=None,
+                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    reply = finish_turn(turn, "…")
+    assert turn.recalled == [] and not reply.citations.exists()
