@@ -26,12 +26,20 @@ def trainers() -> dict:
     return found
 
 
-def main(argv: list[str] | None = None) -> None:
-    available = trainers()
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("names", nargs="*", choices=sorted(available) or None, help="default: all")
+def parse_args(argv: list[str] | None, available: dict) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.train", description=__doc__)
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"of {', '.join(sorted(available))}; default: all")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
+    unknown = sorted(set(args.names) - set(available))
+    if unknown:  # argparse's choices refuse an empty nargs="*" list, so the names are checked here
+        parser.error(f"no model named {', '.join(unknown)}; known: {', '.join(sorted(available))}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    available = trainers()
+    args = parse_args(argv, available)
     # Settings only (the embedder's name and dimension): training needs no database.
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
     import django
