@@ -101,10 +101,13 @@ def scalars(new: str, new_kind: str, old: str, old_kind: str, cosine: float) -> 
     ]
 
 
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) or 1.0))
+
+
 def row(new: str, new_kind: str, old: str, old_kind: str, v_new: np.ndarray, v_old: np.ndarray) -> np.ndarray:
     """One pair's features. The vectors enter through their cosine only: with their product and distance
     per dimension (1,024 more columns) the model learnt the training topics and did worse on dev
     (docs/benchmarks.md, "Change detection")."""
-    v_new, v_old = np.asarray(v_new, dtype=np.float64), np.asarray(v_old, dtype=np.float64)
-    cosine = float(v_new @ v_old / (np.linalg.norm(v_new) * np.linalg.norm(v_old) or 1.0))
-    return np.array(scalars(new, new_kind, old, old_kind, cosine))
+    return np.array(scalars(new, new_kind, old, old_kind, cosine(v_new, v_old)))

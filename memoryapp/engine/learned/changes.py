@@ -84,9 +84,7 @@ def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: n
     column = p[:, CLASSES.index(REPLACES)]
     best: Verdict = Verdict(OTHER, None, 0.0)
     for i, n in enumerate(neighbours):
-        cosine = float(np.asarray(v_new, dtype=np.float64) @ np.asarray(n.vector, dtype=np.float64)
-                       / (np.linalg.norm(v_new) * np.linalg.norm(n.vector) or 1.0))
-        if not rules(new, new_kind, n.content, n.kind, cosine):
+        if not rules(new, new_kind, n.content, n.kind, change_features.cosine(v_new, n.vector)):
             continue
         if leading and leading.group(1) not in ("I", "My", "We", "Our") and leading.group(1).lower() in n.content.lower():
             continue  # "Max has a new ball" beside "My dog is Max": news about Max, not a new Max
