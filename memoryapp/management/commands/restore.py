@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, connections
+from django.db import DatabaseError, connection, connections
 
 from memoryapp import backup
 from memoryapp.embedded import embedded_server_stopped
@@ -38,6 +38,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{source}: backup of database {info.dbname} made {info.created}, {info.tables} tables")
         if not yes:
             self._confirm(db["NAME"])
+        users_before = self._user_ids()
         self.stdout.write(f"restoring into database {db['NAME']} ...")
         started = time.monotonic()
         # Our own open connections would hold locks on the tables being replaced (and cache pgvector's type).
@@ -47,7 +48,16 @@ class Command(BaseCommand):
         except backup.BackupError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(self.style.SUCCESS(f"restored in {time.monotonic() - started:.1f} s"))
-        self._rebuild_graph()
+        self._rebuild_graph(gone=users_before - self._user_ids())
+
+    @staticmethod
+    def _user_ids() -> set[int]:
+        from django.contrib.auth import get_user_model
+
+        try:
+            return set(get_user_model().objects.values_list("pk", flat=True))
+        except DatabaseError:  # an empty database: nothing to compare
+            return set()
 
     def _confirm(self, name: str) -> None:
         question = f"This replaces everything in database {name} with the backup. Type yes to go on: "
@@ -58,11 +68,11 @@ class Command(BaseCommand):
         if answer.strip().lower() != "yes":
             raise CommandError("nothing restored (answer yes, or pass --yes)")
 
-    def _rebuild_graph(self) -> None:
-        """The graph is derived data: drop each user's and re-add their restored memories."""
+    def _rebuild_graph(self, gone: set[int]) -> None:
+        """The graph is derived data: drop each user's and re-add their restored memories. Accounts made after
+        the backup are gone, and their ids will be handed out again: their graphs go too."""
         from memoryapp.graph import GraphError, get_graph, sync
         from memoryapp.graph.conf import graph_config
-        from memoryapp.models import Memory
 
         if graph_config().backend == "off":
             self.stdout.write("graph: off (GRAPH_BACKEND=off), nothing to rebuild")
@@ -72,13 +82,19 @@ class Command(BaseCommand):
         except GraphError as exc:
             self.stdout.write(self.style.WARNING(f"graph not rebuilt: {exc.message}"))
             return
-        users = list(Memory.objects.order_by("user_id").values_list("user_id", flat=True).distinct())
+        users = sorted(self._user_ids())
         if not sync.graph_can_write(graph):
             self.stdout.write(self.style.WARNING(
                 "graph not rebuilt: no language model is configured (recall answers from Postgres alone). "
                 "Once one is, run `manage.py graph_sync --rebuild --user ID` for each user: "
-                + (", ".join(map(str, users)) or "none has memories")))
+                + (", ".join(map(str, users)) or "there are none")))
             return
+        for user_id in sorted(gone):
+            try:
+                graph.drop_user(user_id)
+            except GraphError as exc:
+                self.stdout.write(self.style.WARNING(f"the graph of user {user_id}, made after the backup, "
+                                                     f"was not dropped: {exc.message}"))
         for n, user_id in enumerate(users, 1):
             self.stdout.write(f"[{n}/{len(users)}] rebuilding the graph of user {user_id} from Postgres ...")
             try:
