@@ -111,14 +111,16 @@ def describe(path: Path, db: dict) -> ArchiveInfo:
     header: dict[str, str] = {}
     tables = []
     for line in listing.stdout.splitlines():
-        if line.startswith(";") and ":" in line:
+        if line.startswith("; Archive created at "):
+            header["created"] = line.removeprefix("; Archive created at ").strip()
+        elif line.startswith(";") and ":" in line:
             key, _, value = line.lstrip("; \t").partition(":")
             header.setdefault(key.strip(), value.strip())
         elif " TABLE " in line and " TABLE DATA " not in line:
             tables.append(line.split(" TABLE ", 1)[1].split())
     if not any(len(words) >= 2 and words[1] == APP_TABLE for words in tables):
         raise BackupError(f"{path} is a database backup but not of memoryapp (it has no {APP_TABLE} table)")
-    return ArchiveInfo(created=header.get("Archive created at", "?"), dbname=header.get("dbname", "?"),
+    return ArchiveInfo(created=header.get("created", "?"), dbname=header.get("dbname", "?"),
                        tables=len(tables))
 
 

@@ -102,6 +102,7 @@ def test_a_restored_backup_is_the_account_as_it_was(account, alice, tmp_path, ca
 
     call_command("restore", str(path), "--yes")
     out = capsys.readouterr().out
+    assert f"backup of database {connection.settings_dict['NAME']} made 20" in out
     assert "restored in" in out and "graph not rebuilt: no language model is configured" in out
 
     after = snapshot()
