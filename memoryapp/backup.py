@@ -87,7 +87,10 @@ def dump(db: dict, path: Path) -> int:
     It is written beside `path` first and renamed at the end, so a failed dump leaves no file that looks whole."""
     if path.exists():
         raise BackupError(f"{path} already exists; give another path")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackupError(f"cannot write a backup in {path.parent}: {exc.strerror}") from None
     partial = path.with_name(path.name + ".partial")
     done = _run([pg_tool("pg_dump"), "--format=custom", f"--file={partial}", "--no-password",
                  f"--dbname={conninfo(db)}"], db)
@@ -102,9 +105,13 @@ def describe(path: Path, db: dict) -> ArchiveInfo:
     """What the archive at `path` holds; raises BackupError when it is missing or not a backup of this app."""
     if not path.is_file():
         raise BackupError(f"{path}: no such backup file")
-    with path.open("rb") as handle:
-        if handle.read(len(ARCHIVE_MAGIC)) != ARCHIVE_MAGIC:
-            raise BackupError(f"{path} is not a backup (not a pg_dump custom-format archive; make one with manage.py backup)")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(len(ARCHIVE_MAGIC))
+    except OSError as exc:
+        raise BackupError(f"{path} cannot be read: {exc.strerror}") from None
+    if magic != ARCHIVE_MAGIC:
+        raise BackupError(f"{path} is not a backup (not a pg_dump custom-format archive; make one with manage.py backup)")
     listing = _run([pg_tool("pg_restore"), "--list", str(path)], db)
     if listing.returncode != 0:
         raise BackupError(f"{path} cannot be read as a backup: {_first_error(listing.stderr)}")

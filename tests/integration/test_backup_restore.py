@@ -146,6 +146,8 @@ def test_it_will_not_overwrite_a_file_or_restore_without_a_yes(db, tmp_path, mon
     call_command("backup", str(path))
     with pytest.raises(CommandError, match="already exists"):
         call_command("backup", str(path))
+    with pytest.raises(CommandError, match="cannot write a backup in"):
+        call_command("backup", str(path / "inside-a-file.dump"))
     monkeypatch.setattr("builtins.input", lambda question: "no")
     with pytest.raises(CommandError, match="nothing restored"):
         call_command("restore", str(path))
