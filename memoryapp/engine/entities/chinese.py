@@ -74,28 +74,61 @@ def extract_chinese(text: str) -> list[Entity]:
 
 
 def _known_names(text: str, words: list[Word], add) -> None:
-    """Gazetteer names that begin and end on jieba's word boundaries (not 美的 in 美的东西), longest first."""
-    starts = {w.start for w in words}
+    """Gazetteer names that begin and end on jieba's word boundaries (not 美的 in 美的东西), longest first;
+    a word jieba did not split that is wholly made of them is split (美国纽约 -> 美国, 纽约); a place
+    takes the district written after it (广州天河区), a maker the model (小米 14)."""
+    starts = {w.start: n for n, w in enumerate(words)}
     ends = {w.end for w in words}
     _, most = longest()
     for start in sorted(starts):
-        if not _CJK.match(text, start):
-            continue
         for end in range(min(len(text), start + most), start + 1, -1):
             name = fold(text[start:end])
             if end in ends and name in known() and _CJK.search(name):
-                kind = known()[name][0]
-                after = text[end:end + 3]
-                if kind is EntityType.ORGANIZATION and len(known()[name]) > 1 and re.match(r"(上|里|买|订)", after):
-                    kind = EntityType.PRODUCT
+                kind = _known_type(known()[name], text[max(0, start - 6):start], text[end:end + 6])
+                following = words[starts[start]:]
+                nxt = next((w for w in following if w.start >= end), None)
+                if kind is EntityType.PLACE and nxt and nxt.start == end and len(nxt.text) >= 2 \
+                        and nxt.text.endswith(cues.DISTRICT_SUFFIXES):
+                    end = nxt.end
+                elif kind in (EntityType.ORGANIZATION, EntityType.PRODUCT):
+                    model = _MODEL.match(text, end)
+                    if model:
+                        end, kind = model.end(), EntityType.PRODUCT
                 add(start, end, kind)
                 break
+    for word in words:
+        parts = _split_known(word.text)
+        if len(parts) > 1:
+            at = word.start
+            for part in parts:
+                add(at, at + len(part), known()[fold(part)][0])
+                at += len(part)
+
+
+_MODEL = re.compile(r"\s?(?:[A-Za-z]*\d[\w\-]*(?:\s(?:Pro|Max|Plus|Ultra|mini|Air))?|Model [A-Z0-9]|[A-Z][a-z]+ ?\d+|音乐)(?![\w])")
+
+
+def _known_type(types: tuple[EntityType, ...], before: str, after: str) -> EntityType:
+    if len(types) > 1:
+        return cues.type_of_latin_in_chinese(before, after) or types[0]
+    return types[0]
+
+
+def _split_known(word: str) -> list[str]:
+    """`word` as a sequence of two or more gazetteer names, or []."""
+    if not _CJK.search(word) or len(word) < 4:
+        return []
+    for cut in range(2, len(word) - 1):
+        head, tail = word[:cut], word[cut:]
+        if fold(head) in known() and fold(tail) in known():
+            return [head, tail]
+    return []
 
 
 def _organisations(words: list[Word], add) -> None:
     """jieba's nt, and a name followed by an organisation's suffix: 星展|银行, 海淀|实验|小学."""
     for i, word in enumerate(words):
-        if word.flag == "nt":
+        if word.flag == "nt" and word.text not in cues.NOT_NAMES and not word.text.endswith(("同学", "同事")):
             add(word.start, word.end, EntityType.ORGANIZATION)
             continue
         if not word.text.endswith(cues.ORG_SUFFIXES):
@@ -108,40 +141,58 @@ def _organisations(words: list[Word], add) -> None:
 
 
 def _people(words: list[Word], add) -> None:
+    """jieba's person tags on a word that looks like a name (a surname first, or after a relation word);
+    a surname and given name jieba split (刘|志远); 老周, 小林; a name after 我同事, 叫; 李医生, 杨总."""
     for i, word in enumerate(words):
         text = word.text
         previous = words[i - 1].text.strip() if i else ""
-        after_relation = previous.endswith(cues.RELATIONS) or (i > 1 and words[i - 1].text.isspace()
-                                                              and words[i - 2].text.endswith(cues.RELATIONS))
+        if i > 1 and words[i - 1].text.isspace():
+            previous = words[i - 2].text
+        after_relation = previous.endswith(cues.RELATIONS)
         surname = text[:1] in ZH_SURNAMES
-        if not _CJK.search(text) or len(text) > 4:
+        if not _CJK.search(text) or len(text) > 4 or text in cues.NOT_NAMES:
             continue
-        if word.flag in _PERSON_TAGS and (surname or after_relation or text[:1] in "小老阿") and len(text) >= 2:
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if len(text) == 1 and surname and nxt and nxt.flag in _PERSON_TAGS and len(nxt.text) <= 2 \
+                and _CJK.search(nxt.text) and nxt.text not in cues.TITLES:
+            add(word.start, nxt.end, EntityType.PERSON)  # 刘|志远, 张|秀英
+        elif len(text) == 1 and surname and nxt and nxt.text in cues.TITLES:
+            add(word.start, nxt.end, EntityType.PERSON)  # 刘|老师
+        elif word.flag in _PERSON_TAGS and len(text) >= 2 and (surname or after_relation or text[:1] in "小老阿"):
+            if text.endswith(cues.TITLES) and len(text) > 3 and not text.endswith("总"):
+                title = next(t for t in cues.TITLES if text.endswith(t))
+                add(word.start, word.end - len(title), EntityType.PERSON)  # 刘志远教授
+            else:
+                add(word.start, word.end, EntityType.PERSON)
+        elif len(text) == 2 and text[0] in "老小阿" and text[1] in ZH_SURNAMES and word.flag not in ("n", "a", "d", "m"):
             add(word.start, word.end, EntityType.PERSON)
-        elif len(text) == 2 and text[0] in "老小阿" and (text[1] in ZH_SURNAMES or after_relation) and word.flag != "n":
-            add(word.start, word.end, EntityType.PERSON)
-        elif after_relation and surname and 2 <= len(text) <= 3 and word.flag not in ("v", "p", "r", "d", "c", "uj"):
-            add(word.start, word.end, EntityType.PERSON)
-        elif after_relation and surname and 2 <= len(text) <= 3 and previous.endswith(("叫",)):
-            add(word.start, word.end, EntityType.PERSON)
-        elif len(text) == 1 and text in ZH_SURNAMES and i + 1 < len(words) and words[i + 1].text in cues.TITLES:
-            add(word.start, words[i + 1].end, EntityType.PERSON)
-        elif after_relation and surname and 2 <= len(text) <= 3 and word.flag == "d":
+        elif after_relation and len(text) == 2 and (text[0] in "老小阿" or text[0] == text[1]):
+            add(word.start, word.end, EntityType.PERSON)  # 我儿子乐乐, 我朋友小林
+        elif after_relation and surname and 2 <= len(text) <= 3 and word.flag not in (
+                "v", "p", "r", "c", "uj", "n", "vn", "m", "t", "f"):
             add(word.start, word.end, EntityType.PERSON)
 
 
 def _places(words: list[Word], add) -> None:
-    """jieba's ns; a city and its district written together are one place (杭州滨江区)."""
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word.flag == "ns" and _CJK.search(word.text):
-            end = word.end
-            if i + 1 < len(words) and words[i + 1].flag == "ns" and words[i + 1].text.endswith(cues.DISTRICT_SUFFIXES):
-                end = words[i + 1].end
-                i += 1
-            add(word.start, end, EntityType.PLACE)
-        i += 1
+    """jieba's ns, where a place is plausible: a place's suffix (…市, …山), after 去/在/住在, or before 人
+    (湖南人); a city and its district written together are one place (杭州滨江区)."""
+    for i, word in enumerate(words):
+        text = word.text
+        if text.endswith("人") and len(text) >= 3 and fold(text[:-1]) in known():
+            add(word.start, word.end - 1, EntityType.PLACE)
+            continue
+        if word.flag != "ns" or not _CJK.search(text) or len(text) < 2:
+            continue
+        previous = words[i - 1].text if i else ""
+        if not (text.endswith(_PLACE_SUFFIXES) or previous.endswith(cues.PLACE_VERBS) or words[i - 1].flag == "ns"):
+            continue
+        end = word.end
+        if i + 1 < len(words) and words[i + 1].text.endswith(cues.DISTRICT_SUFFIXES) and len(words[i + 1].text) >= 2:
+            end = words[i + 1].end
+        add(word.start, end, EntityType.PLACE)
+
+
+_PLACE_SUFFIXES = ("市", "省", "区", "县", "镇", "村", "路", "街", "山", "湖", "河", "江", "岛", "湾", "州", "城", "港", "峰")
 
 
 def _projects(words: list[Word], add) -> None:

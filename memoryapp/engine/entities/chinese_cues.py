@@ -16,8 +16,8 @@ RELATIONS = ("妹妹", "弟弟", "哥哥", "姐姐", "哥", "姐", "弟", "妹",
              "女儿", "朋友", "闺蜜", "同事", "同学", "室友", "导师", "师傅", "师父", "老板", "经理", "组长", "领导",
              "老师", "班主任", "教练", "医生", "表姐", "表哥", "表妹", "表弟", "堂弟", "堂妹", "堂哥", "堂姐", "侄子",
              "侄女", "外甥", "外甥女", "舅舅", "叔叔", "阿姨", "姑姑", "爷爷", "奶奶", "外公", "外婆", "爸", "妈",
-             "爸爸", "妈妈", "男朋友", "女朋友", "未婚妻", "未婚夫", "孙子", "孙女", "对象", "和", "跟", "叫", "是",
-             "老大", "mentor", "manager", "colleague", "friend", "husband", "wife", "sister", "brother")
+             "爸爸", "妈妈", "男朋友", "女朋友", "未婚妻", "未婚夫", "孙子", "孙女", "对象", "和", "跟", "叫",
+             "老大", "叫做", "名叫", "mentor", "manager", "colleague", "friend", "husband", "wife", "sister", "brother")
 TITLES = ("医生", "大夫", "老师", "教授", "先生", "女士", "总", "经理", "主任", "师傅")
 PROJECT_NOUNS = ("项目", "计划", "工程", "迁移", "重构", "平台", "系统", "小程序")
 GENERIC_BEFORE_PROJECT = frozenset("数据 公司 团队 这个 那个 重点 科研 开源 个人 研究 试点 合作 创业 装修 减肥 学习 健身 "
@@ -25,7 +25,7 @@ GENERIC_BEFORE_PROJECT = frozenset("数据 公司 团队 这个 那个 重点 �
                                    "他们 国家 毕业 课题 年度 本 该".split())
 # Before / after an English name in Chinese: what it is.
 _ORG_BEFORE = re.compile(r"(?:在|于|去了|加入了?|跳槽到了?|跳到了?)\s*$")
-_ORG_AFTER = re.compile(r"^\s*(?:做|上班|工作|实习|当|任职|读|上学|的?\S{0,2}办公室|面试)")
+_ORG_AFTER = re.compile(r"^\s*(?:做|上班|工作|实习|当|任职|读|的?\S{0,2}办公室|面试)")
 _PRODUCT_BEFORE = re.compile(r"(?:用|使用|在用|用的是|买了一?台?|装了|玩|看|听|开|是|戒了|卸载了|上的)\s*$")
 _PRODUCT_AFTER = re.compile(r"^\s*(?:上|里|订|买|看|写|听|管|跑|做|记|学)")
 _PERSON_BEFORE = re.compile(r"(?:和|跟|老板|同事|朋友|老大|叫|儿子|女儿|老公|老婆|mentor|manager|my \w+)\s*$")
@@ -33,8 +33,16 @@ _PLACE_BEFORE = re.compile(r"(?:去|到|来|住在|回|飞|搬到|base 在|在)\
 _PLACE_AFTER = re.compile(r"^\s*(?:见|出差|旅游|玩|上学|读书|生活|定居|的)")
 
 
+# A place is said before these in Chinese (and "X人": where someone is from).
+PLACE_VERBS = ("去", "到", "在", "住在", "住", "回", "飞", "来自", "老家", "老家在", "搬到", "搬到了", "去了", "定居")
+NOT_NAMES = frozenset("老公 老婆 老板 老师 老家 老大 小孩 小学 阿姨 孙子 孙女 高中 高考 中考 同学 同事 程序员".split())
+_PROJECT_AFTER = re.compile(r"^\s*(?:%s)" % "|".join(PROJECT_NOUNS))
+
+
 def type_of_latin_in_chinese(before: str, after: str) -> EntityType | None:
     """The type the Chinese around an English name gives it, or None when it says nothing."""
+    if _PROJECT_AFTER.search(after):
+        return EntityType.PROJECT
     if _PERSON_BEFORE.search(before):
         return EntityType.PERSON
     if _PRODUCT_BEFORE.search(before):

@@ -17,7 +17,8 @@ _LATIN = re.compile(r"[A-Za-z]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _SENTENCE_END = re.compile(r"[.!?\n;:。！？；：]")
 _CLAUSE_END = re.compile(r"[.!?\n;:,()。！？；：，、]")
-CONNECTORS = frozenset("of de la del van von du & on".split())
+CONNECTORS = frozenset("of de la del van von du &".split())
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)$")
 _POSSESSIVE = re.compile(r"(?:'s|’s)$")
 
 # Given a span's (start, end) in the text, a type from the Chinese around it (chinese_cues), or None.
@@ -58,7 +59,7 @@ def _joined(text: str, left: Token, right: Token) -> bool:
 
 def _name_like(token: Token) -> bool:
     word = token.text
-    if not _LATIN.search(word) or token.low in cues.NOT_NAMES:
+    if not _LATIN.search(word) or token.low in cues.NOT_NAMES or _ORDINAL.match(token.low):
         return False
     return word[0].isupper() or any(c.isupper() for c in word[1:]) or (
         any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
@@ -104,6 +105,8 @@ def _known_accepted(tokens: list[Token], i: int, j: int, text: str, tool_clause:
     name = fold(_POSSESSIVE.sub("", written))
     listed = original_case().get(name, written)
     common = name in COMMON_WORDS
+    if listed.isupper() and written != listed:  # "us" is not the US, "it" not IT
+        return False
     if written == listed and not (tokens[i].initial and common):
         return True
     if written[0].isupper() and not tokens[i].initial:
@@ -124,10 +127,12 @@ def _person_cue_after(after: list[str]) -> bool:
     return first in cues.PERSON_AFTER
 
 
-def _choose(types: tuple[EntityType, ...], before: list[str]) -> EntityType:
+def _choose(types: tuple[EntityType, ...], before: list[str], tool_clause: bool = False) -> EntityType:
     """Among a known name's types, the one its nearest cue word points to."""
     if len(types) == 1:
         return types[0]
+    if tool_clause and EntityType.PRODUCT in types:
+        return EntityType.PRODUCT
     for word in before:
         for kind, words in ((EntityType.ORGANIZATION, cues.ORG_BEFORE), (EntityType.PLACE, cues.PLACE_BEFORE),
                             (EntityType.PRODUCT, cues.PRODUCT_BEFORE)):
@@ -175,7 +180,7 @@ def extract_english(text: str, context_type: ContextType | None = None) -> list[
     while i < len(tokens):
         token = tokens[i]
         before = _words_before(tokens, i, text)
-        if any(w in ("use", "using", "used", "uses") for w in before) or (before and before[0] in cues.PRODUCT_BEFORE):
+        if any(w in cues.TOOL_VERBS for w in before):
             tool_clause = True
         elif _CLAUSE_END.search(text[tokens[i - 1].end:token.start] if i else "") and "," not in text[tokens[i - 1].end:token.start]:
             tool_clause = False
@@ -191,8 +196,8 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
     hit = _known_at(tokens, i, text)
     if hit and _known_accepted(tokens, i, hit[0], text, tool_clause):
         end, types = hit
-        kind = _choose(types, before)
-        extended = _extend(tokens, end, text, model_only=not {EntityType.ORGANIZATION, EntityType.PRODUCT} & set(types))
+        kind = _choose(types, before, tool_clause)
+        extended = _extend(tokens, end, text, head=types)
         if extended > end:
             words = [t.text for t in tokens[i:extended]]
             kind = cues.type_by_suffix(words[-1], words[0]) or EntityType.PRODUCT
@@ -226,17 +231,21 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
     return _entity(tokens, i, end, kind, text), end
 
 
-def _extend(tokens: list[Token], end: int, text: str, model_only: bool = False) -> int:
+def _extend(tokens: list[Token], end: int, text: str, head: tuple[EntityType, ...] = ()) -> int:
     """Past `end`, the words that still belong to the name: capitalised words, "of"/"de" between two of
-    them, and a product's model ("13 mini", "X1 Carbon", "IV")."""
+    them, and a product's model ("13 mini", "X1 Carbon", "IV"). After a known name (`head`, its types),
+    only a model, a place's or an organisation's suffix ("London Bridge", "Brooklyn Conservatory"), or
+    after a maker's name the product's ("Toyota Prius")."""
+    coded = False
     while end < len(tokens) and _joined(text, tokens[end - 1], tokens[end]):
         token = tokens[end]
         if token.low in cues.MODEL_WORDS or token.text.isdigit() or (
                 any(c.isdigit() for c in token.text) and len(token.text) <= 6):
             end += 1
-        elif model_only:
+            coded = True
+        elif head and not coded and EntityType.ORGANIZATION not in head and not cues.type_by_suffix(token.text, ""):
             break
-        elif _name_like(token) and token.low not in cues.STARTERS and not _known_at(tokens, end, text):
+        elif _name_like(token) and token.low not in cues.STARTERS and token.low not in cues.NOT_NAMES:
             end += 1
         elif (token.low in CONNECTORS and end + 1 < len(tokens) and _joined(text, token, tokens[end + 1])
               and _name_like(tokens[end + 1])):

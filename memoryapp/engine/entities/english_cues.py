@@ -58,7 +58,7 @@ NOT_NAMES = frozenset(
     "english chinese mandarin cantonese spanish french german italian portuguese russian japanese korean "
     "arabic hindi dutch greek turkish polish swedish american british canadian european asian african "
     "mba phd msc bsc ceo cto cfo coo vp hr pm sre qa cs it ui ux ai ml api etl tv gp uk-based "
-    "series".split())
+    "series 5g 4g 3g".split())
 # Ordinary words that start sentences: a capitalised one here is no name.
 STARTERS = frozenset(
     "the a an my our your his her their its this that these those we you he she they it there here "
@@ -67,6 +67,11 @@ STARTERS = frozenset(
     "nobody work working so and but or if when because since after before then now maybe probably "
     "actually basically really please thanks thank hi hey well yes no not never always sometimes usually "
     "what why how who where which".split())
+
+# Verbs after which a listed name in lower case is the tool ("we use slack and discord").
+TOOL_VERBS = frozenset("use using used uses switched switch bought installed run runs running deploy deployed "
+                       "watch watching listen listening play playing learn learning write writing track store "
+                       "keep monitor prefer edit editing quit left".split())
 
 MODEL_WORDS = frozenset("mini pro max plus ultra air se lite i ii iii iv v vi x xl".split())
 

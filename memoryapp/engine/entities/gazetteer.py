@@ -20,7 +20,7 @@ Tesla Model 3|Tesla Model Y|Model 3|Model Y|Prius|Leica|Walkman|
 Slack|Discord|Teams|Microsoft Teams|Zoom|Google Meet|Webex|Skype|WhatsApp|Telegram|Signal|WeChat|WeChat Pay|LINE|Messenger|
 Gmail|Outlook|Google Docs|Google Sheets|Google Drive|Google Photos|Google Maps|Google Cloud|GCP|AWS|Azure|Heroku|Vercel|Netlify|
 Cloudflare|Firebase|Supabase|DigitalOcean|
-Notion|Obsidian|Evernote|OneNote|Bear|Logseq|Roam|Todoist|Things|TickTick|Trello|Asana|Jira|Confluence|Linear|ClickUp|Monday|
+Notion|Obsidian|Evernote|OneNote|Bear|Logseq|Roam|Todoist|Things|TickTick|Trello|Asana|Jira|Confluence|Linear|ClickUp|
 Miro|Figma|Sketch|Canva|Photoshop|Lightroom|Illustrator|Premiere|Final Cut Pro|DaVinci Resolve|Audacity|Logic Pro|
 Ableton|GarageBand|Blender|Unity|Unreal|Excel|Word|PowerPoint|Numbers|Pages|Keynote|Office|Microsoft Office|WPS|
 Google Calendar|Calendly|Salesforce|HubSpot|Workday|SAP|Zendesk|Intercom|Stripe|PayPal|Venmo|Alipay|
@@ -41,7 +41,7 @@ Scrivener|LaTeX|Overleaf|Zotero|
 微信|微信支付|支付宝|钉钉|飞书|企业微信|腾讯会议|石墨文档|印象笔记|抖音|快手|微博|小红书|知乎|B站|哔哩哔哩|豆瓣|淘宝|天猫|
 拼多多|美团|饿了么|大众点评|高德地图|百度地图|滴滴出行|网易云音乐|QQ|QQ音乐|QQ 音乐|酷狗|喜马拉雅|爱奇艺|优酷|腾讯视频|
 Keep|薄荷健康|多邻国|百词斩|有道词典|夸克|WPS|飞猪|贝壳找房|闲鱼|米家|小米手环|华为手表|鸿蒙|阿里云|腾讯云|
-华为云|原神|王者荣耀|和平精英|塞尔达|三体|
+华为云|原神|王者荣耀|和平精英|塞尔达|三体|Switch|任天堂 Switch|
 """)
 
 ORGANIZATIONS = _names("""
@@ -66,6 +66,8 @@ Imperial College London|ETH Zurich|Sorbonne|
 国家电网|南方电网|中石化|中石油|中国移动|中国电信|中国联通|中国科学院|中科院|
 北京大学|北大|清华大学|清华|复旦大学|复旦|上海交通大学|浙江大学|南京大学|武汉大学|中山大学|同济大学|四川大学|
 厦门大学|哈尔滨工业大学|北京协和医学院|协和医院|华西医院|
+苹果公司|三星|索尼|佳能|尼康|松下|任天堂|特斯拉|丰田|本田|大众|宝马|奔驰|奥迪|福特|日产|现代|吉利|长城汽车|长安汽车|
+戴森|九阳|格兰仕|小牛|雅迪|耐克|阿迪达斯|优衣库|宜家|星巴克|麦当劳|肯德基|可口可乐|迪士尼|
 """)
 
 # Companies whose name is also their product: the context decides ("at Netflix" / "watch Netflix").
@@ -73,6 +75,7 @@ COMPANY_OR_PRODUCT = frozenset(_names("""
 Google|Microsoft|Apple|Amazon|Netflix|Spotify|Airbnb|Booking|Uber|Zoom|Slack|Twitter|TikTok|Figma|Canva|Dropbox|
 GitHub|GitLab|Salesforce|HubSpot|Stripe|PayPal|Tesla|Oracle|Datadog|Snowflake|Shopify|Sony|Samsung|Garmin|Dyson|
 Peloton|Kindle|淘宝|拼多多|美团|小红书|京东|抖音|快手|滴滴|携程|华为|小米|网易|飞猪|
+三星|索尼|佳能|尼康|任天堂|特斯拉|丰田|本田|戴森|九阳|小牛|雅迪|
 """))
 
 PLACES = _names("""
