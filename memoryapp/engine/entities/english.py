@@ -124,6 +124,8 @@ def _person_cue_after(after: list[str]) -> bool:
         return len(after) > 1 and after[1] in ("my", "our")
     if first == "and":
         return len(after) > 1 and (after[1] == "i" or after[1][:1].isalpha())
+    if first in ("is", "was"):  # "Kenji is the best engineer", not "Nature is so inspiring"
+        return len(after) > 1 and after[1] in ("my", "our", "the", "a", "an", "his", "her", "their")
     return first in cues.PERSON_AFTER
 
 
@@ -218,7 +220,7 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
     after = _words_after(tokens, end, text)
     titled = tokens[i].low in cues.TITLES and end > i + 1
     if tokens[i].initial and not titled:
-        if not (_known_at(tokens, i, text) or is_first_name(words[0]) or _person_cue_after(after) or end > i + 1):
+        if not (is_first_name(words[0]) or _person_cue_after(after) or end > i + 1):
             return None, end
     if titled:
         kind = EntityType.PERSON

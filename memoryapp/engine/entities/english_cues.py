@@ -16,7 +16,7 @@ RELATIONS = frozenset(
     "brother-in-law mother-in-law father-in-law son-in-law daughter-in-law kids kid twins baby child "
     "named called advisor supervisor dentist gp vet accountant lawyer".split())
 # Next to a name, what the thing it names does: "Anna and I", "Olga, my tutor", "Tariq from the team".
-PERSON_AFTER = frozenset("and from is was just recommended says said wants told taught helps helped lends "
+PERSON_AFTER = frozenset("and from just recommended says said wants told taught helps helped lends "
                          "turns got started".split())
 PLACE_BEFORE = frozenset("in to near around visit visited visiting from born raised live lives living "
                          "moved moving relocating relocate fly flying flew trip across outside along".split())
