@@ -6,7 +6,11 @@ per language, typed and untyped, and the time per memory.
 An extracted entity is right (untyped) when its normalised name (memoryapp.engine.entities.normalise_name)
 equals a gold entity's in the same sentence; typed, when its type also matches. Each gold entity is
 matched at most once. `unlisted_recall`: recall on the gold entities the gazetteer does not list, i.e.
-what the rules find on their own. Needs no database, no embedder and no model.
+what the rules find on their own. Needs no database and no model.
+
+`resolution`: bench/entity_cases/resolution/ (a new name, the names already known, which one it is or none)
+through `resolve()`: by names alone, and with the configured embedder's cosine at several thresholds
+(`--no-embedder` skips that). `right_merges` / `wrong_merges` / `missed_merges` count the decisions.
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import time
 from pathlib import Path
 
 from . import runtime
-from .entity_data import SPLITS, Case, load_cases, split_sha256
+from .entity_data import SPLITS, Case, load_cases, load_resolution_cases, split_sha256
 
 GOAL = 0.85
 
@@ -71,34 +75,88 @@ def score(cases: list[Case], predictions: list[list[tuple[str, str]]]) -> dict:
             "misses": misses}
 
 
-def timing(texts: list[str], rounds: int = 5) -> dict:
-    """Microseconds per memory over every sentence, best of `rounds` (jieba's dictionary loaded first)."""
+def timing(cases: list[Case], rounds: int = 5) -> dict:
+    """Microseconds per memory, best of `rounds` over every sentence, and per language (jieba's
+    dictionary loaded first; its first load is reported apart)."""
     from memoryapp.engine.entities import extract_entities
 
     load_started = time.perf_counter()
     extract_entities("我在杭州")
     first = time.perf_counter() - load_started
-    best = float("inf")
-    for _ in range(rounds):
-        started = time.perf_counter()
-        for text in texts:
-            extract_entities(text)
-        best = min(best, time.perf_counter() - started)
-    per = best / len(texts)
-    return {"memories": len(texts), "us_per_memory": round(per * 1e6, 1), "memories_per_second": int(1 / per),
+
+    def best(texts: list[str]) -> float:
+        fastest = float("inf")
+        for _ in range(rounds):
+            started = time.perf_counter()
+            for text in texts:
+                extract_entities(text)
+            fastest = min(fastest, time.perf_counter() - started)
+        return fastest / len(texts)
+
+    per = best([c.text for c in cases])
+    return {"memories": len(cases), "us_per_memory": round(per * 1e6, 1), "memories_per_second": int(1 / per),
+            "us_per_memory_by_language": {language: round(best([c.text for c in cases if c.language == language]) * 1e6, 1)
+                                          for language in dict.fromkeys(c.language for c in cases)},
             "first_call_s": round(first, 2)}
+
+
+THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
+
+
+def resolution(use_embedder: bool) -> dict:
+    from memoryapp.engine.entities import resolve
+
+    cases = load_resolution_cases()
+    embed = None
+    if use_embedder:
+        from django.conf import settings
+
+        from memoryapp.providers.embeddings import get_embedder
+
+        embedder = get_embedder()
+        cache: dict[str, list[float]] = {}
+
+        def embed(texts: list[str]) -> list[list[float]]:
+            missing = [t for t in dict.fromkeys(texts) if t not in cache]
+            if missing:
+                cache.update(zip(missing, embedder.embed(missing)))
+            return [cache[t] for t in texts]
+
+    def decide(threshold: float | None) -> dict:
+        counts = dict.fromkeys(("right", "right_merges", "wrong_merges", "missed_merges"), 0)
+        errors = []
+        for case in cases:
+            got = resolve([case.name], case.known, embed=embed if threshold else None,
+                          threshold=threshold or 1.0)[0]
+            counts["right"] += got.match == case.same_as
+            counts["right_merges"] += got.match is not None and got.match == case.same_as
+            counts["wrong_merges"] += got.match is not None and got.match != case.same_as
+            counts["missed_merges"] += got.match is None and case.same_as is not None
+            if got.match != case.same_as:
+                errors.append(f"{case.name} -> {got.match} ({got.how}, gold {case.same_as})")
+        return {**counts, "accuracy": round(counts["right"] / len(cases), 4), "errors": errors}
+
+    out = {"cases": len(cases), "same": sum(c.same_as is not None for c in cases), "names_only": decide(None)}
+    if embed is not None:
+        out["embedder"] = settings.EMBEDDING_MODEL
+        out["with_embedding"] = {str(t): decide(t) for t in THRESHOLDS}
+    return out
 
 
 def run(args: argparse.Namespace) -> dict:
     _setup()
     from memoryapp.engine.entities import extract_entities
 
+    started = time.perf_counter()
+    extract_entities("我在杭州")  # loads jieba's dictionary
+    first_call = round(time.perf_counter() - started, 2)
+
     result: dict = {"benchmark": "bench.entities", "goal": {"precision": GOAL, "recall": GOAL},
                     "sha256": {split: split_sha256(split) for split in args.split}, "by_split": {}}
-    every_text = []
+    every_case: list[Case] = []
     for split in args.split:
         cases = load_cases(split)
-        every_text += [c.text for c in cases]
+        every_case += cases
         predictions = [[(e.name, e.type.value) for e in extract_entities(c.text)] for c in cases]
         part = {"by_language": {}}
         for language in sorted({c.language for c in cases}, key=("en", "zh", "mixed").index):
@@ -110,7 +168,8 @@ def run(args: argparse.Namespace) -> dict:
     result["headline_split"] = headline
     result["by_language"] = {language: {k: s[k] for k in ("precision", "recall", "typed_precision", "typed_recall")}
                              for language, s in result["by_split"][headline]["by_language"].items()}
-    result["timing"] = timing(every_text)
+    result["timing"] = {**timing(every_case), "first_call_s": first_call}
+    result["resolution"] = resolution(not args.no_embedder)
     return result
 
 
@@ -123,19 +182,32 @@ def print_summary(result: dict) -> None:
                   f"{s['unlisted_recall'] or 0:10.3f}")
     t = result["timing"]
     print(f"time: {t['us_per_memory']} us per memory ({t['memories_per_second']}/s over {t['memories']}; "
-          f"first call {t['first_call_s']} s, loading jieba)")
+          f"first call {t['first_call_s']} s, loading jieba); by language: "
+          + ", ".join(f"{k} {v} us" for k, v in t["us_per_memory_by_language"].items()))
+    print_resolution(result["resolution"])
+
+
+def print_resolution(r: dict) -> None:
+    rows = [("names only", r["names_only"])] + [(f"cosine >= {t}", d) for t, d in r.get("with_embedding", {}).items()]
+    print(f"resolution ({r['cases']} names, {r['same']} already known{', embedder ' + r['embedder'] if 'embedder' in r else ''}):")
+    for label, d in rows:
+        print(f"  {label:16} accuracy {d['accuracy']:.3f}  right merges {d['right_merges']:2d}  "
+              f"wrong merges {d['wrong_merges']:2d}  missed {d['missed_merges']:2d}")
 
 
 def print_misses(result: dict, count: int) -> None:
     for split, part in result["by_split"].items():
         for miss in part["all"]["misses"][:count]:
             print(f"{miss['id']} {miss['text']}  {' '.join(miss['errors'])}")
+    for error in result["resolution"]["names_only"]["errors"][:count]:
+        print(f"resolution, names only: {error}")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.entities", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(SPLITS))
     parser.add_argument("--json", type=Path, help="write the results here (bench/results/entities.json)")
+    parser.add_argument("--no-embedder", action="store_true", help="resolution by names only")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N sentences with errors per split")
     return parser.parse_args(argv)
 

@@ -36,3 +36,23 @@ def split_sha256(split: str) -> str:
     for path in sorted((CASES_DIR / split).glob("*.jsonl")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class ResolutionCase:
+    id: str
+    language: str
+    name: str
+    known: tuple[str, ...]
+    same_as: str | None  # the known name it is, or None: a new entity
+
+
+def load_resolution_cases() -> list[ResolutionCase]:
+    """bench/entity_cases/resolution/*.jsonl: a new name, the names already known, and which it is."""
+    cases = []
+    for path in sorted((CASES_DIR / "resolution").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                cases.append(ResolutionCase(row["id"], row["language"], row["name"], tuple(row["known"]), row["same_as"]))
+    return cases
