@@ -94,14 +94,24 @@ def test_it_resolves_a_name_to_the_entity_already_known_by_its_normalised_form_o
 
 
 def test_it_resolves_by_embedding_only_above_the_threshold():
-    vectors = {"postgres": [1.0, 0.05, 0.0], "postgresql": [1.0, 0.0, 0.0], "mysql": [0.6, 0.8, 0.0],
+    vectors = {"breadcrumbs": [1.0, 0.05, 0.0], "breadcrumb": [1.0, 0.0, 0.0], "tidewater": [0.6, 0.8, 0.0],
                "stripe": [0.0, 0.0, 1.0]}
     embed = lambda texts: [vectors[t] for t in texts]  # noqa: E731  (a fixed table of vectors)
 
-    resolved = resolve(["Postgres", "MySQL"], ["PostgreSQL", "Stripe"], embed=embed, threshold=0.9)
+    resolved = resolve(["Breadcrumbs", "Tidewater"], ["Breadcrumb", "Stripe"], embed=embed, threshold=0.9)
 
-    assert (resolved[0].match, resolved[0].how) == ("PostgreSQL", "embedding")
+    assert (resolved[0].match, resolved[0].how) == ("Breadcrumb", "embedding")
     assert (resolved[1].match, resolved[1].how) == (None, "new")
+    assert resolve(["Breadcrumbs"], ["Breadcrumb"])[0].match is None  # no embedder: names only
+
+
+def test_it_resolves_another_name_of_the_same_thing_across_scripts():
+    known = ["字节跳动", "PostgreSQL", "北京", "Oak Park Elementary"]
+    resolved = resolve(["ByteDance", "Postgres", "Beijing", "Oak Park Elementary School", "北京大学"], known)
+
+    assert [(r.match, r.how) for r in resolved] == [
+        ("字节跳动", "alias"), ("PostgreSQL", "alias"), ("北京", "alias"), ("Oak Park Elementary", "suffix"),
+        (None, "new")]
 
 
 def test_it_keeps_a_word_of_two_known_names_new():
