@@ -103,10 +103,10 @@ def timing(cases: list[Case], rounds: int = 5) -> dict:
 THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
 
 
-def resolution(use_embedder: bool) -> dict:
+def resolution(use_embedder: bool, splits: list[str]) -> dict:
+    """Per split: resolution by names alone and with the embedder's cosine."""
     from memoryapp.engine.entities import resolve
 
-    cases = load_resolution_cases()
     embed = None
     if use_embedder:
         from django.conf import settings
@@ -122,7 +122,7 @@ def resolution(use_embedder: bool) -> dict:
                 cache.update(zip(missing, embedder.embed(missing)))
             return [cache[t] for t in texts]
 
-    def decide(threshold: float | None) -> dict:
+    def decide(cases, threshold: float | None) -> dict:
         counts = dict.fromkeys(("right", "right_merges", "wrong_merges", "missed_merges"), 0)
         errors = []
         for case in cases:
@@ -136,10 +136,15 @@ def resolution(use_embedder: bool) -> dict:
                 errors.append(f"{case.name} -> {got.match} ({got.how}, gold {case.same_as})")
         return {**counts, "accuracy": round(counts["right"] / len(cases), 4), "errors": errors}
 
-    out = {"cases": len(cases), "same": sum(c.same_as is not None for c in cases), "names_only": decide(None)}
-    if embed is not None:
-        out["embedder"] = settings.EMBEDDING_MODEL
-        out["with_embedding"] = {str(t): decide(t) for t in THRESHOLDS}
+    out = {}
+    for split in splits:
+        cases = load_resolution_cases(split)
+        part = {"cases": len(cases), "same": sum(c.same_as is not None for c in cases),
+                "names_only": decide(cases, None)}
+        if embed is not None:
+            part["embedder"] = settings.EMBEDDING_MODEL
+            part["with_embedding"] = {str(t): decide(cases, t) for t in THRESHOLDS}
+        out[split] = part
     return out
 
 
@@ -169,7 +174,7 @@ def run(args: argparse.Namespace) -> dict:
     result["by_language"] = {language: {k: s[k] for k in ("precision", "recall", "typed_precision", "typed_recall")}
                              for language, s in result["by_split"][headline]["by_language"].items()}
     result["timing"] = {**timing(every_case), "first_call_s": first_call}
-    result["resolution"] = resolution(not args.no_embedder)
+    result["resolution"] = resolution(not args.no_embedder, args.split)
     return result
 
 
@@ -184,12 +189,14 @@ def print_summary(result: dict) -> None:
     print(f"time: {t['us_per_memory']} us per memory ({t['memories_per_second']}/s over {t['memories']}; "
           f"first call {t['first_call_s']} s, loading jieba); by language: "
           + ", ".join(f"{k} {v} us" for k, v in t["us_per_memory_by_language"].items()))
-    print_resolution(result["resolution"])
+    for split, part in result["resolution"].items():
+        print_resolution(split, part)
 
 
-def print_resolution(r: dict) -> None:
+def print_resolution(split: str, r: dict) -> None:
     rows = [("names only", r["names_only"])] + [(f"cosine >= {t}", d) for t, d in r.get("with_embedding", {}).items()]
-    print(f"resolution ({r['cases']} names, {r['same']} already known{', embedder ' + r['embedder'] if 'embedder' in r else ''}):")
+    print(f"resolution, {split} ({r['cases']} names, {r['same']} already known"
+          f"{', embedder ' + r['embedder'] if 'embedder' in r else ''}):")
     for label, d in rows:
         print(f"  {label:16} accuracy {d['accuracy']:.3f}  right merges {d['right_merges']:2d}  "
               f"wrong merges {d['wrong_merges']:2d}  missed {d['missed_merges']:2d}")
@@ -199,8 +206,9 @@ def print_misses(result: dict, count: int) -> None:
     for split, part in result["by_split"].items():
         for miss in part["all"]["misses"][:count]:
             print(f"{miss['id']} {miss['text']}  {' '.join(miss['errors'])}")
-    for error in result["resolution"]["names_only"]["errors"][:count]:
-        print(f"resolution, names only: {error}")
+    for split, part in result["resolution"].items():
+        for error in part["names_only"]["errors"][:count]:
+            print(f"resolution {split}, names only: {error}")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -47,10 +47,10 @@ class ResolutionCase:
     same_as: str | None  # the known name it is, or None: a new entity
 
 
-def load_resolution_cases() -> list[ResolutionCase]:
-    """bench/entity_cases/resolution/*.jsonl: a new name, the names already known, and which it is."""
+def load_resolution_cases(split: str) -> list[ResolutionCase]:
+    """bench/entity_cases/resolution/<split>.jsonl: a new name, the names already known, and which it is."""
     cases = []
-    for path in sorted((CASES_DIR / "resolution").glob("*.jsonl")):
+    for path in [CASES_DIR / "resolution" / f"{split}.jsonl"]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)

@@ -66,8 +66,8 @@ def _by_rules(name: str, key: str, by_key: dict[str, str]) -> Resolution | None:
     aliases = [k for k in alias_keys().get(key, ()) if k in by_key]
     if len(aliases) == 1:
         return Resolution(name, by_key[aliases[0]], "alias")
-    bare = _without_generic_word(key)
-    same = [k for k in by_key if _without_generic_word(k) == bare and bare != key or k == bare]
+    bare = _without_generic_word(key)  # one of the two has the generic word, the other not
+    same = [k for k in by_key if k != key and (k == bare or _without_generic_word(k) == key)]
     if len(same) == 1:
         return Resolution(name, by_key[same[0]], "suffix")
     holders = [k for k in by_key if key and key.isascii() and " " not in key and key in k.split()]
