@@ -100,6 +100,23 @@ def timing(cases: list[Case], rounds: int = 5) -> dict:
             "first_call_s": round(first, 2)}
 
 
+def locomo_speed(limit: int = 2000) -> dict | None:
+    """Time and entities per turn on LoCoMo's dev turns (English chat written apart from this project; read
+    only, never tuned or trained on), or None without the data."""
+    from memoryapp.engine.entities import extract_entities
+
+    from .dataset import load
+
+    if not runtime.LOCOMO_DATA.exists():
+        return None
+    turns = [turn.content for sample in load(runtime.LOCOMO_DATA) for turn in sample.turns][:limit]
+    started = time.perf_counter()
+    found = sum(len(extract_entities(text)) for text in turns)
+    spent = time.perf_counter() - started
+    return {"turns": len(turns), "us_per_turn": round(spent / len(turns) * 1e6, 1),
+            "entities_per_turn": round(found / len(turns), 2)}
+
+
 THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
 
 
@@ -175,6 +192,7 @@ def run(args: argparse.Namespace) -> dict:
                              for language, s in result["by_split"][headline]["by_language"].items()}
     result["timing"] = {**timing(every_case), "first_call_s": first_call}
     result["resolution"] = resolution(not args.no_embedder, args.split)
+    result["locomo_turns"] = locomo_speed()
     return result
 
 
@@ -189,6 +207,10 @@ def print_summary(result: dict) -> None:
     print(f"time: {t['us_per_memory']} us per memory ({t['memories_per_second']}/s over {t['memories']}; "
           f"first call {t['first_call_s']} s, loading jieba); by language: "
           + ", ".join(f"{k} {v} us" for k, v in t["us_per_memory_by_language"].items()))
+    if result.get("locomo_turns"):
+        lo = result["locomo_turns"]
+        print(f"LoCoMo dev turns: {lo['us_per_turn']} us per turn, {lo['entities_per_turn']} entities per turn "
+              f"({lo['turns']} turns)")
     for split, part in result["resolution"].items():
         print_resolution(split, part)
 
