@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from . import english_cues as cues
 from .entity import Entity, EntityType
-from .known import COMMON_WORDS, fold, is_first_name, known, longest, original_case
+from .known import COMMON_WORDS, first_words, fold, is_first_name, known, longest, original_case
 
 _TOKEN = re.compile(r"[^\W_](?:[\w&+#'’.\-]*[\w+#])?", re.UNICODE)
 _LATIN = re.compile(r"[A-Za-z]")
@@ -31,10 +31,10 @@ class Token:
     start: int
     end: int
     initial: bool  # first word of a sentence, not after Chinese
+    low: str = ""  # case folded, without a possessive
 
-    @property
-    def low(self) -> str:
-        return _POSSESSIVE.sub("", self.text).casefold()
+    def __post_init__(self) -> None:
+        self.low = _POSSESSIVE.sub("", self.text).casefold()
 
 
 def tokenize(text: str) -> list[Token]:
@@ -87,6 +87,8 @@ def _words_after(tokens: list[Token], end: int, text: str, count: int = 3) -> li
 
 def _known_at(tokens: list[Token], i: int, text: str) -> tuple[int, tuple[EntityType, ...]] | None:
     """The longest known name starting at token i: (end token, its types)."""
+    if tokens[i].low not in first_words():
+        return None
     most_words, _ = longest()
     for j in range(min(len(tokens), i + most_words), i, -1):
         if any(not _joined(text, tokens[k], tokens[k + 1]) for k in range(i, j - 1)):
@@ -177,16 +179,18 @@ def _type_unknown(words: list[str], before: list[str], after: list[str], initial
 def extract_english(text: str, context_type: ContextType | None = None) -> list[Entity]:
     tokens = tokenize(text)
     found: list[Entity] = []
-    tool_clause = False
+    tool_clause = False  # a verb of use earlier in this clause ("we use slack at work and discord")
     i = 0
     while i < len(tokens):
-        token = tokens[i]
-        before = _words_before(tokens, i, text)
-        if any(w in cues.TOOL_VERBS for w in before):
-            tool_clause = True
-        elif _CLAUSE_END.search(text[tokens[i - 1].end:token.start] if i else "") and "," not in text[tokens[i - 1].end:token.start]:
+        gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
+        if _CJK.search(gap) or (_CLAUSE_END.search(gap) and "," not in gap):
             tool_clause = False
-        entity, i = _entity_at(tokens, i, text, before, tool_clause, context_type)
+        if i and tokens[i - 1].low in cues.TOOL_VERBS:
+            tool_clause = True
+        if not (_name_like(tokens[i]) or tokens[i].low in first_words()):
+            i += 1
+            continue
+        entity, i = _entity_at(tokens, i, text, _words_before(tokens, i, text), tool_clause, context_type)
         if entity is not None:
             found.append(entity)
     return found

@@ -63,5 +63,11 @@ def longest() -> tuple[int, int]:
     return words, chars
 
 
+@cache
+def first_words() -> frozenset[str]:
+    """The first word, case folded, of every Latin name the gazetteer knows (a quick "could one start here")."""
+    return frozenset(name.split()[0] for name in known() if name.split() and not _CJK.search(name))
+
+
 def is_first_name(word: str) -> bool:
     return word in gazetteer.FIRST_NAMES
