@@ -36,12 +36,29 @@ class Word:
         return self.start + len(self.text)
 
 
+# Characters that stand alone as words in ordinary sentences; two other single characters side by side
+# are what is left of a word the dictionary lacks (a name: 韩|梅|梅), which only the HMM pass can join.
+_FUNCTION_CHARS = frozenset("我你他她它的了是在和也就都着或把被让给从到为以上下中里之其很还去来用做有会要对跟与"
+                            "这那个年月日天号一二三四五六七八九十两几多少每再又才只最更太没不别吗呢吧啊呀嘛哦"
+                            "，。！？、；：“”‘’（）《》 ")
+
+
 def words_of(text: str) -> list[Word]:
+    """jieba's words and tags; its slower HMM pass (unknown words, mostly names) only when the dictionary
+    pass left two unknown-looking single characters side by side."""
+    pairs = list(jieba.posseg.cut(text, HMM=False))
+    if _has_unknown_word(pairs):
+        pairs = list(jieba.posseg.cut(text))
     out, at = [], 0
-    for pair in jieba.posseg.cut(text):
+    for pair in pairs:
         out.append(Word(pair.word, pair.flag, at))
         at += len(pair.word)
     return out
+
+
+def _has_unknown_word(pairs) -> bool:
+    single = [len(p.word) == 1 and bool(_CJK.match(p.word)) and p.word not in _FUNCTION_CHARS for p in pairs]
+    return any(a and b for a, b in zip(single, single[1:]))
 
 
 def extract_chinese(text: str) -> list[Entity]:
