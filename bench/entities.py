@@ -15,12 +15,13 @@ through `resolve()`: by names alone, and with the configured embedder's cosine a
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import time
 from pathlib import Path
 
 from . import runtime
-from .entity_data import SPLITS, Case, load_cases, load_resolution_cases, split_sha256
+from .entity_data import CASES_DIR, SPLITS, Case, load_cases, load_resolution_cases, split_sha256
 
 GOAL = 0.85
 
@@ -133,11 +134,13 @@ def resolution(use_embedder: bool, splits: list[str]) -> dict:
         embedder = get_embedder()
         cache: dict[str, list[float]] = {}
 
-        def embed(texts: list[str]) -> list[list[float]]:
+        def cached(texts: list[str]) -> list[list[float]]:
             missing = [t for t in dict.fromkeys(texts) if t not in cache]
             if missing:
                 cache.update(zip(missing, embedder.embed(missing)))
             return [cache[t] for t in texts]
+
+        embed = cached
 
     def decide(cases, threshold: float | None) -> dict:
         counts = dict.fromkeys(("right", "right_merges", "wrong_merges", "missed_merges"), 0)
@@ -161,6 +164,7 @@ def resolution(use_embedder: bool, splits: list[str]) -> dict:
         if embed is not None:
             part["embedder"] = settings.EMBEDDING_MODEL
             part["with_embedding"] = {str(t): decide(cases, t) for t in THRESHOLDS}
+        part["sha256"] = hashlib.sha256((CASES_DIR / "resolution" / f"{split}.jsonl").read_bytes()).hexdigest()
         out[split] = part
     return out
 
