@@ -20,6 +20,10 @@ _CLAUSE_END = re.compile(r"[.!?\n;:,()。！？；：，、]")
 CONNECTORS = frozenset("of de la del van von du &".split())
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)$")
 _POSSESSIVE = re.compile(r"(?:'s|’s)$")
+# A sentence's first word that reads as an activity or an idea ("Writing is my passion", "Nature is the
+# best"), not as a name, whatever follows it.
+_ABSTRACT = re.compile(r"(?:ing|ity|ance|ence|ness|tion|sion|ment|ship|ism|ure)$")
+_CONTRACTION = re.compile(r"['’](?:ve|re|ll|d|m|t)$", re.IGNORECASE)
 
 # Given a span's (start, end) in the text, a type from the Chinese around it (chinese_cues), or None.
 ContextType = Callable[[int, int], "EntityType | None"]
@@ -59,7 +63,7 @@ def _joined(text: str, left: Token, right: Token) -> bool:
 
 def _name_like(token: Token) -> bool:
     word = token.text
-    if not _LATIN.search(word) or token.low in cues.NOT_NAMES or _ORDINAL.match(token.low):
+    if not _LATIN.search(word) or token.low in cues.NOT_NAMES or _ORDINAL.match(token.low) or _CONTRACTION.search(word):
         return False
     return word[0].isupper() or any(c.isupper() for c in word[1:]) or (
         any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
@@ -115,7 +119,10 @@ def _known_accepted(tokens: list[Token], i: int, j: int, text: str, tool_clause:
         return not (common and len(name) <= 2 and written != listed)  # "Go" mid-sentence is fine, "US" too
     if tokens[i].initial:
         return not common
-    return tool_clause or not common
+    if not common:
+        return True
+    previous = tokens[i - 1].low if i else ""
+    return len(name) > 2 and (previous in cues.TOOL_VERBS or (tool_clause and previous in ("and", "or")))
 
 
 def _person_cue_after(after: list[str]) -> bool:
@@ -158,7 +165,7 @@ def _type_unknown(words: list[str], before: list[str], after: list[str], initial
         if previous in cues.CALLED_ORG:
             return EntityType.ORGANIZATION
         return EntityType.PERSON
-    if before and before[0] in cues.RELATIONS or _person_cue_after(after) or is_first_name(words[0].title()):
+    if before and before[0] in cues.RELATIONS or _person_cue_after(after) or is_first_name(words[0]):
         return EntityType.PERSON
     if len(before) > 1 and before[0] in ("project", "blog") and before[1] in ("side", "my", "pet", "our"):
         return EntityType.PROJECT
@@ -214,7 +221,9 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
         elif context_type and kind in (EntityType.ORGANIZATION, EntityType.PRODUCT) and len(types) > 1:
             kind = context_type(tokens[i].start, tokens[end - 1].end) or kind
         return _entity(tokens, i, end, kind, text), end
-    if not _name_like(tokens[i]) or tokens[i].low in cues.STARTERS:
+    if not _name_like(tokens[i]):
+        return None, i + 1
+    if tokens[i].low in cues.STARTERS:  # "The", "Yeah": the name, if any, starts at the next word
         return None, i + 1
     if tokens[i].text == "Project" and i + 1 < len(tokens) and _name_like(tokens[i + 1]) and _joined(text, tokens[i], tokens[i + 1]):
         end = _extend(tokens, i + 2, text)
@@ -224,7 +233,10 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
     after = _words_after(tokens, end, text)
     titled = tokens[i].low in cues.TITLES and end > i + 1
     if tokens[i].initial and not titled:
-        if not (is_first_name(words[0]) or _person_cue_after(after) or end > i + 1):
+        if end > i + 1 and is_first_name(words[1]) and not is_first_name(words[0]):
+            return None, i + 1  # "Woah Joanna", "Remember Jon": the name starts at the second word
+        if not (is_first_name(words[0]) or end > i + 1 or (
+                _person_cue_after(after) and not _ABSTRACT.search(tokens[i].low))):
             return None, end
     if titled:
         kind = EntityType.PERSON

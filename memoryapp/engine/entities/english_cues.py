@@ -66,14 +66,18 @@ STARTERS = frozenset(
     "went started starting moving got get need trying thinking been love hate nothing everything someone "
     "nobody work working so and but or if when because since after before then now maybe probably "
     "actually basically really please thanks thank hi hey well yes no not never always sometimes usually "
-    "what why how who where which".split())
+    "what why how who where which "
+    # what chat turns start with: "Yeah John", "Wow Joanna", "Can I", "Glad I"
+    "yeah yep yup wow hey hi hello bye goodbye thanks congrats congratulations glad wish can could would "
+    "should will awesome cool sure oh ah omg lol haha nice great sounds totally absolutely definitely exactly "
+    "right hmm anyway btw dear aw aww ooh wait look sorry welcome cheers".split())
 
 # Verbs after which a listed name in lower case is the tool ("we use slack and discord").
 TOOL_VERBS = frozenset("use using used uses switched switch bought installed run runs running deploy deployed "
                        "watch watching listen listening play playing learn learning write writing track store "
                        "keep monitor prefer edit editing quit left".split())
 
-MODEL_WORDS = frozenset("mini pro max plus ultra air se lite i ii iii iv v vi x xl".split())
+MODEL_WORDS = frozenset("mini pro max plus ultra air se lite ii iii iv vi xl".split())  # not "I", "V"
 
 
 def type_by_suffix(last_word: str, first_word: str) -> EntityType | None:

@@ -16,7 +16,7 @@ COMMON_WORDS = frozenset(
     "spring atom office mint calm pocket medium threads linear rider surface galaxy pixel unity spark flutter "
     "swift rust ruby dart phoenix oracle chase marcus ally wise slack notion discord zoom miro canva sketch "
     "excel claude copilot cursor gemini booking messenger telegram alexa siri kindle apple amazon meta "
-    "grab sea line target boots pret georgia washington nice bath reading".split())
+    "grab sea line target boots pret georgia washington nice bath reading outlook unreal things".split())
 
 
 def fold(name: str) -> str:

@@ -116,3 +116,9 @@ def test_it_resolves_another_name_of_the_same_thing_across_scripts():
 
 def test_it_keeps_a_word_of_two_known_names_new():
     assert resolve(["Anna"], ["Anna Schmidt", "Anna Lee"])[0].match is None
+
+
+def test_it_reads_a_chat_turns_opener_and_an_activity_as_no_names():
+    assert named("Yeah John, can I bring Maria along?") == {("John", "person"), ("Maria", "person")}
+    assert named("Writing is my passion these days") == set()
+    assert named("You've been great. Wow Joanna, thanks!") == {("Joanna", "person")}
