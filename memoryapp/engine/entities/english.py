@@ -183,7 +183,16 @@ def _type_unknown(words: list[str], before: list[str], after: list[str], initial
     return EntityType.PERSON if len(words) == 1 else EntityType.ORGANIZATION
 
 
+def _shouting(text: str) -> bool:
+    """Mostly capitals ("I LIVE IN BERLIN"): capitals say nothing, only known names count."""
+    words = [w for w in re.findall(r"[A-Za-z]{3,}", text)]
+    return len(words) >= 4 and sum(w.isupper() for w in words) >= 0.75 * len(words)
+
+
 def extract_english(text: str, context_type: ContextType | None = None) -> list[Entity]:
+    if _shouting(text) and len(text.lower()) == len(text):
+        lowered = text.lower()
+        return [Entity(text[e.span[0]:e.span[1]], e.type, e.span) for e in extract_english(lowered, context_type)]
     tokens = tokenize(text)
     found: list[Entity] = []
     tool_clause = False  # a verb of use earlier in this clause ("we use slack at work and discord")
@@ -229,8 +238,10 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
         end = _extend(tokens, i + 2, text)
         return _entity(tokens, i + 1, end, EntityType.PROJECT, text), end
     end = _extend(tokens, i + 1, text)
-    words = [t.text.rstrip(".") for t in tokens[i:end]]
+    words = [_POSSESSIVE.sub("", t.text).rstrip(".") for t in tokens[i:end]]
     after = _words_after(tokens, end, text)
+    if end == i + 1 and (tokens[i].low in cues.TITLES or tokens[i].low in cues.ABBREVIATIONS):
+        return None, end  # "Mr. and Mrs. Smith": a title with no name after it
     titled = tokens[i].low in cues.TITLES and end > i + 1
     if tokens[i].initial and not titled:
         if end > i + 1 and is_first_name(words[1]) and not is_first_name(words[0]):

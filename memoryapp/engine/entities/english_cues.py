@@ -48,7 +48,7 @@ ORG_SUFFIXES = frozenset(
 PLACE_SUFFIXES = frozenset("park square street st road avenue ave lane lake mountain mountains beach bay "
                            "island islands river valley bridge heights hill hills county district village "
                            "coast canyon falls harbour harbor".split())
-PLACE_PREFIXES = frozenset("lake mount mt".split())
+PLACE_PREFIXES = frozenset("lake mount mt st saint san santa fort port".split())
 
 # Capitalised words that name none of our types.
 NOT_NAMES = frozenset(

@@ -122,3 +122,15 @@ def test_it_reads_a_chat_turns_opener_and_an_activity_as_no_names():
     assert named("Yeah John, can I bring Maria along?") == {("John", "person"), ("Maria", "person")}
     assert named("Writing is my passion these days") == set()
     assert named("You've been great. Wow Joanna, thanks!") == {("Joanna", "person")}
+
+
+def test_it_reads_shouting_by_known_names_only_and_a_lone_title_as_no_name():
+    assert named("I LIVE IN BERLIN AND LOVE IT") == {("BERLIN", "place")}
+    assert named("Mr. and Mrs. Smith live upstairs") == {("Mrs. Smith", "person")}
+    assert named("St. Louis is home now") == {("St. Louis", "place")}
+
+
+def test_every_span_points_at_the_name_in_the_text():
+    for text in ("Anna’s dog is cute", "我妹妹李娜在 Google 上班，住在杭州滨江区", "I use VS Code on a ThinkPad X1 Carbon", ""):
+        for entity in extract_entities(text):
+            assert text[entity.span[0]:entity.span[1]] == entity.name
