@@ -152,7 +152,8 @@ def _choose(types: tuple[EntityType, ...], before: list[str], tool_clause: bool 
     return types[0]
 
 
-def _type_unknown(words: list[str], before: list[str], after: list[str], initial_ok: bool) -> EntityType:
+def _type_unknown(words: list[str], before: list[str], after: list[str]) -> EntityType:
+    """A name the gazetteer lacks: its own last word, a model number, then the nearest cue word before it."""
     by_suffix = cues.type_by_suffix(words[-1], words[0])
     if by_suffix:
         return by_suffix
@@ -212,9 +213,11 @@ def extract_english(text: str, context_type: ContextType | None = None) -> list[
     return found
 
 
-def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Entity | None, int]:
+def _entity_at(tokens: list[Token], i: int, text: str, before: list[str], tool_clause: bool,
+               context_type: ContextType | None) -> tuple[Entity | None, int]:
     """The entity starting at token i, if any, and the token after it."""
-    project_before = bool(before) and before[0] in cues.PROJECT_BEFORE and tokens[i - 1].text[0].isupper() is False
+    # "my side project Breadcrumb" (lower case: "Project Falcon" is handled as a name below)
+    project_before = bool(before) and before[0] in cues.PROJECT_BEFORE and not tokens[i - 1].text[0].isupper()
     hit = _known_at(tokens, i, text)
     if hit and _known_accepted(tokens, i, hit[0], text, tool_clause):
         end, types = hit
@@ -256,7 +259,7 @@ def _entity_at(tokens, i, text, before, tool_clause, context_type) -> tuple[Enti
         kind = EntityType.PROJECT
     else:
         kind = (context_type(tokens[i].start, tokens[end - 1].end) if context_type else None) or \
-            _type_unknown(words, before, after, tokens[i].initial)
+            _type_unknown(words, before, after)
     return _entity(tokens, i, end, kind, text), end
 
 
