@@ -34,7 +34,8 @@ _STARTS_WITH_SELF = re.compile(r"^\W*(?:[a-z]+[\s,]+){0,2}(?:i|i'm|im|i've|i'd|m
 # A sentence that opens by pointing back ("She's vegan", "So pescatarian now", "都是橘猫", "不过这东西…",
 # "对，考408") says more about the one before, whatever kind the model gives each half; one that sets up
 # what follows ("Quick thing about my sister Emma", "跟你说下我女儿的情况") is the first half of one thought.
-_CONTINUES = re.compile(r"^\W*(?:so|and|but|which|it|it's|its|this|that|these|they|they're|she|she's|he|he's|both)\b"
+_CONTINUES = re.compile(r"^\W*(?:so|and|but|which|it|it's|its|this|that|these|they|they're|she|she's|he|he's|both"
+                        r"|(?:learned|learnt|found|figured) (?:that|this|it) out|(?:learned|learnt) (?:that|this|it) the hard way)\b"
                         r"|^\W*(?:都|对[，,]|很|挺|不过|但是?|她|他|它|这|所以|而且|并且)", re.I)
 _SETS_UP = re.compile(r"\b(?:thing|something|a word|update|note) about\b|let me tell you about|跟你说(?:一?下|一声)"
                       r"|说(?:一?下).{0,12}的(?:情况|事)", re.I)
@@ -92,7 +93,7 @@ def user_sentences(messages: list[dict]) -> Iterator[tuple[int, str, str, str]]:
                 continue
             said, joined = sentence, ""
             if before and defaults._POINTS_BACK.search(sentence) and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS:
-                said = f"{before} {sentence}" if before.endswith((";", ",", ".")) else f"{before}{sentence}"
+                said = f"{before} {sentence}" if before.endswith((";", ",", ".", "?", "!")) else f"{before}{sentence}"
                 joined = before
             before = sentence
             yield n, previous, said, joined

@@ -92,6 +92,8 @@ def learnt_in_chat(*turns: tuple[str, str]) -> list[str]:
      ["Tom", "shellfish"]),
     ([("user", "I finally adopted a rescue greyhound called Pepper. She sleeps about twenty hours a day.")],
      ["Pepper", "twenty hours"]),
+    ([("user", "Always back up the router config before a firmware update. Learned that the hard way in March.")],
+     ["router", "March"]),
     ([("user", "跟你说下我儿子小宇的情况"), ("assistant", "好的，你说。"), ("user", "他对鸡蛋过敏，以后推荐早餐的时候注意一下")],
      ["小宇", "鸡蛋"]),
     ([("user", "我去年在阳台种了一棵柠檬树"), ("assistant", "不错呀！"), ("user", "不过这东西特别怕冻，冬天一定要搬进屋里")],
