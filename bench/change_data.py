@@ -1,5 +1,9 @@
 """The change-detection pairs (bench/change_cases/<split>/<language>.json, see its README): each group is an
-existing memory and statements written against it, labelled replaces / resembles / restates."""
+existing memory and statements written against it, labelled replaces / resembles / restates.
+
+A file is one user's memory store (`store`): its groups' memories are held together, so one file never
+holds two memories for the same slot (two cities, two cars). `<language>_cues.json` adds hard
+resemblances to its language's main store; any other `<language>_<name>.json` is a store of its own."""
 from __future__ import annotations
 
 import hashlib
@@ -20,6 +24,7 @@ class Group:
     kind: str
     existing: str
     statements: tuple[tuple[str, str], ...]  # (label, statement)
+    store: str = ""  # which user's store it sits in (its file, see above)
 
 
 def load_groups(split: str) -> list[Group]:
@@ -27,7 +32,9 @@ def load_groups(split: str) -> list[Group]:
     for path in sorted((CASES_DIR / split).glob("*.json")):
         for g in json.loads(path.read_text(encoding="utf-8"))["groups"]:
             statements = tuple((label, text) for label in LABELS for text in g.get(label, []))
-            groups.append(Group(g["id"], split, path.stem.split("_")[0], g["kind"], g["existing"], statements))
+            language = path.stem.split("_")[0]
+            store = language if path.stem.endswith("_cues") else path.stem
+            groups.append(Group(g["id"], split, language, g["kind"], g["existing"], statements, store))
     return groups
 
 

@@ -3,7 +3,7 @@ a memory store, the learned model beside the rules.
 
     python -m bench.changes [--split holdout] [--json OUT]
 
-Per language, the store holds every group's existing memory; each statement meets its nearest ones (as
+Per store (a file: one user's memories), the store holds every group's existing memory; each statement meets its nearest ones (as
 extraction does: at most NEIGHBOURS, cosine at least NEIGHBOUR_MIN_SIMILARITY) and is decided:
 - update_detection: `replaces` statements that superseded their own group's memory / all of them;
 - wrong_replacements: statements that superseded a memory they should not have (a resemblance, a
@@ -121,29 +121,28 @@ def rules_decider() -> Decider:
 
 
 def play(groups: list[Group], decide: Decider, vec: dict[str, np.ndarray]) -> dict:
-    """Every statement against its language's store; the figures per language."""
+    """Every statement against its store (bench/change_data.py: one per file); the figures per language."""
     if hasattr(decide, "vec_of"):
         decide.vec_of.update(vec)
     out: dict[str, dict] = {}
     for language in sorted({g.language for g in groups}):
-        store = [g for g in groups if g.language == language]
         counts = dict.fromkeys(("replaces", "restates", "resembles", "written", "updated_right", "wrong_replacements",
                                 "restated_skipped", "wrong_skips"), 0)
-        for group in store:
-            for label, statement in group.statements:
-                near = [(store[i], s) for i, s in neighbours_of(vec[statement], store, vec)]
-                said, position = decide(statement, kind_of(statement, group.kind), vec[statement], near)
-                target = near[position][0] if position is not None else None
-                counts[label] += 1
-                if said == "restates":
-                    counts["restated_skipped"] += label == "restates"
-                    counts["wrong_skips"] += label != "restates"
-                    continue
-                counts["written"] += 1
-                if said == "replaces":
-                    right = label == "replaces" and target is group
-                    counts["updated_right"] += right
-                    counts["wrong_replacements"] += not right
+        stores = [[g for g in groups if g.store == name] for name in sorted({g.store for g in groups if g.language == language})]
+        for store, group, label, statement in ((st, g, lab, t) for st in stores for g in st for lab, t in g.statements):
+            near = [(store[i], sim) for i, sim in neighbours_of(vec[statement], store, vec)]
+            said, position = decide(statement, kind_of(statement, group.kind), vec[statement], near)
+            target = near[position][0] if position is not None else None
+            counts[label] += 1
+            if said == "restates":
+                counts["restated_skipped"] += label == "restates"
+                counts["wrong_skips"] += label != "restates"
+                continue
+            counts["written"] += 1
+            if said == "replaces":
+                right = label == "replaces" and target is group
+                counts["updated_right"] += right
+                counts["wrong_replacements"] += not right
         out[language] = {
             "statements": counts["replaces"] + counts["restates"] + counts["resembles"],
             "update_detection": round(counts["updated_right"] / max(counts["replaces"], 1), 4),

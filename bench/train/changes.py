@@ -28,7 +28,7 @@ def rows(groups, vec) -> tuple[np.ndarray, list[str]]:
 
     x, y = [], []
     for group in groups:
-        others = [g for g in groups if g.language == group.language and g is not group]
+        others = [g for g in groups if g.store == group.store and g is not group]
         for label, statement in group.statements:
             kind = kind_of(statement, group.kind)
             x.append(row(statement, kind, group.existing, group.kind, vec[statement], vec[group.existing]))

@@ -11,13 +11,14 @@ import re
 
 import numpy as np
 
-# A new value for the old one: moving, switching, leaving, stopping, starting anew.
+# A new value for the old one: moving, switching, leaving, stopping, starting anew. Not "new" / 新: it is
+# mostly news about the thing itself ("马自达出了新款", "Chrome 又出新版本了"), which replaced it wrongly.
 _CHANGE_EN = re.compile(
     r"\b(?:now|instead|switched|switch|moved|move|relocated|joined|left|quit|dropped|ditched|gave up|gone back"
-    r"|went|no longer|anymore|any more|not \w+ anymore|stopped|replaced|migrated|rewrote|traded|sold|new|since"
+    r"|went|no longer|anymore|any more|not \w+ anymore|stopped|replaced|migrated|rewrote|traded|sold|since"
     r"|became|become|started|finally|got promoted|promoted|turned|changed|converted|over|done with|off|out"
     r"|back to|scrapped|forget|these days|from now on|actually)\b", re.I)
-_CHANGE_ZH = re.compile(r"现在|改|换|搬|不再|不\S{0,3}了|已经|跳槽|离开|入职|戒|转|调到|迁|停了|放弃|卖了|新|终于|以后"
+_CHANGE_ZH = re.compile(r"现在|改|换|搬|不再|不\S{0,3}了|已经|跳槽|离开|入职|戒|转|调到|迁|停了|放弃|卖了|终于|以后"
                         r"|上岸|变成|过了|分手|分了|离婚|走了|推迟|去了|出来了")
 # An addition or another person's thing: the same topic, not the same slot.
 _ALSO = re.compile(r"\b(?:also|too|as well|another|either|both)\b|也|还(?!是)|另外|顺便", re.I)

@@ -31,6 +31,14 @@ _ENDS_ASKING = re.compile(r"[?？]\s*\W*$")
 # A sentence that opens on the user ("I live in Berlin", "Also I hate cilantro", "我住在上海") states
 # something of its own; one that does not ("No sugar, no milk") usually says more about the one before.
 _STARTS_WITH_SELF = re.compile(r"^\W*(?:[a-z]+[\s,]+){0,2}(?:i|i'm|im|i've|i'd|my|we|we're|our)\b|^\W*.{0,3}我", re.I)
+# A sentence that opens by pointing back ("She's vegan", "So pescatarian now", "都是橘猫", "不过这东西…",
+# "对，考408") says more about the one before, whatever kind the model gives each half; one that sets up
+# what follows ("Quick thing about my sister Emma", "跟你说下我女儿的情况") is the first half of one thought.
+_CONTINUES = re.compile(r"^\W*(?:so|and|but|which|it|it's|its|this|that|these|they|they're|she|she's|he|he's|both"
+                        r"|(?:learned|learnt|found|figured) (?:that|this|it) out|(?:learned|learnt) (?:that|this|it) the hard way)\b"
+                        r"|^\W*(?:都|对[，,]|很|挺|不过|但是?|她|他|它|这|所以|而且|并且)", re.I)
+_SETS_UP = re.compile(r"\b(?:thing|something|a word|update|note) about\b|let me tell you about|跟你说(?:一?下|一声)"
+                      r"|说(?:一?下).{0,12}的(?:情况|事)", re.I)
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ def user_sentences(messages: list[dict]) -> Iterator[tuple[int, str, str, str]]:
                 continue
             said, joined = sentence, ""
             if before and defaults._POINTS_BACK.search(sentence) and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS:
-                said = f"{before} {sentence}" if before.endswith((";", ",", ".")) else f"{before}{sentence}"
+                said = f"{before} {sentence}" if before.endswith((";", ",", ".", "?", "!")) else f"{before}{sentence}"
                 joined = before
             before = sentence
             yield n, previous, said, joined
@@ -153,16 +161,20 @@ class _Kept:
     kind: str
     message: int
     before: str = ""
+    setup_only: bool = False  # a set-up below the threshold, kept only if what follows joins it
 
 
 def _kept_per_sentence(said: list[Piece], keep: np.ndarray, kinds: list[str], threshold: float) -> list[_Kept]:
-    """Per sentence: the whole sentence when it passes, else the clauses that pass, joined."""
+    """Per sentence: the whole sentence when it passes, else the clauses that pass, joined; a set-up that
+    does not pass is held for what follows to join (`_merged`)."""
     out: list[_Kept] = []
     for sentence in sorted({p.sentence for p in said}):
         group = [i for i, p in enumerate(said) if p.sentence == sentence]
         whole = [i for i in group if said[i].whole and keep[i] >= threshold]
         chosen = whole or [i for i in group if not said[i].whole and keep[i] >= threshold]
         if not chosen:
+            setups = [i for i in group if said[i].whole and _SETS_UP.search(said[i].text)]
+            out += [_Kept(said[i].text, float(keep[i]), kinds[i], said[i].message, setup_only=True) for i in setups[:1]]
             continue
         best = max(chosen, key=lambda i: keep[i])
         text, before = _joined([said[i].text for i in chosen]), said[best].before
@@ -172,28 +184,43 @@ def _kept_per_sentence(said: list[Piece], keep: np.ndarray, kinds: list[str], th
     return out
 
 
-def _merged(kept: list[_Kept]) -> list[_Kept]:
-    """Neighbouring kept sentences of one message that the model gives the same kind, the second not
-    opening on the user, make one memory ("I like my coffee black. No sugar, no milk.")."""
+def _one_thought(last: _Kept, item: _Kept, user_turns: list[int]) -> bool:
+    """Whether `item` says more about `last`: in the same message, the same kind and not opening on the
+    user ("I like my coffee black. No sugar, no milk."); in the same message or the user's next one,
+    opening by pointing back or following a set-up ("Quick thing about my sister Emma." / "She's vegan.")."""
+    if len(last.text) + len(item.text) >= defaults.MAX_SENTENCE_CHARS:
+        return False
+    same = last.message == item.message
+    nxt = same or (item.message in user_turns and last.message in user_turns
+                   and user_turns.index(item.message) == user_turns.index(last.message) + 1)
+    if same and last.kind == item.kind and not _STARTS_WITH_SELF.search(item.text):
+        return True
+    return nxt and (bool(_SETS_UP.search(last.text)) or
+                    (bool(_CONTINUES.search(item.text)) and not _STARTS_WITH_SELF.search(item.text)))
+
+
+def _merged(kept: list[_Kept], user_turns: list[int] | None = None) -> list[_Kept]:
+    """Neighbouring kept sentences that say one thought (`_one_thought`) make one memory, of the kind
+    of the likelier half."""
+    user_turns = user_turns or []
     out: list[_Kept] = []
     for item in kept:
         last = out[-1] if out else None
-        if (last is not None and last.message == item.message and last.kind == item.kind
-                and not _STARTS_WITH_SELF.search(item.text)
-                and len(last.text) + len(item.text) < defaults.MAX_SENTENCE_CHARS):
+        if last is not None and _one_thought(last, item, user_turns):
             glue = "。" if defaults.is_mostly_cjk(last.text) else ". "
-            stronger = last if last.probability >= item.probability else item
+            stronger = item if last.setup_only or item.probability > last.probability else last
             out[-1] = _Kept(f"{defaults._trim(last.text)}{glue}{item.text}", stronger.probability, stronger.kind,
-                            last.message)
+                            item.message, setup_only=last.setup_only and item.setup_only)
         else:
             out.append(item)
-    return out
+    return [item for item in out if not item.setup_only]
 
 
 def extract_candidates(messages: list[dict], model: TrainedModel) -> ExtractionResult:
     said = [p for p in pieces(messages) if _usable(p)]
     keep, kinds = score(model, said, embed([p.text for p in said]))
-    kept = _merged(_kept_per_sentence(said, keep, kinds, model.threshold))
+    user_turns = [n for n, m in enumerate(messages) if m.get("role") == "user"]
+    kept = _merged(_kept_per_sentence(said, keep, kinds, model.threshold), user_turns)
     contents = [defaults._trim(k.text) for k in kept]
     found: dict[str, Candidate] = {}
     for item, content in zip(kept, contents, strict=True):

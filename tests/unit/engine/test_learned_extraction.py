@@ -79,3 +79,35 @@ def test_loading_the_shipped_weights_gives_the_decisions_training_made() -> None
     keep, _kinds = learned_candidates.score(model, pieces, learned_candidates.embed([p.text for p in pieces]))
     assert np.allclose(keep, [p["keep"] for p in probe], atol=1e-4)
     assert [k >= model.threshold for k in keep] == [p["keep"] >= model.threshold for p in probe]
+
+
+def learnt_in_chat(*turns: tuple[str, str]) -> list[str]:
+    messages = [{"role": role, "content": text} for role, text in turns]
+    return [c.content for c in extract_candidates(messages, NO_MODEL).candidates]
+
+
+@pytest.mark.parametrize("turns, words", [
+    ([("user", "Quick thing about my brother Tom."), ("assistant", "Sure, what about him?"),
+      ("user", "He's allergic to shellfish, so keep that in mind when I ask for party recipes.")],
+     ["Tom", "shellfish"]),
+    ([("user", "I finally adopted a rescue greyhound called Pepper. She sleeps about twenty hours a day.")],
+     ["Pepper", "twenty hours"]),
+    ([("user", "Always back up the router config before a firmware update. Learned that the hard way in March.")],
+     ["router", "March"]),
+    ([("user", "跟你说下我儿子小宇的情况"), ("assistant", "好的，你说。"), ("user", "他对鸡蛋过敏，以后推荐早餐的时候注意一下")],
+     ["小宇", "鸡蛋"]),
+    ([("user", "我去年在阳台种了一棵柠檬树"), ("assistant", "不错呀！"), ("user", "不过这东西特别怕冻，冬天一定要搬进屋里")],
+     ["柠檬树", "搬进屋"]),
+])
+def test_one_thought_said_in_two_sentences_is_one_memory(turns, words) -> None:
+    memories = learnt_in_chat(*turns)
+    assert len(memories) == 1, memories
+    assert all(word in memories[0] for word in words)
+
+
+@pytest.mark.parametrize("said", [
+    "I'm a dentist in Leeds. Also I can't stand jazz, never put it on any playlist for me.",
+    "我在成都做会计。我周末一般去爬山",
+])
+def test_two_thoughts_in_one_message_stay_two_memories(said: str) -> None:
+    assert len(learnt_in_chat(("user", said))) == 2

@@ -49,3 +49,27 @@ def test_a_plain_change_the_rules_see_replaces_but_someone_elses_news_does_not()
     assert verdict("I'm at Stripe now, left Shopify in May", "I work at Shopify") == REPLACES
     assert verdict("我姐姐现在也住在济南了", "我住在济南") != REPLACES
     assert verdict("Alex moved his desk next to the window", "My partner is Alex") != REPLACES
+
+
+def _verdict(new: str, old: str) -> str:
+    from memoryapp.engine.learned.changes import Existing, choose
+    from memoryapp.engine.llm.defaults import rules_see_a_change
+
+    v_new, v_old = np.asarray(get_embedder().embed([new, old]))
+    return choose(load(NAME), new, "fact", v_new, [Existing(old, "fact", v_old)], rules=rules_see_a_change).label
+
+
+def test_a_chinese_transfer_or_switch_replaces_the_old_memory():
+    from memoryapp.engine.learned.changes import REPLACES
+
+    assert _verdict("我从杭州总部调到武汉分部了", "我在杭州总部上班") == REPLACES
+    assert _verdict("豆浆不喝了，现在改喝牛奶", "我每天早上喝豆浆") == REPLACES
+
+
+def test_a_friend_moving_to_my_city_or_news_about_my_car_does_not_replace_it():
+    """Said with the words of a change (搬到, 新), but the friend's city and the car's news are not mine."""
+    from memoryapp.engine.learned.changes import REPLACES
+
+    assert _verdict("我朋友上个月搬到厦门了", "我住在厦门") != REPLACES
+    assert _verdict("马自达出了新款 SUV", "我开一辆马自达") != REPLACES
+    assert _verdict("my best friend just moved to Leeds", "I live in Leeds") != REPLACES
