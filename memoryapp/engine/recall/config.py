@@ -30,6 +30,9 @@ class VectorConfig(_Frozen):
     # HNSW's search breadth (pgvector's hnsw.ef_search).
     ef_search: int = Field(default=DEFAULT_EF_SEARCH, ge=10, le=1000)
     weight: float = 1.0
+    # A memory's cosine is the better of its content's and its cues' (Memory.cues): the situations a
+    # model wrote for it find what a message implies but does not say. False: the content's alone.
+    cues: bool = True
 
 
 class FullTextConfig(_Frozen):
@@ -43,6 +46,8 @@ class FullTextConfig(_Frozen):
     # ts_rank_cd measured worse with context indexed, recall@10 0.650 vs 0.704, and was removed.)
     k1: float = Field(default=1.2, ge=0)
     b: float = Field(default=0.75, ge=0, le=1)
+    # A word of the memory's cues counts this much of a word of the memory itself.
+    cue_weight: float = Field(default=1.0, ge=0, le=1)
     # A word of the memory's context or date counts this much of a word of the memory itself
     # (0.4 to 1.0 all measured 0.70-0.71 recall@10; half is the middle of that plateau).
     context_weight: float = Field(default=0.5, ge=0, le=1)
