@@ -114,7 +114,7 @@ def best_distance(cues: bool) -> str:
     content = "(m.embedding <=> %(qv)s::vector)"
     if not cues:
         return content
-    return f"LEAST({content}, COALESCE(m.cue_embedding <=> %(qv)s::vector, 2))"
+    return f"LEAST({content}, COALESCE((m.cue_embedding <=> %(qv)s::vector) + %(cue_margin)s, 2))"
 
 
 def _vector_cte(where: str, cues: bool) -> str:
@@ -137,7 +137,8 @@ def _vector_cte(where: str, cues: bool) -> str:
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
     """Run the enabled Postgres retrievers as one statement; return candidates with per-source ranks."""
     where, params = _filters(query)
-    params.update(qv=str(query.vector), vlimit=config.vector.limit, flimit=config.full_text.limit,
+    params.update(qv=str(query.vector), cue_margin=config.vector.cue_margin, vlimit=config.vector.limit,
+                  flimit=config.full_text.limit,
                   tlimit=config.trigram.limit)
     parts, ctes, names = [], [], []
     if config.vector.enabled:
@@ -229,13 +230,13 @@ def _bm25_ctes(where: str) -> list[str]:
     ]
 
 
-def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
+def hydrate(query: RecallQuery, ids: list[int], config: RecallConfig) -> dict[int, Candidate]:
     """Scoring inputs for ids found elsewhere (the graph), filtered exactly like the retrievers."""
     if not ids:
         return {}
     where, params = _filters(query)
-    params.update(qv=str(query.vector), ids=ids)
-    sql = f"""SELECT m.id, 1 - {best_distance(True)}, m.importance, m.valid_from, m.kind
+    params.update(qv=str(query.vector), cue_margin=config.vector.cue_margin, ids=ids)
+    sql = f"""SELECT m.id, 1 - {best_distance(config.vector.cues)}, m.importance, m.valid_from, m.kind
         FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
