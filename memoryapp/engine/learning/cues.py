@@ -4,7 +4,7 @@ Memories written by the page, the API, an import or offline extraction have no c
 `cues_written_at` NULL. This pass takes a user's such memories in batches of CUE_BATCH, asks the model
 once per batch (engine/llm/cues.py), and stores what it wrote with its vector (the secrets rule applies:
 a cue that holds one is dropped). A memory the model gave nothing for is dated all the same, so it is
-not asked about again. Progress goes to the user's open pages (`memory.progress`, job "cues"). One pass
+not asked about again. Progress goes to the user's open pages (`MemoryEventType.PROGRESS`, job "cues"). One pass
 per user at a time: a second one started meanwhile finds the user's lock taken and returns.
 No model: nothing happens, and recall works on the memories' own words.
 """

@@ -201,8 +201,11 @@ def supersede_memory(
         "context": context, "cues": cues,
     })
     vector = embedding if embedding is not None else _embed(data.content)
-    cue_values = cue_fields(data.cues, old.cue_embedding if data.cues == list(old.cues) else None,
-                            written=old.cues_written_at if data.cues == list(old.cues) else None)
+    same_cues = data.cues == list(old.cues)
+    # An edit's cues are the person's (emptied ones too: dated, so the cue job leaves them empty); a new
+    # fact without cues waits for the cue job.
+    cue_values = cue_fields(data.cues, old.cue_embedding if same_cues else None,
+                            written=old.cues_written_at if same_cues else (timezone.now() if keep_usage else None))
     key = content_key(data.content)
     with transaction.atomic():
         _lock_user(old.user_id)
