@@ -112,13 +112,13 @@ def _near_duplicate(user_id: int, key: str, embedding: list[float]) -> Memory | 
     return None
 
 
-def _merge_into(existing: Memory, data: MemoryInput, actor: str) -> WriteResult:
+def _merge_into(existing: Memory, data: MemoryInput, actor: str, cue_values: dict | None = None) -> WriteResult:
     before = snapshot(existing)
     existing.importance = max(existing.importance, data.importance)
     existing.confidence = max(existing.confidence, data.confidence)
     fields = ["importance", "confidence", "updated_at"]
-    if data.cues and not existing.cues:  # the duplicate brings the situations the memory lacked
-        for name, value in cue_fields(data.cues).items():
+    if cue_values and data.cues and not existing.cues:  # the duplicate brings the situations the memory lacked
+        for name, value in cue_values.items():
             setattr(existing, name, value)
             fields.append(name)
     existing.save(update_fields=fields)
@@ -155,7 +155,7 @@ def add_memory(
         _lock_user(user_id)
         duplicate = _near_duplicate(user_id, key, vector)
         if duplicate is not None:
-            return _merge_into(duplicate, data, actor)
+            return _merge_into(duplicate, data, actor, cue_values)
         start = data.valid_from or timezone.now()
         memory = Memory.objects.create(
             user_id=user_id, content=data.content, content_key=key, kind=data.kind, lifecycle=data.lifecycle,
