@@ -121,3 +121,24 @@ async def test_the_beat_queues_the_cue_job_on_the_worker_and_the_page_shows_its_
     asked = [_asked_ids(r) for r in session_llm_server.chat_requests(CUE_MARKER)]
     assert asked[-1] == waiting  # one call for all 21
     assert await sync_to_async(lambda: cues.waiting(alice.pk).count())() == 0
+
+
+@pytest.mark.django_db
+def test_manage_py_cues_runs_the_job_by_hand_and_says_when_there_is_no_model(alice, llm_server, use_scripted_llm,
+                                                                             monkeypatch):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    from memoryapp.providers.llm import reset_llm
+    from tests.support.fixtures import configure_llm
+
+    waiting = _import(alice, 3)
+    llm_server.script(CUE_MARKER, _answer(waiting))
+    out, bar = StringIO(), StringIO()
+    call_command("cues", "--user", str(alice.pk), stdout=out, stderr=bar)
+    assert "cues written for 3 memories" in out.getvalue() and "3/3" in bar.getvalue()
+    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
+    reset_llm()
+    with pytest.raises(CommandError, match="no language model is configured"):
+        call_command("cues")
