@@ -1,6 +1,6 @@
 """What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
 
-    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--json OUT]
+    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--cues PATH] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
 becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
@@ -9,6 +9,9 @@ memory budget) exactly as a chat turn does. `--pad N` fills each store to N memo
 reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
 questions per LoCoMo dev conversation, asked after the conversation's last two turns.
 The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
+`--cues PATH` (bench/chat_cases/cues.json: situations written for each persona memory from its text
+alone, as the extraction prompt asks a model) writes every persona a second time, its memories with
+those cues, and asks each turn of both: `with_cues` reports the second beside the plain figures.
 """
 from __future__ import annotations
 
@@ -38,28 +41,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="pad each persona's store to N memories with synthetic ones (latency at scale)")
     parser.add_argument("--rules", action="store_true",
                         help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
+    parser.add_argument("--cues", type=Path, metavar="PATH",
+                        help="cue file ({persona: {memory key: [cues]}}): also run every persona with them (with_cues)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
 
-def write_memories(persona: Persona, now, pad: int = 0):
+def write_memories(persona: Persona, now, pad: int = 0, cues: dict[str, list[str]] | None = None):
     """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
-    needed); returns (user, memory id -> key)."""
+    needed), each with its `cues` (memory key -> cues) when given; returns (user, memory id -> key)."""
     from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.memories.validation import MemoryInput
     from memoryapp.models import MemorySettings
 
     from .ingest import embed_cached
 
-    user = runtime.fresh_user(f"chat-{persona.name}")
+    user = runtime.fresh_user(f"chat-{persona.name}{'-cues' if cues is not None else ''}")
     # No extraction: the benchmark measures what a turn is handed, not what it teaches.
     MemorySettings.objects.update_or_create(user=user, defaults={"extract_every_n_turns": 10_000})
     # Persona memories were learnt over the last three months, a few days apart.
-    items = [MemoryInput(content=m.content, kind=m.kind, context=m.context,
+    items = [MemoryInput(content=m.content, kind=m.kind, context=m.context, cues=(cues or {}).get(m.key, []),
                          valid_from=m.valid_from or now - timedelta(days=(index * 7) % 90))
              for index, m in enumerate(persona.memories)]
     vectors, _ = embed_cached([item.content for item in items], runtime.BENCH_VAR_DIR / "vectors")
-    written = bulk_add(user.pk, items, embeddings=vectors)
+    written = bulk_add(user.pk, items, embeddings=vectors, cue_embeddings=_cue_vectors(items))
 
     key_of: dict[int, str] = {}
     by_key = {}
@@ -71,6 +76,26 @@ def write_memories(persona: Persona, now, pad: int = 0):
     if pad > len(written):
         _pad(user, pad - len(written))
     return user, key_of
+
+
+def _cue_vectors(items) -> list[list[float] | None]:
+    """The cues' vectors as the write path computes them (one per memory's cues), cached like the contents'."""
+    from memoryapp.engine.memories.cue_fields import cue_text
+
+    from .ingest import embed_cached
+
+    texts = [cue_text(item.cues) for item in items if item.cues]
+    vectors = iter(embed_cached(texts, runtime.BENCH_VAR_DIR / "vectors")[0] if texts else [])
+    return [next(vectors) if item.cues else None for item in items]
+
+
+def load_cues(path: Path) -> dict[str, dict[str, list[str]]]:
+    """{persona: {memory key: [cues]}} from a cue file."""
+    import json
+
+    data = json.loads(path.read_text())
+    return {persona: {key: list(cues) for key, cues in memories.items()}
+            for persona, memories in data.items() if not persona.startswith("_")}
 
 
 def _pad(user, count: int) -> None:
@@ -145,13 +170,28 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         personas += [locomo_persona(sample, args.locomo) for sample in load(args.locomo_data)]
     now = timezone.now()
     outcomes: list[TurnOutcome] = []
+    cue_file = load_cues(args.cues) if args.cues else None
+    cued: list[TurnOutcome] = []  # the same turns, the persona's memories written with their cues
     started = time.perf_counter()
     for persona in personas:
         user, key_of = write_memories(persona, now, args.pad)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))
+        if cue_file is not None and persona.split != "locomo":
+            user, key_of = write_memories(persona, now, args.pad, cues=cue_file.get(persona.name, {}))
+            cued.extend(run_case(user, persona, case, key_of) for case in persona.cases)
         logger.info("%s: %d cases", persona.name, len(persona.cases))
     chat = [o for o in outcomes if o.split != "locomo"]
+    extra = {}
+    if cue_file is not None:
+        extra["with_cues"] = {
+            "cue_file": str(args.cues),
+            "memories_with_cues": sum(1 for p in personas for m in p.memories if cue_file.get(p.name, {}).get(m.key)),
+            "overall": summarise(cued), "by_language": grouped(cued, "language"),
+            "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
+                         for split in args.split if (group := [o for o in cued if o.split == split])},
+            "turns": [{"id": o.case_id, "injected": list(o.injected)} for o in cued],
+        }
     return {
         "benchmark": "bench.chat",
         "embedding_model": settings.EMBEDDING_MODEL,
@@ -170,6 +210,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
                    "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
                    "recall_ms": round(o.recall_ms, 2)} for o in outcomes],
+        **extra,
     }
 
 
@@ -199,6 +240,15 @@ def print_summary(result: dict) -> None:
         print(row(f"shape {shape}", s))
     if result["locomo"]:
         print(row("locomo questions", result["locomo"]))
+    if result.get("with_cues"):
+        cued = result["with_cues"]
+        print(f"with cues ({cued['memories_with_cues']} memories cued from {cued['cue_file']}), the same turns:")
+        print(row("all", cued["overall"]))
+        for split, values in cued["by_split"].items():
+            for language, s in values["by_language"].items():
+                print(row(f"  {split} {language}", s))
+        for language, s in cued["by_language"].items():
+            print(row(f"language {language}", s))
 
 
 def print_misses(result: dict, count: int) -> None:

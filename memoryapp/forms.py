@@ -12,7 +12,7 @@ from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.engine.memories.listing import SAVED_KINDS
 from memoryapp.engine.memories.validation import MemoryPatch, parse
-from memoryapp.models import MAX_CONTENT_LENGTH, MemoryKind, MemorySettings, MemorySource, MemoryStatus
+from memoryapp.models import MAX_CONTENT_LENGTH, MAX_CUE_LENGTH, MAX_CUES, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 
 RANGE_CHOICES = [("", _("Any time")), ("day", _("Last 24 hours")), ("week", _("Last 7 days")),
                  ("month", _("Last 30 days")), ("year", _("Last year"))]
@@ -60,6 +60,10 @@ class MemoryFilterForm(forms.Form):
 class MemoryEditForm(forms.Form):
     content = forms.CharField(max_length=MAX_CONTENT_LENGTH, widget=forms.Textarea(attrs={"rows": 3}),
                               label=_("Content"))
+    cues = forms.CharField(required=False, max_length=MAX_CUES * (MAX_CUE_LENGTH + 2),
+                           widget=forms.Textarea(attrs={"rows": 3}), label=_("Helps with"),
+                           help_text=_("Situations or questions in which this memory helps, one per line: "
+                                       "the chat finds the memory by them too."))
     kind = forms.ChoiceField(choices=MemoryKind.choices, label=_("Type"))
     importance = forms.IntegerField(min_value=0, max_value=100, label=_("Importance (%)"))
 
@@ -71,13 +75,16 @@ class MemoryEditForm(forms.Form):
             try:
                 parse(MemoryPatch, self.changes())
             except MemoryValidationError as exc:
-                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+                field = (exc.field or "").split(".")[0]  # "cues.2": the third line of the cues
+                self.add_error(field if field in self.fields else None, exc.message)
         return data
 
     def changes(self) -> dict:
         """The edit, as the write path takes it (importance from a percentage to 0-1)."""
         data = self.cleaned_data
-        return {"content": data["content"], "kind": data["kind"], "importance": data["importance"] / 100}
+        cues = [line.strip() for line in data.get("cues", "").splitlines() if line.strip()]
+        return {"content": data["content"], "kind": data["kind"], "importance": data["importance"] / 100,
+                "cues": cues}
 
 
 class MemorySettingsForm(forms.ModelForm):

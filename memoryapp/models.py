@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
@@ -17,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
 MAX_CONTENT_LENGTH = 2000
+MAX_CUES = 12  # situations per memory (a few in the user's language and a few in English)
+MAX_CUE_LENGTH = 200
 _SPACES = re.compile(r"\s+")
 
 
@@ -97,12 +100,23 @@ class Memory(models.Model):
     # Where the memory was learnt (the message it came from, or the turn before it): searched as
     # context for the memory's own words, never shown or put in a prompt.
     context = models.TextField(default="", blank=True)
+    # Cues: short situations or questions in which the memory would help ("building Docker images",
+    # "构建镜像"), written by a model at extraction or by the background cue job, editable on the card.
+    # Unlike `context` they are shown and embedded: recall takes the better of the content's and the
+    # cues' cosine, so a memory a message only implies is still found.
+    cues = ArrayField(models.CharField(max_length=MAX_CUE_LENGTH), default=list, blank=True)
+    cue_embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    # When the cues were last written (by a model or a person); NULL: the cue job has not seen it yet.
+    cues_written_at = models.DateTimeField(null=True, blank=True)
     # jieba-segmented, lower-cased text; Postgres derives the tsvector from it (config in migration 0001).
     search_tokens = models.TextField(default="", blank=True)
     # The same for the context and the memory's date in words ("may 2023"): weighted below the content.
     search_context = models.TextField(default="", blank=True)
+    # The same for the cues: weighted between the content and the context.
+    search_cues = models.TextField(default="", blank=True)
     search_vector = models.GeneratedField(
         expression=SearchVector("search_tokens", config="memoryapp_mixed", weight="A")
+        + SearchVector("search_cues", config="memoryapp_mixed", weight="B")
         + SearchVector("search_context", config="memoryapp_mixed", weight="C"),
         output_field=SearchVectorField(),
         db_persist=True,
@@ -123,6 +137,10 @@ class Memory(models.Model):
             models.Index(fields=["graph_sync_state"], name="memory_graph_sync"),
             HnswIndex(
                 name="memory_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            HnswIndex(
+                name="memory_cue_embedding_hnsw", fields=["cue_embedding"], m=16, ef_construction=64,
                 opclasses=["vector_cosine_ops"],
             ),
             GinIndex(fields=["search_vector"], name="memory_search_vector"),

@@ -53,6 +53,8 @@ class MemoryOut(Schema):
     valid_until: datetime | None
     source: str
     source_conversation_id: int | None
+    # Situations in which the memory helps, searched beside its content; [] until a model writes some.
+    cues: list[str]
     created_at: datetime
     updated_at: datetime
     replaced_by: ReplacementOut | None = None  # set on a version that is no longer current

@@ -177,6 +177,7 @@ CELERY_BEAT_SCHEDULE = {
     "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
     "purge-deleted": {"task": "tasks.maintenance.purge_deleted", "schedule": 3600.0},
     "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},
+    "cues-pending": {"task": "tasks.cues.queue_cues", "schedule": 300.0},
     "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
 }
 

@@ -194,7 +194,8 @@ def memory_status(request: HttpRequest, memory_id: int, action: str) -> HttpResp
 @require_http_methods(["GET", "POST"])
 def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
     memory = _own(request, memory_id)
-    initial = {"content": memory.content, "kind": memory.kind, "importance": round(memory.importance * 100)}
+    initial = {"content": memory.content, "kind": memory.kind, "importance": round(memory.importance * 100),
+               "cues": "\n".join(memory.cues)}
     form = MemoryEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

@@ -50,15 +50,20 @@ async def search_memories(ctx: Context, query: str, kinds: list[Kind] | None = N
     return await run(ctx, work)
 
 
+CUES_HELP = ("short situations or questions in which the memory would help (\"building Docker images\"), in the "
+             "user's language and English; searched beside the content. Left out: a model writes them later")
+
+
 @server.tool(description="Remember this: add a memory. A near-duplicate of a current memory is merged into it "
                          "(action 'merged').")
 async def add_memory(ctx: Context, content: str, kind: Kind = Kind.FACT,
                      importance: Annotated[float, Field(description="0 to 1")] = 0.5,
                      confidence: Annotated[float, Field(description="0 to 1")] = 0.8,
-                     lifecycle: Lifecycle = Lifecycle.WORKING) -> dict[str, Any]:
+                     lifecycle: Lifecycle = Lifecycle.WORKING,
+                     cues: Annotated[list[str] | None, Field(description=CUES_HELP)] = None) -> dict[str, Any]:
     def work(user) -> dict:
         payload = MemoryIn.model_validate({"content": content, "kind": kind, "importance": importance,
-                                           "confidence": confidence, "lifecycle": lifecycle})
+                                           "confidence": confidence, "lifecycle": lifecycle, "cues": cues or []})
         return written(write.add_memory(user, **payload.dict(), actor=Actor.API))
     return await run(ctx, work, write=True)
 
@@ -81,12 +86,14 @@ async def get_memory(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
     return await run(ctx, lambda user: memory_out(memory_of(user, memory_id)))
 
 
-@server.tool(description="Edit a memory: any of content, kind, importance, lifecycle. A new content supersedes "
+@server.tool(description="Edit a memory: any of content, kind, importance, lifecycle, cues. A new content supersedes "
                          "it (the old wording stays in its history and the memories page can undo it).")
 async def update_memory(ctx: Context, memory_id: MemoryId, content: str | None = None, kind: Kind | None = None,
-                        importance: float | None = None, lifecycle: Lifecycle | None = None) -> dict[str, Any]:
+                        importance: float | None = None, lifecycle: Lifecycle | None = None,
+                        cues: Annotated[list[str] | None, Field(description=CUES_HELP)] = None) -> dict[str, Any]:
     changes = {name: value for name, value in
-               (("content", content), ("kind", kind), ("importance", importance), ("lifecycle", lifecycle))
+               (("content", content), ("kind", kind), ("importance", importance), ("lifecycle", lifecycle),
+                ("cues", cues))
                if value is not None}
 
     def work(user) -> dict:

@@ -210,11 +210,11 @@ def test_it_marks_a_card_being_edited_when_it_changes_elsewhere(page: Page, app_
     open_memories(page, app_server)
     card(page, "piano teacher").get_by_role("link", name="Edit").click()
     editor = page.locator(".memory-card.editing")
-    editor.locator("textarea").fill("Works as a piano teacher in Dresden")
+    editor.locator("textarea[name=content]").fill("Works as a piano teacher in Dresden")
     teacher = Memory.objects.get(user=alice, content__contains="piano teacher")
     off_loop(delete_memory, teacher)
     expect(editor.locator(".changed-elsewhere")).to_contain_text("changed elsewhere", timeout=15_000)
-    expect(editor.locator("textarea")).to_have_value("Works as a piano teacher in Dresden")  # not replaced
+    expect(editor.locator("textarea[name=content]")).to_have_value("Works as a piano teacher in Dresden")  # not replaced
 
 
 def open_memories_in(page: Page, app_server) -> None:
@@ -264,7 +264,7 @@ def test_it_edits_a_memory_and_shows_the_old_wording_in_its_history(page: Page, 
     open_memories(page, app_server)
     card(page, "piano teacher").get_by_role("link", name="Edit").click()
     editor = page.locator(".memory-card.editing")
-    editor.locator("textarea").fill("Works as a violin teacher in Leipzig")
+    editor.locator("textarea[name=content]").fill("Works as a violin teacher in Leipzig")
     editor.get_by_role("button", name="Save").click()
     edited = card(page, "violin teacher")
     expect(edited).to_be_visible()
@@ -362,3 +362,22 @@ def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alic
     off_loop(transfer.import_memories, alice, rows)
     expect(page.locator("#import-status")).to_have_text(line, timeout=15_000)
     expect(page.locator("#import-progress")).to_have_attribute("value", "600")
+
+
+def test_a_card_shows_its_cues_and_the_editor_changes_them(page: Page, app_server, alice):
+    off_loop(add_memory, alice, "Docker builds on the office network need HTTPS_PROXY set", kind="lesson",
+             cues=["building Docker images", "构建镜像"])
+    open_memories(page, app_server)
+    docker = card(page, "HTTPS_PROXY")
+    expect(docker.locator(".mem-cues")).to_contain_text("building Docker images")
+    expect(docker.locator(".mem-cues")).to_contain_text("构建镜像")
+    docker.get_by_role("link", name="Edit").click()
+    editor = page.locator(".memory-card.editing")
+    expect(editor.get_by_label("Helps with")).to_have_value("building Docker images\n构建镜像")
+    editor.get_by_label("Helps with").fill("docker compose up\nmy password is hunter2")
+    editor.get_by_role("button", name="Save").click()
+    expect(editor.locator(".errorlist")).to_contain_text("password")  # refused, nothing saved
+    editor.get_by_label("Helps with").fill("docker compose up\n\npulling images")
+    editor.get_by_role("button", name="Save").click()
+    expect(card(page, "HTTPS_PROXY").locator(".mem-cues")).to_have_text(re.compile(r"docker compose up\s*·\s*pulling images"))
+    assert Memory.objects.get(user=alice).cues == ["docker compose up", "pulling images"]

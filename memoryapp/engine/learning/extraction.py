@@ -270,7 +270,8 @@ def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, ca
     said = _source_message(candidate, messages)
     source = {"source": MemorySource.EXTRACTED, "source_conversation_id": run.conversation_id,
               "source_message_id": said.pk, "context": learnt_from(said)}
-    details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence}
+    details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence,
+               "cues": [cue for cue in candidate.cues if not contains_sensitive(cue)]}
     if action is DecisionAction.ADD:
         return write.add_memory(run.user_id, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
                                 embedding=vector).memory

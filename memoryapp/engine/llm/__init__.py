@@ -9,6 +9,7 @@ Each task owns its prompt, the schema its answer is validated against, and its d
     chat_summary.compact_summary(earlier, messages, llm) -> str           a long chat's rolling summary
     replies.reply(prompt, llm) -> str, replies.stream_reply(prompt, llm)  the chat reply
     promotion.review(memories, llm) -> set of ids                         which memories become core
+    cues.write_cues(memories, llm) -> {id: cues}                          cues for memories written without them
 
 `llm` is a provider (memoryapp/providers/llm: `complete`, `complete_json`, `stream`) or None: no model.
 Engine entry points take it as an argument defaulting to `CONFIGURED`, the model the settings name,

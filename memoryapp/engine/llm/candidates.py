@@ -40,9 +40,14 @@ Write each memory as one short, self-contained statement about the user, in the 
 writes in. Chinese stays Chinese; do not translate.
 importance (0 to 1): how useful it is for future conversations. confidence (0 to 1): how clearly
 the user stated it.
+cues: 3 to 6 short situations or questions in which the memory would help, including ones that
+only imply it (for "Docker builds on the office network need HTTPS_PROXY": "building or pulling
+Docker images", "docker compose up", "构建镜像"). Write them in the user's language and in English,
+each under 80 characters, with no secrets.
 
 Answer with only a JSON object, at most 20 candidates, {{"candidates": []}} when nothing qualifies:
-{{"candidates": [{{"content": "...", "kind": "preference", "importance": 0.6, "confidence": 0.9}}]}}"""
+{{"candidates": [{{"content": "...", "kind": "preference", "importance": 0.6, "confidence": 0.9,
+"cues": ["...", "..."]}}]}}"""
 
 
 def build_extraction_messages(conversation: Sequence[dict]) -> list[dict]:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from memoryapp.models import MemoryKind, normalise_content  # one list of kinds, one "same memory" rule
+from memoryapp.models import MAX_CUE_LENGTH, MAX_CUES, MemoryKind, normalise_content  # one list of kinds, one "same memory" rule
 
 __all__ = [
     "Candidate",
@@ -42,6 +42,9 @@ class DecisionAction(str, Enum):
 
 Content = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000, strict=True)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, strict=True)]
+# A situation in which the memory would help (Memory.cues), as the extraction and cue prompts ask for it.
+Cue = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CUE_LENGTH, strict=True)]
+Cues = Annotated[tuple[Cue, ...], Field(max_length=MAX_CUES)]
 
 
 class _Schema(BaseModel):
@@ -60,6 +63,8 @@ class Candidate(_Schema):
     kind: MemoryKind
     importance: Unit
     confidence: Unit
+    # Situations in which it would help; they ride in the extraction call (no call of their own).
+    cues: Cues = ()
 
     @field_validator("kind", mode="before")
     @classmethod

@@ -13,6 +13,7 @@ from django.utils import timezone
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
 from ..text import content_key, search_context, search_tokens
+from .cue_fields import cue_fields, embed_cues
 from .snapshots import snapshot
 from .validation import MemoryInput
 from .write import _lock_user, announce
@@ -26,9 +27,11 @@ def bulk_add(
     actor: str = Actor.SYSTEM,
     batch_size: int = 256,
     embeddings: Sequence[list[float]] | None = None,
+    cue_embeddings: Sequence[list[float] | None] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Memory | None]:
-    """Write `items`; returns, per item, the new Memory or None where it duplicated one."""
+    """Write `items`; returns, per item, the new Memory or None where it duplicated one. `embeddings`,
+    `cue_embeddings`: the contents' and the cues' vectors when already computed (None: no cues)."""
     from memoryapp.providers.embeddings import get_embedder
 
     results: list[Memory | None] = []
@@ -38,6 +41,8 @@ def bulk_add(
         batch = items[start:start + batch_size]
         vectors = (embeddings[start:start + batch_size] if embeddings is not None
                    else get_embedder().embed([item.content for item in batch]))
+        cue_vectors = (cue_embeddings[start:start + batch_size] if cue_embeddings is not None
+                       else embed_cues([item.cues for item in batch]))
         keys = [content_key(item.content) for item in batch]
         with transaction.atomic():
             _lock_user(user_id)
@@ -46,7 +51,7 @@ def bulk_add(
                                       content_key__in=keys).values_list("content_key", flat=True)
             )
             rows, positions = [], []
-            for position, (item, key, vector) in enumerate(zip(batch, keys, vectors)):
+            for position, (item, key, vector, cue_vector) in enumerate(zip(batch, keys, vectors, cue_vectors)):
                 if key in existing or key in seen:
                     continue
                 seen.add(key)
@@ -57,6 +62,7 @@ def bulk_add(
                     lifecycle=item.lifecycle, importance=item.importance, confidence=item.confidence,
                     valid_from=valid_from, source=source, embedding=vector, search_tokens=search_tokens(item.content),
                     context=item.context, search_context=search_context(item.context, valid_from),
+                    **cue_fields(item.cues, cue_vector),
                 ))
             created = Memory.objects.bulk_create(rows)
             MemoryEvent.objects.bulk_create([

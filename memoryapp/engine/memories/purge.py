@@ -1,6 +1,6 @@
 """Delete forever: a memory with its versions, all of a user's memories, or the whole account.
 
-A purge removes the rows (vector, search text and context go with them), every copy of their text
+A purge removes the rows (vectors, search text, context and cues go with them), every copy of their text
 (audit snapshots and notes, suggestions, run errors, failed-task records, admin log lines) and, after
 commit, their graph episodes and the facts only those supported. The audit keeps one row per purged
 memory saying that it was purged, when and by whom, with no content.
@@ -138,7 +138,9 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
     MemoryEvent.objects.filter(user_id=user_id, memory_ref__in=ids).delete()
     _scrub_notes(user_id, texts)
     _scrub_command_replies(user_id, [m.content for m in rows])
-    _scrub_shared_records(user_id, texts, memory_ids=ids)
+    # A model's answer that failed validation can quote cues (a run's error): they go too. Not from other
+    # memories' notes, which quote contents; a short cue ("周末安排") would match them by chance.
+    _scrub_shared_records(user_id, texts + [cue for m in rows for cue in m.cues], memory_ids=ids)
     _delete_failed_tasks(memory_id=ids)
     episode_ids = {m.pk: m.graph_episode_id for m in rows}
     Memory.objects.filter(pk__in=ids).delete()  # citations and supersedes links cascade

@@ -4,7 +4,8 @@ The new vectors go into a side column (`embedding_next`, the new dimension), in 
 side vector is still empty is what is left, so an interrupted run resumes where it stopped. Recall
 keeps reading `embedding`, the old vectors, all along. When every row has its new vector, one
 transaction (the table locked against writes for its duration) embeds rows written meanwhile, drops the
-old column and its index, renames the side column and builds the HNSW index for the new dimension.
+old column and its index, renames the side column and builds the HNSW index for the new dimension; the
+cues' vectors (Memory.cue_embedding) are emptied with it and embedded again once the lock is released.
 Then the app must run with the new model's settings. Each user's open pages hear one `MemoryEventType.BATCH`
 event with the count of their memories re-embedded, not one per memory.
 """
@@ -18,11 +19,13 @@ from django.db import connection, transaction
 from memoryapp.models import EventAction
 from memoryapp.providers.embeddings.base import Embedder
 
+from .cue_fields import cue_text
 from .write import announce
 
 TABLE = "memoryapp_memory"
 SIDE = "embedding_next"
 INDEX = "memory_embedding_hnsw"  # as migration 0001 names it
+CUE_INDEX = "memory_cue_embedding_hnsw"  # as migration 0007 names it
 
 
 @dataclass
@@ -82,6 +85,20 @@ def _embed_batch(embedder: Embedder, batch_size: int) -> int:
     return len(rows)
 
 
+def _embed_cue_batch(embedder: Embedder, batch_size: int) -> int:
+    """Embed the cues of one batch of rows that have cues but no cue vector; returns how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, cues FROM {TABLE} WHERE cue_embedding IS NULL AND cardinality(cues) > 0 "
+                       "ORDER BY id LIMIT %s", [batch_size])
+        rows = cursor.fetchall()
+        if not rows:
+            return 0
+        vectors = embedder.embed([cue_text(cues) for _, cues in rows])
+        cursor.executemany(f"UPDATE {TABLE} SET cue_embedding = %s::vector WHERE id = %s",
+                           [(str(vector), memory_id) for (memory_id, _), vector in zip(rows, vectors)])
+    return len(rows)
+
+
 def reembed(embedder: Embedder, *, batch_size: int = 256,
             progress: Callable[[int, int], None] | None = None) -> ReembedReport:
     """Give every memory (every user, every status and version) a vector from `embedder`, then switch."""
@@ -111,6 +128,15 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
             cursor.execute(f"ALTER TABLE {TABLE} RENAME COLUMN {SIDE} TO embedding")
             cursor.execute(f"CREATE INDEX {INDEX} ON {TABLE} USING hnsw (embedding vector_cosine_ops) "
                            "WITH (m = 16, ef_construction = 64)")
+            # The cues' vectors were the old model's: emptied here (recall then takes the content's
+            # cosine alone) and embedded again below, after the lock is released.
+            cursor.execute(f"DROP INDEX IF EXISTS {CUE_INDEX}")
+            cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN cue_embedding")
+            cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN cue_embedding vector({embedder.dim})")
+            cursor.execute(f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding vector_cosine_ops) "
+                           "WITH (m = 16, ef_construction = 64)")
+    while _embed_cue_batch(embedder, batch_size):
+        pass
     _, report.total = _counts_after_swap()
     report.swapped = True
     _announce_per_user()

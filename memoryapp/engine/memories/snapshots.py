@@ -18,4 +18,5 @@ def snapshot(memory: Memory) -> dict:
         "valid_until": memory.valid_until.isoformat() if memory.valid_until else None,
         "source": memory.source,
         "source_conversation_id": memory.source_conversation_id,
+        "cues": list(memory.cues),
     }

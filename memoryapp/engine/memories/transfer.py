@@ -64,6 +64,7 @@ def export_row(memory: Memory) -> dict:
         "status": memory.status, "access_count": memory.access_count, "source": memory.source,
         "valid_from": memory.valid_from.isoformat(), "created_at": memory.created_at.isoformat(),
         "context": memory.context,  # what it was learnt from: searched, not shown, but the user's data
+        "cues": list(memory.cues),  # imported with the memory: no model call to write them again
     }
 
 

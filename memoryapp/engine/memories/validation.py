@@ -5,7 +5,7 @@ conversations/api.py) are these models, the pages' forms and the chat call them,
 rows with them, and the write path (write.py) parses what it stores with them. tests/unit/test_validation_rules.py
 fails on a NUL check written anywhere else.
 
-A memory's content and context never hold a secret (engine/sensitive.py): the refusal says which kind,
+A memory's content, context and cues never hold a secret (engine/sensitive.py): the refusal says which kind,
 in the user's language, so the page, the API and an import's row report all say why.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from memoryapp.models import MAX_CONTENT_LENGTH, Lifecycle, MemoryKind
+from memoryapp.models import MAX_CONTENT_LENGTH, MAX_CUE_LENGTH, MAX_CUES, Lifecycle, MemoryKind
 
 from ..errors import MemoryValidationError
 from ..sensitive import SecretKind, find_secret
@@ -69,7 +69,7 @@ _SECRET_NAMES = {
     SecretKind.OTP: gettext_lazy("a one-time code"),
     SecretKind.OTHER: gettext_lazy("a secret code"),
 }
-_FIELD_NAMES = {"content": gettext_lazy("content"), "context": gettext_lazy("context")}
+_FIELD_NAMES = {"content": gettext_lazy("content"), "context": gettext_lazy("context"), "cues": gettext_lazy("cues")}
 
 
 def _without_secret(field: str):
@@ -92,6 +92,17 @@ Content = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, 
 # Where a memory was learnt (the message it came from): searched, never shown.
 Context = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_CONTEXT_LENGTH),
                     AfterValidator(_without_nul), _without_secret("context")]
+# One situation in which a memory would help ("building Docker images"): trimmed, short, no secret.
+Cue = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CUE_LENGTH),
+                AfterValidator(_without_nul), _without_secret("cues")]
+
+
+def _distinct(cues: list[str]) -> list[str]:
+    return list(dict.fromkeys(cues))
+
+
+# A memory's cues: at most MAX_CUES, repeats dropped.
+Cues = Annotated[list[Cue], Field(max_length=MAX_CUES), AfterValidator(_distinct)]
 # Importance and confidence: a number from 0 to 1 (`false` is not 0, "0.5" is not a number).
 Score = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False, strict=True)]
 
@@ -106,6 +117,8 @@ class MemoryFields(BaseModel):
     importance: Score = 0.5
     confidence: Score = 0.8
     lifecycle: Lifecycle = Lifecycle.WORKING
+    # Situations in which it would help; without them a model writes some later (engine/memories/cues.py).
+    cues: Cues = []
 
 
 class MemoryInput(MemoryFields):
@@ -124,6 +137,7 @@ class MemoryPatch(BaseModel):
     kind: MemoryKind | None = None
     importance: Score | None = None
     lifecycle: Lifecycle | None = None
+    cues: Cues | None = None
 
 
 def readable_error(error: dict, path: Sequence[str | int], where: str | None = None) -> tuple[str, str | None]:

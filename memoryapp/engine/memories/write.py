@@ -22,6 +22,7 @@ from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySour
 from ..errors import MemoryConflict, MemoryValidationError
 from ..sensitive import contains_sensitive
 from ..text import content_key, search_context, search_tokens
+from .cue_fields import cue_fields
 from .signals import memory_changed
 from .snapshots import snapshot
 from .validation import MemoryInput, MemoryPatch, parse
@@ -111,11 +112,16 @@ def _near_duplicate(user_id: int, key: str, embedding: list[float]) -> Memory | 
     return None
 
 
-def _merge_into(existing: Memory, data: MemoryInput, actor: str) -> WriteResult:
+def _merge_into(existing: Memory, data: MemoryInput, actor: str, cue_values: dict | None = None) -> WriteResult:
     before = snapshot(existing)
     existing.importance = max(existing.importance, data.importance)
     existing.confidence = max(existing.confidence, data.confidence)
-    existing.save(update_fields=["importance", "confidence", "updated_at"])
+    fields = ["importance", "confidence", "updated_at"]
+    if cue_values and data.cues and not existing.cues:  # the duplicate brings the situations the memory lacked
+        for name, value in cue_values.items():
+            setattr(existing, name, value)
+            fields.append(name)
+    existing.save(update_fields=fields)
     record(existing, EventAction.MERGED, actor, before=before, note=f"merged a duplicate: {data.content}")
     return WriteResult(existing, EventAction.MERGED)
 
@@ -135,26 +141,28 @@ def add_memory(
     actor: str = Actor.USER,
     embedding: list[float] | None = None,
     context: str = "",
+    cues: list[str] | None = None,
 ) -> WriteResult:
     """Add a memory, or merge it into the user's current memory it duplicates (cosine >= 0.9)."""
     user_id = getattr(user, "pk", user)
     data = parse(MemoryInput, {"content": content, "kind": kind, "importance": importance,
                                "confidence": confidence, "lifecycle": lifecycle, "valid_from": valid_from,
-                               "context": context})
+                               "context": context, "cues": cues or []})
     vector = embedding if embedding is not None else _embed(data.content)  # slow: outside the transaction
+    cue_values = cue_fields(data.cues)
     key = content_key(data.content)
     with transaction.atomic():
         _lock_user(user_id)
         duplicate = _near_duplicate(user_id, key, vector)
         if duplicate is not None:
-            return _merge_into(duplicate, data, actor)
+            return _merge_into(duplicate, data, actor, cue_values)
         start = data.valid_from or timezone.now()
         memory = Memory.objects.create(
             user_id=user_id, content=data.content, content_key=key, kind=data.kind, lifecycle=data.lifecycle,
             importance=data.importance, confidence=data.confidence, valid_from=start,
             source=source, source_conversation_id=source_conversation_id, source_message_id=source_message_id,
             embedding=vector, search_tokens=search_tokens(data.content), context=data.context,
-            search_context=search_context(data.context, start),
+            search_context=search_context(data.context, start), **cue_values,
         )
         record(memory, EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED, actor)
         return WriteResult(memory, EventAction.CREATED)
@@ -174,11 +182,15 @@ def supersede_memory(
     source_message_id: int | None = None,
     embedding: list[float] | None = None,
     context: str | None = None,
+    cues: list[str] | None = None,
     keep_usage: bool = False,
 ) -> WriteResult:
     """Replace `old` with a new memory: old.valid_until = new.valid_from; both kept, linked both ways.
     `keep_usage`: the new version is the same memory reworded (an edit), so it keeps how often and when
-    it was used; a new fact (extraction's update) starts unused."""
+    it was used; a new fact (extraction's update) starts unused. `cues` None: the old version's when the
+    content is reworded (keep_usage), none for a new fact (the cue job writes its own)."""
+    if cues is None:
+        cues = list(old.cues) if keep_usage else []
     if context is None:  # the old version's; one kept before secrets were refused is left behind
         context = "" if contains_sensitive(old.context) else old.context
     data = parse(MemoryInput, {
@@ -186,9 +198,14 @@ def supersede_memory(
         "importance": old.importance if importance is None else importance,
         "confidence": old.confidence if confidence is None else confidence,
         "lifecycle": old.lifecycle, "valid_from": valid_from,
-        "context": context,
+        "context": context, "cues": cues,
     })
     vector = embedding if embedding is not None else _embed(data.content)
+    same_cues = data.cues == list(old.cues)
+    # An edit's cues are the person's (emptied ones too: dated, so the cue job leaves them empty); a new
+    # fact without cues waits for the cue job.
+    cue_values = cue_fields(data.cues, old.cue_embedding if same_cues else None,
+                            written=old.cues_written_at if same_cues else (timezone.now() if keep_usage else None))
     key = content_key(data.content)
     with transaction.atomic():
         _lock_user(old.user_id)
@@ -211,7 +228,7 @@ def supersede_memory(
                     valid_from=start, source=source or old.source,
                     source_conversation_id=source_conversation_id or old.source_conversation_id,
                     source_message_id=source_message_id, embedding=vector, search_tokens=search_tokens(data.content),
-                    context=data.context, search_context=search_context(data.context, start),
+                    context=data.context, search_context=search_context(data.context, start), **cue_values,
                     access_count=old.access_count if keep_usage else 0,
                     last_accessed_at=old.last_accessed_at if keep_usage else None,
                 )
@@ -228,8 +245,13 @@ def edit_memory(memory: Memory, changes: dict, *, actor: str = Actor.USER) -> Wr
     patch = parse(MemoryPatch, changes)
     if patch.content is not None and content_key(patch.content) != memory.content_key:
         return supersede_memory(memory, patch.content, actor=actor, kind=patch.kind, importance=patch.importance,
-                                keep_usage=True)
+                                cues=patch.cues, keep_usage=True)
     updates = {k: v for k, v in patch.model_dump(exclude_none=True).items() if k != "content"}
+    if "cues" in updates and updates["cues"] == list(memory.cues):
+        del updates["cues"]
+    # New cues: their vector is computed before the transaction (slow); emptied cues are the person's
+    # choice, dated so the cue job does not write them again.
+    cue_values = (cue_fields(updates["cues"], written=timezone.now()) if "cues" in updates else {})
     with transaction.atomic():
         memory = Memory.objects.select_for_update().get(pk=memory.pk)
         changed = [k for k, v in updates.items() if getattr(memory, k) != v]
@@ -238,6 +260,10 @@ def edit_memory(memory: Memory, changes: dict, *, actor: str = Actor.USER) -> Wr
         before = snapshot(memory)
         for field in changed:
             setattr(memory, field, updates[field])
+        if "cues" in changed:
+            for name, value in cue_values.items():
+                setattr(memory, name, value)
+            changed = [*changed, *(name for name in cue_values if name != "cues")]
         memory.save(update_fields=[*changed, "updated_at"])
         record(memory, EventAction.UPDATED, actor, before=before)
         return WriteResult(memory, EventAction.UPDATED)

@@ -30,6 +30,13 @@ class VectorConfig(_Frozen):
     # HNSW's search breadth (pgvector's hnsw.ef_search).
     ef_search: int = Field(default=DEFAULT_EF_SEARCH, ge=10, le=1000)
     weight: float = 1.0
+    # A memory's cosine is the better of its content's and its cues' (Memory.cues): the situations a
+    # model wrote for it find what a message implies but does not say. False: the content's alone.
+    cues: bool = True
+    # The cues' cosine counts this much less than the content's. 0: the better of the two as it is. On
+    # bench.chat's dev turns 0.06 kept the hits and cut the English no-memory injections from 0.116 to
+    # 0.093 (plain: 0.046) but cost the holdout's Chinese hits (docs/benchmarks.md, "Cues").
+    cue_margin: float = Field(default=0.0, ge=0, le=1)
 
 
 class FullTextConfig(_Frozen):
@@ -43,6 +50,8 @@ class FullTextConfig(_Frozen):
     # ts_rank_cd measured worse with context indexed, recall@10 0.650 vs 0.704, and was removed.)
     k1: float = Field(default=1.2, ge=0)
     b: float = Field(default=0.75, ge=0, le=1)
+    # A word of the memory's cues counts this much of a word of the memory itself.
+    cue_weight: float = Field(default=1.0, ge=0, le=1)
     # A word of the memory's context or date counts this much of a word of the memory itself
     # (0.4 to 1.0 all measured 0.70-0.71 recall@10; half is the middle of that plateau).
     context_weight: float = Field(default=0.5, ge=0, le=1)

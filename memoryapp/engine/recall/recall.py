@@ -120,7 +120,7 @@ def recall(
     graph_hits, degraded = _collect_graph(graph_future, request, config)
     sources = [s.value for s in retrievers.enabled_sources(request, config)]
     if graph_hits:
-        _merge_graph_hits(candidates, graph_hits, request)
+        _merge_graph_hits(candidates, graph_hits, request, config)
         sources.append(Source.GRAPH.value)
 
     items = _score(candidates, sources, config, request.at)
@@ -128,7 +128,7 @@ def recall(
     items = [item for item in items if item[0] >= config.threshold and _has_evidence(item[1], config, evidence)]
     items = items[:limit]
     # The vectors stay in the database: parsing them back is the slowest part of loading a row.
-    memories = Memory.objects.defer("embedding", "search_vector", "search_tokens").in_bulk([c.id for _, c, *_ in items])
+    memories = Memory.objects.defer("embedding", "cue_embedding", "search_vector", "search_tokens").in_bulk([c.id for _, c, *_ in items])
     results = RecallResults(degraded=degraded, timings_ms=timings)
     for score, candidate, similarity, recency in items:
         if candidate.id in memories:
@@ -160,9 +160,10 @@ def _has_evidence(candidate: Candidate, config: RecallConfig, lexical: set[str])
     return config.found_is_evidence and not lexical.isdisjoint(candidate.ranks)
 
 
-def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery) -> None:
+def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery,
+                      config: RecallConfig) -> None:
     missing = [memory_id for memory_id, _ in hits if memory_id not in candidates]
-    candidates.update(retrievers.hydrate(query, missing))  # also re-applies scoping to graph results
+    candidates.update(retrievers.hydrate(query, missing, config))  # also re-applies scoping to graph results
     for rank, (memory_id, score) in enumerate(hits, start=1):
         if memory_id in candidates:
             candidates[memory_id].ranks.setdefault(Source.GRAPH.value, rank)

@@ -108,17 +108,42 @@ def _session_settings(cursor, wanted: dict[str, object]) -> Iterator[None]:
                 cursor.execute("SELECT set_config(%s, %s, false)", [name, str(_SESSION_DEFAULTS[name])])
 
 
+def best_distance(cues: bool) -> str:
+    """SQL for a memory's cosine distance to the query: with cues, the nearer of its content's vector and
+    its cues' (a memory without cues has only the first)."""
+    content = "(m.embedding <=> %(qv)s::vector)"
+    if not cues:
+        return content
+    return f"LEAST({content}, COALESCE((m.cue_embedding <=> %(qv)s::vector) + %(cue_margin)s, 2))"
+
+
+def _vector_cte(where: str, cues: bool) -> str:
+    """The nearest memories by meaning. With cues, each HNSW index proposes its nearest (content's,
+    cues'), and the union is ranked by the better of the two distances."""
+    if not cues:
+        return f"""vec AS MATERIALIZED (
+            SELECT m.id, m.embedding <=> %(qv)s::vector AS d FROM memoryapp_memory m
+            WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)"""
+    return f"""vec AS MATERIALIZED (
+            SELECT m.id, {best_distance(True)} AS d FROM memoryapp_memory m WHERE m.id IN (
+                (SELECT m.id FROM memoryapp_memory m WHERE {where} AND m.embedding IS NOT NULL
+                 ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)
+                UNION
+                (SELECT m.id FROM memoryapp_memory m WHERE {where} AND m.cue_embedding IS NOT NULL
+                 ORDER BY m.cue_embedding <=> %(qv)s::vector LIMIT %(vlimit)s))
+            ORDER BY d, m.id LIMIT %(vlimit)s)"""
+
+
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
     """Run the enabled Postgres retrievers as one statement; return candidates with per-source ranks."""
     where, params = _filters(query)
-    params.update(qv=str(query.vector), vlimit=config.vector.limit, flimit=config.full_text.limit,
+    params.update(qv=str(query.vector), cue_margin=config.vector.cue_margin, vlimit=config.vector.limit,
+                  flimit=config.full_text.limit,
                   tlimit=config.trigram.limit)
     parts, ctes, names = [], [], []
     if config.vector.enabled:
         names.append("vec")
-        ctes.append(f"""vec AS MATERIALIZED (
-            SELECT m.id, m.embedding <=> %(qv)s::vector AS d FROM memoryapp_memory m
-            WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)""")
+        ctes.append(_vector_cte(where, config.vector.cues))
         parts.append("SELECT 'vector', id, 1 - d, row_number() OVER (ORDER BY d) FROM vec")
     ts = fulltext_query(query) if config.full_text.enabled else ""
     if ts:
@@ -127,7 +152,8 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         # Ranking every match is what costs at scale (thousands of rows share a common word), so at
         # most `candidate_cap` matches are ranked; below that the result is exact.
         params.update(fcap=config.full_text.candidate_cap,
-                      fcw=config.full_text.context_weight if config.full_text.match_context else 0.0)
+                      fcw=config.full_text.context_weight if config.full_text.match_context else 0.0,
+                      fbw=config.full_text.cue_weight if config.full_text.match_context else 0.0)
         ctes.extend(_bm25_ctes(where))
         params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b,
                       ncap=config.full_text.count_cap)
@@ -153,7 +179,7 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     if not parts:
         return {}
     sql = f"""WITH {', '.join(ctes)}, hits(src, id, score, rk) AS ({' UNION ALL '.join(parts)})
-        SELECT h.src, h.id, h.score, h.rk, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from, m.kind
+        SELECT h.src, h.id, h.score, h.rk, 1 - {best_distance(config.vector.cues)}, m.importance, m.valid_from, m.kind
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
     wanted: dict[str, object] = {}
@@ -179,7 +205,7 @@ def _bm25_ctes(where: str) -> list[str]:
     (below the cap). A word in half the memories (a name every message carries) then weighs almost
     nothing, a rare one a lot; `ts_rank_cd` weighs them alike. tf is the word's positions in the
     memory (a context or date word counts `context_weight`); length is its distinct words, against the
-    matches' average. The number of memories is counted up to `count_cap` (counting all of a large
+    matches' average; a cue word counts `cue_weight`. The number of memories is counted up to `count_cap` (counting all of a large
     user's rows was most of the cost: 21 of 35 ms at 30k); past it IDF weights shift, their order does not.
     """
     return [
@@ -189,7 +215,8 @@ def _bm25_ctes(where: str) -> list[str]:
         """ftq AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('memoryapp_mixed', %(fwords)s)))""",
         """fth AS MATERIALIZED (
             SELECT c.id, u.lexeme, length(c.sv)::float8 AS len,
-                (cardinality(array_positions(u.weights, 'A')) + %(fcw)s * cardinality(array_positions(u.weights, 'C')))::float8 AS tf
+                (cardinality(array_positions(u.weights, 'A')) + %(fbw)s * cardinality(array_positions(u.weights, 'B'))
+                 + %(fcw)s * cardinality(array_positions(u.weights, 'C')))::float8 AS tf
             FROM ftc c, unnest(c.sv) AS u WHERE u.lexeme IN (SELECT lexeme FROM ftq))""",
         """ftd AS (SELECT lexeme, count(*)::float8 AS df FROM fth GROUP BY lexeme)""",
         f"""ftn AS (SELECT greatest((SELECT count(*) FROM (
@@ -203,13 +230,13 @@ def _bm25_ctes(where: str) -> list[str]:
     ]
 
 
-def hydrate(query: RecallQuery, ids: list[int]) -> dict[int, Candidate]:
+def hydrate(query: RecallQuery, ids: list[int], config: RecallConfig) -> dict[int, Candidate]:
     """Scoring inputs for ids found elsewhere (the graph), filtered exactly like the retrievers."""
     if not ids:
         return {}
     where, params = _filters(query)
-    params.update(qv=str(query.vector), ids=ids)
-    sql = f"""SELECT m.id, 1 - (m.embedding <=> %(qv)s::vector), m.importance, m.valid_from, m.kind
+    params.update(qv=str(query.vector), cue_margin=config.vector.cue_margin, ids=ids)
+    sql = f"""SELECT m.id, 1 - {best_distance(config.vector.cues)}, m.importance, m.valid_from, m.kind
         FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

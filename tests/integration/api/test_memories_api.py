@@ -169,3 +169,24 @@ def test_it_serves_openapi_docs(client):
     schema = client.get("/api/openapi.json").json()
     assert "/api/memories/{memory_id}/history" in schema["paths"]
     assert "embedding" not in str(schema["components"]["schemas"]["MemoryOut"])
+
+
+def test_a_memory_takes_cues_shows_them_and_edits_them(api, alice):
+    created = api.post("/memories", {"content": "Docker builds need HTTPS_PROXY on the office network",
+                                      "cues": ["building Docker images", "构建镜像", "building Docker images"]})
+    assert created.status_code == 201, created.content
+    memory = created.json()["memory"]
+    assert memory["cues"] == ["building Docker images", "构建镜像"]  # a repeat dropped
+    edited = api.patch(f"/memories/{memory['id']}", {"cues": ["docker compose up"]})
+    assert edited.status_code == 200 and edited.json()["memory"]["cues"] == ["docker compose up"]
+    assert api.get(f"/memories/{memory['id']}").json()["cues"] == ["docker compose up"]
+
+
+@pytest.mark.parametrize("cues, field", [
+    (["my password is hunter2"], "cues.0"),
+    ("building Docker images", "cues"),
+    ([f"situation {i}" for i in range(13)], "cues"),
+])
+def test_bad_cues_are_a_422_that_names_them(api, alice, cues, field):
+    response = api.post("/memories", {"content": "Likes green tea", "cues": cues})
+    assert response.status_code == 422 and response.json()["field"] == field, response.content

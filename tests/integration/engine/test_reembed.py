@@ -85,3 +85,13 @@ def test_the_command_shows_progress_and_says_what_to_restart_with(memories, new_
     call_command("reembed", "--batch-size", "2", stdout=out, stderr=progress)
     assert "3/3" in progress.getvalue() and "100%" in progress.getvalue()
     assert "EMBEDDING_DIM=64" in out.getvalue()
+
+
+def test_the_cues_vectors_move_to_the_new_model_too(alice, memories, new_model):
+    cued = add_memory(alice, "Docker builds need HTTPS_PROXY on the office network",
+                      cues=["building Docker images", "构建镜像"]).memory
+    embedder = new_model()
+    reembedding.reembed(embedder, batch_size=2)
+    cued.refresh_from_db()
+    assert list(cued.cue_embedding) == pytest.approx(embedder.embed_one("building Docker images; 构建镜像"), abs=1e-5)
+    assert Memory.objects.filter(cue_embedding__isnull=False).count() == 1  # none made up for the rest

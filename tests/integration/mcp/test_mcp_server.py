@@ -147,3 +147,20 @@ def test_update_purge_import_and_stats(app_server, alice):
     assert set(purged["purged"]) == {memory_id, edited["memory"]["id"]}  # with the version it replaced
     assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == ["I drink tea, not coffee"]
     assert Memory.objects.get(user=alice).events.filter(action=EventAction.IMPORTED).exists()
+
+
+def test_a_client_gives_a_memory_cues_and_changes_them(app_server, alice):
+    token = create_token(alice, "claude")[1]
+
+    async def work(client):
+        added = data(await client.call_tool("add_memory", {
+            "content": "Docker builds on the office network need HTTPS_PROXY", "cues": ["building Docker images"]}))
+        changed = data(await client.call_tool("update_memory", {
+            "memory_id": added["memory"]["id"], "cues": ["docker compose up", "构建镜像"]}))
+        refused = error(await client.call_tool("add_memory", {"content": "Likes tea", "cues": ["my bank PIN is 4821"]}))
+        return added, changed, refused
+
+    added, changed, refused = session(app_server.url, token, work)
+    assert added["memory"]["cues"] == ["building Docker images"]
+    assert changed["action"] == "updated" and changed["memory"]["cues"] == ["docker compose up", "构建镜像"]
+    assert "cues looks like it holds a PIN" in refused
