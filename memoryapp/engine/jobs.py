@@ -36,6 +36,7 @@ class Job(StrEnum):
     SYNC_MEMORY = "sync_memory"  # (memory_id): the memory's graph episode
     PURGE_EPISODE = "purge_episode"  # (episode_id, user_id): a purged memory's graph episode goes
     DROP_USER = "drop_user"  # (user_id): everything the graph holds for the user goes
+    IMPORT = "import"  # (import_id): an ImportJob's rows, written all or nothing
 
     @property
     def subject(self) -> str:
@@ -51,6 +52,7 @@ _SUBJECTS = {
     Job.SYNC_MEMORY: "memory_id",
     Job.PURGE_EPISODE: "episode_id",
     Job.DROP_USER: "user_id",
+    Job.IMPORT: "import_id",
 }
 
 

@@ -1,6 +1,7 @@
 """Re-embedding every memory with another model (`manage.py reembed`), while the app keeps answering.
 
-The new vectors go into a side column (`embedding_next`, the new dimension), in batches; a row whose
+The new vectors go into a side column (`embedding_next`, the new dimension), in batches through the
+one batch path of imports (engine/memories/bulk.py: `embedded_batches`); a row whose
 side vector is still empty is what is left, so an interrupted run resumes where it stopped. Recall
 keeps reading `embedding`, the old vectors, all along. When every row has its new vector, one
 transaction (the table locked against writes for its duration) embeds rows written meanwhile, drops the
@@ -10,7 +11,7 @@ event with the count of their memories re-embedded, not one per memory.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -18,6 +19,7 @@ from django.db import connection, transaction
 from memoryapp.models import EventAction
 from memoryapp.providers.embeddings.base import Embedder
 
+from .bulk import embedded_batches
 from .write import announce
 
 TABLE = "memoryapp_memory"
@@ -69,17 +71,31 @@ def _counts() -> tuple[int, int]:
     return done, total
 
 
-def _embed_batch(embedder: Embedder, batch_size: int) -> int:
-    """Embed one batch of the rows still without a new vector; returns how many."""
+def _pending_ids() -> list[int]:
+    """The rows still without a new vector, oldest first."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, content FROM {TABLE} WHERE {SIDE} IS NULL ORDER BY id LIMIT %s", [batch_size])
-        rows = cursor.fetchall()
-        if not rows:
-            return 0
-        vectors = embedder.embed([content for _, content in rows])
-        cursor.executemany(f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
-                           [(str(vector), memory_id) for (memory_id, _), vector in zip(rows, vectors)])
-    return len(rows)
+        cursor.execute(f"SELECT id FROM {TABLE} WHERE {SIDE} IS NULL ORDER BY id")
+        return [memory_id for (memory_id,) in cursor.fetchall()]
+
+
+def _contents(ids: Sequence[int]) -> list[str]:
+    """The words of these rows, in their order ("" for one purged since: its UPDATE then finds nothing)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, content FROM {TABLE} WHERE id = ANY(%s)", [list(ids)])
+        found = dict(cursor.fetchall())
+    return [found.get(memory_id, "") for memory_id in ids]
+
+
+def _embed_rows(embedder: Embedder, ids: list[int], batch_size: int,
+                progress: Callable[[int, int], None] | None = None) -> int:
+    """Give `ids` their new vectors through the one batch path (engine/memories/bulk.py); returns how many.
+    Each batch's UPDATE commits on its own (outside the final swap), so a run stopped midway resumes."""
+    for batch, vectors in embedded_batches(ids, _contents, embedder=embedder, batch_size=batch_size,
+                                           progress=progress):
+        with connection.cursor() as cursor:
+            cursor.executemany(f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
+                               [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)])
+    return len(ids)
 
 
 def reembed(embedder: Embedder, *, batch_size: int = 256,
@@ -87,24 +103,18 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
     """Give every memory (every user, every status and version) a vector from `embedder`, then switch."""
     _prepare_side_column(embedder.dim)
     report = ReembedReport()
-    done, report.total = _counts()
+    already, report.total = _counts()
     if progress:
-        progress(done, report.total)
-    while True:
-        count = _embed_batch(embedder, batch_size)
-        if not count:
-            break
-        report.embedded += count
-        done += count
-        if progress:
-            progress(min(done, report.total), report.total)
+        progress(already, report.total)
+    ids = _pending_ids()
+    report.embedded = _embed_rows(embedder, ids, batch_size, progress and (
+        lambda done, _total: progress(min(already + done, report.total), report.total)))
     with transaction.atomic():
         with connection.cursor() as cursor:
             # Writes wait while the columns change; reads (recall) go on until the rename commits.
             cursor.execute(f"LOCK TABLE {TABLE} IN SHARE ROW EXCLUSIVE MODE")
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        while _embed_batch(embedder, batch_size):  # rows written since the last batch
-            pass
+        _embed_rows(embedder, _pending_ids(), batch_size)  # rows written since the list was taken
         with connection.cursor() as cursor:
             cursor.execute(f"DROP INDEX IF EXISTS {INDEX}")
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN embedding")
