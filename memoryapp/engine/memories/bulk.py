@@ -50,15 +50,17 @@ def embedded_batches(items: Sequence[Item], texts: Callable[[Sequence[Item]], li
 
         embedder = get_embedder()
 
-    def embed(start: int) -> list[Vector]:
-        return embedder.embed(texts(items[start:start + batch_size]))
-
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-ahead") as ahead:
-        pending: Future | None = ahead.submit(embed, 0) if items else None
+        def embed(start: int) -> Future:
+            # `texts` may read the database: here, on the caller's connection (a thread has its own, outside
+            # the caller's transaction); only the model runs on the thread.
+            return ahead.submit(embedder.embed, texts(items[start:start + batch_size]))
+
+        pending: Future | None = embed(0) if items else None
         for start in starts:
             vectors = pending.result()
             following = start + batch_size
-            pending = ahead.submit(embed, following) if following < len(items) else None
+            pending = embed(following) if following < len(items) else None
             yield items[start:following], vectors
             if progress:
                 progress(min(following, len(items)), len(items))
