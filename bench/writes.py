@@ -12,7 +12,8 @@
   embedding and writing them; `progress_polls` counts the answers that showed a count short of the total.
 - `extraction_windows_per_s`: one worker running `--windows` extraction jobs (one 3-turn chat window each)
   against the scripted OpenAI-protocol model (tests/support/llm_server.py), which answers at once: two
-  candidates per window, both added. The figure is the pipeline's own cost (embedding, neighbours, writes).
+  candidates per window, both decided ADD (one close to a memory already kept merges into it). The figure
+  is the pipeline's own cost: the task, its embedding, neighbours and writes, and the queue.
 """
 from __future__ import annotations
 
@@ -83,8 +84,8 @@ def import_through_job(source, timeout: float = 600) -> dict:
 
 
 def scripted_extraction_model():
-    """The scripted model: every window yields two new candidates (worded from the window, so no two
-    windows repeat one), and the decision adds both."""
+    """The scripted model: every window yields two candidates (tagged by the window, so no two windows
+    repeat one word for word), and the decision adds both."""
     from memoryapp.engine.llm.candidates import EXTRACT_MARKER
     from memoryapp.engine.llm.decisions import DECIDE_MARKER
     from tests.support.llm_server import ScriptedLLMServer, system_text

@@ -381,7 +381,7 @@ def test_an_uploaded_import_shows_its_count_as_the_worker_writes_then_its_report
         expect(page.locator("html")).to_have_attribute("lang", language)
         expect(page.locator("#live-status[data-state=on]")).to_have_count(1)
     seen = []  # every line the status showed, in order: the count moves before the report comes
-    page.expose_function("statusChanged", seen.append)
+    page.expose_function("statusChanged", lambda line: seen.append(line))
     page.evaluate("""() => new MutationObserver(() => {
         const status = document.getElementById("import-status");
         if (status) window.statusChanged(status.textContent);

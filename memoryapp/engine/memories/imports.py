@@ -3,12 +3,13 @@
 `queue_import` checks every row first (a bad row: nothing is queued, each bad row is reported), keeps the
 rows in an ImportJob and asks for `Job.IMPORT` through the engine's seam. `run_import` (the worker's) writes
 them through the batch path in one transaction; after each batch it tells the user's open pages how far it
-got (`memory.progress`, through Redis, not the database) and moves the job's `done` through a database
+got (`MemoryEventType.PROGRESS`, through Redis, not the database) and moves the job's `done` through a database
 connection of its own, so that a poll sees it before the transaction commits. `import_memories` is the
 same job run at once, where the caller waits for the answer (the MCP tool, scripts).
 """
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 
@@ -27,7 +28,9 @@ from .validation import MemoryInput
 
 log = logging.getLogger(__name__)
 
-PROGRESS_JOB = "import"  # the `job` a `memory.progress` event names
+PROGRESS_JOB = "import"  # the `job` a MemoryEventType.PROGRESS event names
+NOT_QUEUED = "the background queue could not be reached; nothing was imported"
+FAILED = "the import failed (%s); nothing was imported"
 _LOCK_NAMESPACE = 7302  # pg_advisory_xact_lock(namespace, job id): one run of a job at a time
 
 
@@ -46,8 +49,17 @@ def queue_import(user, data: object, *, actor: str = Actor.USER) -> QueuedImport
     commits. Raises MemoryValidationError for a file that is no list of rows (or too long)."""
     job, errors = _new_job(user, data, actor)
     if job is not None:
-        jobs.enqueue(Job.IMPORT, job.pk)
+        jobs.enqueue(Job.IMPORT, job.pk, if_not_queued=functools.partial(_not_queued, job.pk))
     return QueuedImport(job, errors)
+
+
+def _not_queued(job_id: int) -> None:
+    """The broker was down: the job fails at once (nothing was written), rather than wait for no worker."""
+    job = ImportJob.objects.filter(pk=job_id, status=RunStatus.QUEUED).first()
+    if job is None:
+        return
+    ImportJob.objects.filter(pk=job_id).update(status=RunStatus.FAILED, error=NOT_QUEUED, finished_at=timezone.now())
+    publish_progress(job.user_id, PROGRESS_JOB, 0, job.total, state="failed")
 
 
 def import_memories(user, data: object, *, actor: str = Actor.USER) -> ImportReport:
@@ -83,8 +95,8 @@ def run_import(job_id: int) -> ImportReport:
             row.update(status=RunStatus.RUNNING)
         try:
             report = _write(job_id, row)
-        except Exception as exc:
-            row.update(status=RunStatus.FAILED, done=0, error=f"{type(exc).__name__}: {exc}"[:2000])
+        except Exception as exc:  # the details go to the worker's log and the FailedTask row, not to the user
+            row.update(status=RunStatus.FAILED, done=0, error=FAILED % type(exc).__name__)
             publish_progress(job.user_id, PROGRESS_JOB, 0, job.total, state="failed")
             raise
     return report
