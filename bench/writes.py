@@ -9,7 +9,8 @@
 - `import_5000_s`: the first user's memories exported (the JSON the memories page sends), posted to
   `POST /api/memories/import` as another user, and polled at `GET /api/memories/import/{id}` until done:
   seconds from the POST to the answer that says done, with a real Celery worker (started here, solo pool)
-  embedding and writing them; `progress_polls` counts the answers that showed a count short of the total.
+  embedding and writing them; `import_accept_s` is the POST alone (every row checked, the job stored);
+  `progress_polls` counts the answers that showed a count short of the total.
 - `extraction_windows_per_s`: one worker running `--windows` extraction jobs (one 3-turn chat window each)
   against the scripted OpenAI-protocol model (tests/support/llm_server.py), which answers at once: two
   candidates per window, both decided ADD (one close to a memory already kept merges into it). The figure
@@ -67,6 +68,7 @@ def import_through_job(source, timeout: float = 600) -> dict:
     api = Client(HTTP_AUTHORIZATION=f"Bearer {create_token(target, 'bench')[1]}", HTTP_HOST="localhost")
     started = time.perf_counter()
     answer = api.post("/api/memories/import", body, content_type="application/json")
+    accepted = time.perf_counter() - started  # every row checked and the job stored: what the client waits
     assert answer.status_code == 202, answer.content
     location, polls, short = answer["Location"], 0, 0
     while time.perf_counter() - started < timeout:
@@ -79,7 +81,7 @@ def import_through_job(source, timeout: float = 600) -> dict:
     seconds = time.perf_counter() - started
     assert job["status"] == "done", job
     return {"import_5000_s" if job["total"] == 5000 else "import_s": round(seconds, 2),
-            "import_rows": job["total"], "imported": job["imported"], "duplicates": job["duplicates"],
+            "import_accept_s": round(accepted, 2), "import_rows": job["total"], "imported": job["imported"], "duplicates": job["duplicates"],
             "progress_polls": short, "polls": polls, "target": target}
 
 
