@@ -91,6 +91,9 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
         if self.conversation_id:
             return
         context = {**event, "next": f"{reverse('memories')}?{self.params}" if self.params else reverse("memories")}
+        if event.get("state"):  # the last one: the job as the report shows it
+            context["finished"] = {"status": event["state"], "total": event["total"],
+                                   "imported": event.get("imported", 0), "duplicates": event.get("duplicates", 0)}
         with translation.override(self.language):
             await self.send(render_to_string("memoryapp/_import_progress.html", context))
 

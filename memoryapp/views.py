@@ -275,6 +275,18 @@ def memories_import(request: HttpRequest) -> HttpResponse:
     return render(request, "memoryapp/import_result.html", context, status=422)
 
 
+@login_required
+@require_GET
+def memories_import_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The report of an import job, polled by the page that started it: "Importing…" while it runs (and
+    polls again), then what it wrote. The live connection usually brings the report first; this is the
+    page's way when that connection is down, or when the job finished before the page was listening."""
+    job = imports.job_of(request.user, job_id)
+    if job is None:
+        raise Http404
+    return render(request, "memoryapp/_import_report.html", {"job": job})
+
+
 # --- Settings ----------------------------------------------------------------------------------
 
 @login_required

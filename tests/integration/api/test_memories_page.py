@@ -121,8 +121,18 @@ def test_a_good_import_is_queued_and_the_page_waits_for_its_report(alice_client,
     assert response.status_code == 202 and "Importing 1 memory" in response.content.decode()
     job = ImportJob.objects.get(user=alice)
     assert job.status == "queued" and not Memory.objects.filter(user=alice).exists()
+    polled = alice_client.get(f"/settings/memories/import/{job.pk}").content.decode()
+    assert "Importing 1 memory" in polled and "every 2s" in polled  # asks again until the job is done
     imports.run_import(job.pk)  # the worker's part, once the request has committed
     assert Memory.objects.get(user=alice).content == "Plays the cello"
+    polled = alice_client.get(f"/settings/memories/import/{job.pk}").content.decode()
+    assert "Imported 1 memory." in polled and "every 2s" not in polled
+
+
+def test_another_users_import_job_is_not_found(alice, bob, client):
+    job = imports.queue_import(alice, [{"content": "Plays the cello"}]).job
+    client.force_login(bob)
+    assert client.get(f"/settings/memories/import/{job.pk}").status_code == 404
 
 
 def test_it_exports_json_and_markdown_and_records_each_export(alice_client, alice):
