@@ -13,7 +13,8 @@
   `progress_polls` counts the answers that showed a count short of the total.
 - `extraction_windows_per_s`: one worker running `--windows` extraction jobs (one 3-turn chat window each)
   against the scripted OpenAI-protocol model (tests/support/llm_server.py), which answers at once: two
-  candidates per window, both decided ADD (one close to a memory already kept merges into it). The figure
+  candidates per window (pool sentences), both decided ADD (one close to a memory already kept merges into
+  it: `memories_added` says how many were new). The figure
   is the pipeline's own cost: the task, its embedding, neighbours and writes, and the queue.
 """
 from __future__ import annotations
@@ -85,9 +86,9 @@ def import_through_job(source, timeout: float = 600) -> dict:
             "progress_polls": short, "polls": polls, "target": target}
 
 
-def scripted_extraction_model():
-    """The scripted model: every window yields two candidates (tagged by the window, so no two windows
-    repeat one word for word), and the decision adds both."""
+def scripted_extraction_model(sentences: list[str]):
+    """The scripted model: every window yields two candidates, sentences of the synthetic pool picked by
+    the window's words (tagged by it, so no two windows repeat one word for word), and the decision adds both."""
     from memoryapp.engine.llm.candidates import EXTRACT_MARKER
     from memoryapp.engine.llm.decisions import DECIDE_MARKER
     from tests.support.llm_server import ScriptedLLMServer, system_text
@@ -98,9 +99,10 @@ def scripted_extraction_model():
         system = system_text(body)
         tag = hashlib.sha1(json.dumps(body["messages"][1:], sort_keys=True).encode()).hexdigest()[:10]
         if EXTRACT_MARKER in system:
+            picks = [sentences[(int(tag, 16) + n * 7919) % len(sentences)] for n in range(2)]
             return json.dumps({"candidates": [
-                {"content": f"Keeps bench notebook {tag}-{n} on the desk", "kind": "fact", "importance": 0.6,
-                 "confidence": 0.9} for n in range(2)]})
+                {"content": f"{text[:-1]} (window {tag})", "kind": "fact", "importance": 0.6, "confidence": 0.9}
+                for text in picks]})
         if DECIDE_MARKER in system:
             return json.dumps({"decisions": [{"candidate_index": n, "action": "ADD", "target_id": None,
                                               "reason": "new"} for n in range(2)]})
@@ -169,7 +171,7 @@ def run(args: argparse.Namespace) -> dict:
     logger.info("with embedding: %s/s", result["write_per_s_with_embedding"])
     embedded.delete()
 
-    model = scripted_extraction_model().__enter__()
+    model = scripted_extraction_model(pool).__enter__()
     logs = runtime.REPO / "var" / "bench" / "writes-logs"
     logs.mkdir(parents=True, exist_ok=True)
     worker = start_worker(app_env(model.url), logs / "worker.log", f"writes-{os.getpid()}@%h")
