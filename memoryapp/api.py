@@ -14,17 +14,18 @@ from typing import Literal
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from ninja import Field, NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
 from memoryapp.auth import bearer_auth, session_auth
-from memoryapp.engine.memories import listing, purge, transfer, write
+from memoryapp.engine.memories import imports, listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.memories.validation import readable_error
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
-    DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
+    DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportJobOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
     MemoryPatchIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
 )
 from memoryapp.throttling import WritesPerUser
@@ -169,17 +170,31 @@ def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = 
     return response
 
 
-@router.post("/import", response={200: ImportOut, **errors(403, 413, 429), 422: ImportErrorOut},
-             summary="Import an export file: all rows or, if any row is bad, none")
-def import_memories(request: HttpRequest, payload: ImportIn):
+@router.post("/import", response={202: ImportJobOut, **errors(403, 413, 429), 422: ImportErrorOut},
+             openapi_extra={"responses": {202: {"description": "Queued: poll the job at its Location", "headers": {
+                 "Location": {"schema": {"type": "string"}, "description": "/api/memories/import/{job_id}"}}}}},
+             summary="Import an export file as a job: all rows or, if any row is bad, none")
+def import_memories(request: HttpRequest, payload: ImportIn, response: HttpResponse):
+    """Every row is checked now: a bad row answers 422 naming each bad row, and nothing is queued. A good
+    file answers 202 with the job, which the worker writes all at once; poll it for its progress."""
     try:
-        report = transfer.import_memories(request.auth, {"memories": payload.memories})
+        queued = imports.queue_import(request.auth, {"memories": payload.memories}, actor=Actor.API)
     except MemoryValidationError as exc:
         return Status(422, {"detail": exc.message, "field": exc.field, "errors": []})
-    if not report.ok:
-        return Status(422, {"detail": f"{len(report.errors)} rows are invalid; nothing was imported",
-                            "field": "memories", "errors": report.errors})
-    return Status(200, {"imported": report.imported, "duplicates": report.duplicates, "errors": []})
+    if not queued.ok:
+        return Status(422, {"detail": f"{len(queued.errors)} rows are invalid; nothing was imported",
+                            "field": "memories", "errors": queued.errors})
+    response["Location"] = reverse("api:import_job", kwargs={"job_id": queued.job.pk})
+    return Status(202, queued.job)
+
+
+@router.get("/import/{int:job_id}", response={200: ImportJobOut, **errors(404)}, url_name="import_job",
+            summary="An import job: its status and how many rows it has written")
+def import_job(request: HttpRequest, job_id: int):
+    job = imports.job_of(request.auth, job_id)
+    if job is None:
+        raise MemoryNotFound(f"import job {job_id} not found")
+    return job
 
 
 @router.get("/{int:memory_id}", response={200: MemoryOut, **errors(404)})

@@ -87,11 +87,15 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
     memory_purged = memory_batch = _memory_event
 
     async def memory_progress(self, event: dict) -> None:
-        """A long import's progress, on the memories page: its bar and a line saying how far."""
+        """A long import's progress, on the memories page: its bar and a line saying how far; then its report."""
         if self.conversation_id:
             return
+        context = {**event, "next": f"{reverse('memories')}?{self.params}" if self.params else reverse("memories")}
+        if event.get("state"):  # the last one: the job as the report shows it
+            context["finished"] = {"status": event["state"], "total": event["total"],
+                                   "imported": event.get("imported", 0), "duplicates": event.get("duplicates", 0)}
         with translation.override(self.language):
-            await self.send(render_to_string("memoryapp/_import_progress.html", event))
+            await self.send(render_to_string("memoryapp/_import_progress.html", context))
 
     def _memory(self, memory_id: int | None) -> Memory | None:
         if memory_id is None:

@@ -48,13 +48,14 @@ def publish_notice_closed(user_id: int, conversation_id: int) -> None:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": NOTICE_CLOSED, "conversation": conversation_id})
 
 
-def publish_progress(user_id: int, job: str, done: int, total: int) -> None:
+def publish_progress(user_id: int, job: str, done: int, total: int, **outcome: Any) -> None:
     """How far a long job of the user's has got (an import: rows written of all), to their open pages now,
-    inside the job's transaction: a progress line waits for no commit."""
+    inside the job's transaction: a progress line waits for no commit. `outcome` (state "done" with its
+    counts, or "failed") comes with the last one."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": MemoryEventType.PROGRESS.value, "job": job, "done": done, "total": total}
+    message = {"type": MemoryEventType.PROGRESS.value, "job": job, "done": done, "total": total, **outcome}
     try:
         async_to_sync(layer.group_send)(user_group(user_id), message)
     except Exception:  # Redis down: the job goes on unseen

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from ninja import Schema
 from pydantic import BeforeValidator, ConfigDict, Field
@@ -155,10 +155,20 @@ class RowErrorOut(Schema):
     field: str | None
 
 
-class ImportOut(Schema):
+class ImportJobOut(Schema):
+    """An import job: queued, running (`done` of `total` rows written so far, not yet visible: the import
+    commits all at once), done (`imported` new memories, `duplicates` skipped), or failed (`error`; nothing
+    was written)."""
+
+    id: int
+    status: Literal["queued", "running", "done", "failed"]
+    done: int
+    total: int
     imported: int
     duplicates: int
-    errors: list[RowErrorOut]
+    error: str
+    created_at: datetime
+    finished_at: datetime | None
 
 
 class ErrorOut(Schema):

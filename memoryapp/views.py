@@ -19,12 +19,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from memoryapp import accounts, auth, language
 from memoryapp.engine.learning import extraction
-from memoryapp.engine.memories import listing, transfer, write
+from memoryapp.engine.memories import imports, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus
@@ -248,28 +248,44 @@ def memories_export(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def memories_import(request: HttpRequest) -> HttpResponse:
+    """Check every row now; a good file is written by a job, whose progress and report the page's live
+    connection shows (memoryapp/consumers.py: memory_progress)."""
     upload = request.FILES.get("file")
-    report, problem = None, ""
+    queued, problem = None, ""
     if upload is None:
         problem = _("Choose a JSON file to import.")
     elif upload.size > MAX_IMPORT_BYTES:
         problem = _("The file is larger than 5 MB.")
     else:
         try:
-            report = transfer.import_memories(request.user, json.loads(upload.read().decode("utf-8")))
+            queued = imports.queue_import(request.user, json.loads(upload.read().decode("utf-8")))
         except (UnicodeDecodeError, json.JSONDecodeError):
             problem = _("The file is not valid JSON.")
         except MemoryValidationError as exc:
             problem = exc.message
-    context = {"report": report, "problem": problem}
-    if report is not None and report.ok:
-        messages.success(request, _("Imported %(count)d memories.") % {"count": report.imported})
-        if request.htmx:  # reload the list, stats and all, with the message on top
-            return HttpResponseClientRedirect(reverse("memories"))
+    if queued is not None and queued.ok:
+        if request.htmx:  # the report waits here for the job's last progress line
+            return render(request, "memoryapp/_import_report.html", {"job": queued.job}, status=202)
+        messages.info(request, ngettext("Importing %(count)d memory: it appears here once written.",
+                                        "Importing %(count)d memories: they appear here once all are written.",
+                                        queued.job.total) % {"count": queued.job.total})
         return redirect("memories")
+    context = {"report": queued, "problem": problem}
     if request.htmx:
         return render(request, "memoryapp/_import_report.html", context)
     return render(request, "memoryapp/import_result.html", context, status=422)
+
+
+@login_required
+@require_GET
+def memories_import_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The report of an import job, polled by the page that started it: "Importing…" while it runs (and
+    polls again), then what it wrote. The live connection usually brings the report first; this is the
+    page's way when that connection is down, or when the job finished before the page was listening."""
+    job = imports.job_of(request.user, job_id)
+    if job is None:
+        raise Http404
+    return render(request, "memoryapp/_import_report.html", {"job": job})
 
 
 # --- Settings ----------------------------------------------------------------------------------

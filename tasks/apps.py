@@ -17,7 +17,7 @@ class TasksConfig(AppConfig):
         # (which Django imports before the models are ready); the worker runs django.setup() first.
         from memoryapp.engine.jobs import Job, register
 
-        from . import access, chat_end, consolidation, cues, extraction, forgetting, graph_sync, maintenance  # noqa: F401
+        from . import access, chat_end, consolidation, cues, extraction, forgetting, graph_sync, imports, maintenance  # noqa: F401
 
         # The engine asks for work by kind (engine/jobs.py); these tasks run each kind.
         register({
@@ -29,6 +29,7 @@ class TasksConfig(AppConfig):
             Job.PURGE_EPISODE: graph_sync.purge_episode,
             Job.DROP_USER: graph_sync.drop_user,
             Job.WRITE_CUES: cues.write_cues,
+            Job.IMPORT: imports.import_memories,
         })
 
         # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.

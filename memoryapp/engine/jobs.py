@@ -37,6 +37,7 @@ class Job(StrEnum):
     PURGE_EPISODE = "purge_episode"  # (episode_id, user_id): a purged memory's graph episode goes
     DROP_USER = "drop_user"  # (user_id): everything the graph holds for the user goes
     WRITE_CUES = "write_cues"  # (user_id): cues for the user's memories written without them
+    IMPORT = "import"  # (import_id): an ImportJob's rows, written all or nothing
 
     @property
     def subject(self) -> str:
@@ -53,6 +54,7 @@ _SUBJECTS = {
     Job.PURGE_EPISODE: "episode_id",
     Job.DROP_USER: "user_id",
     Job.WRITE_CUES: "user_id",
+    Job.IMPORT: "import_id",
 }
 
 

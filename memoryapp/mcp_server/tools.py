@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from memoryapp.engine.memories import listing, purge, transfer, write
+from memoryapp.engine.memories import imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
@@ -153,7 +153,8 @@ async def export_memories(ctx: Context, format: Literal["json", "markdown"] = "j
 async def import_memories(ctx: Context, memories: list[Any]) -> dict[str, Any]:
     def work(user) -> dict:
         payload = ImportIn.model_validate({"memories": memories})
-        report = transfer.import_memories(user, {"memories": payload.memories})
+        # The import job, run here: the tool answers once the rows are written (all or none).
+        report = imports.import_memories(user, {"memories": payload.memories}, actor=Actor.API)
         if not report.ok:
             shown = "; ".join(f"row {e.row}: {e.reason}" for e in report.errors[:MAX_ROW_ERRORS_SHOWN])
             raise ToolError(f"{len(report.errors)} rows are invalid; nothing was imported ({shown})")

@@ -146,3 +146,28 @@ class FailedTask(models.Model):
     @property
     def resolved(self) -> bool:
         return self.resolved_at is not None
+
+
+class ImportJob(models.Model):
+    """One import of a user's file, run by the worker: its validated rows wait here until the job writes
+    them (all or nothing, engine/memories/transfer.py: run_import). `done` moves as batches are written,
+    through a connection of its own, so a poll sees it while the import's transaction is still open; the
+    rows are cleared once written (the memories hold them now, and a purge must find no copy)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    actor = models.CharField(max_length=16, default="user")  # who asked (memoryapp.models.Actor): the history says
+    rows = models.JSONField(default=list)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    imported = models.PositiveIntegerField(default=0)
+    duplicates = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.status}, {self.done}/{self.total})"

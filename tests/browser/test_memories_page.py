@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from memoryapp.engine.memories import transfer
+from memoryapp.engine.memories import imports
 from memoryapp.engine.memories.write import add_memory, delete_memory, set_importance
 from memoryapp.models import Memory
 from tests.conftest import PASSWORD
@@ -188,7 +188,7 @@ def test_it_fetches_nothing_after_a_live_event(page: Page, app_server, alice):
     assert requests == []
 
 
-def test_it_shows_an_import_made_in_another_tab(page: Page, app_server, alice, tmp_path):
+def test_it_shows_an_import_made_in_another_tab(page: Page, app_server, celery_worker, alice, tmp_path):
     seed(alice)
     open_memories(page, app_server)
     other = page.context.new_page()
@@ -198,8 +198,9 @@ def test_it_shows_an_import_made_in_another_tab(page: Page, app_server, alice, t
                                               for n in range(3)]}))
     other.set_input_files("input[name=file]", str(upload))
     other.get_by_role("button", name="Import", exact=True).click()
-    expect(other.locator(".flash")).to_contain_text("Imported 3 memories.")
+    expect(other.locator(".import-report")).to_contain_text("Imported 3 memories.", timeout=15_000)
     expect(page.locator("#live-notice")).to_contain_text("3 memories were imported elsewhere.", timeout=15_000)
+    expect(page.locator(".import-report")).to_have_count(0)  # the report is the importing tab's
     expect(counts(page).locator("#stat-total")).to_have_text("7")
     page.locator("#live-notice").get_by_role("link", name="Show them").click()
     expect(card(page, "Imported fact number 2")).to_be_visible()
@@ -359,7 +360,7 @@ def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alic
         expect(page.locator("html")).to_have_attribute("lang", language)
         expect(page.locator("#live-status[data-state=on]")).to_have_count(1)
     rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(600)]
-    off_loop(transfer.import_memories, alice, rows)
+    off_loop(imports.import_memories, alice, rows)
     expect(page.locator("#import-status")).to_have_text(line, timeout=15_000)
     expect(page.locator("#import-progress")).to_have_attribute("value", "600")
 
@@ -381,3 +382,33 @@ def test_a_card_shows_its_cues_and_the_editor_changes_them(page: Page, app_serve
     editor.get_by_role("button", name="Save").click()
     expect(card(page, "HTTPS_PROXY").locator(".mem-cues")).to_have_text(re.compile(r"docker compose up\s*·\s*pulling images"))
     assert Memory.objects.get(user=alice).cues == ["docker compose up", "pulling images"]
+
+
+@pytest.mark.parametrize(("language", "counting", "report"), [
+    ("en", re.compile(r"Import: \d+ of 1000 written"), "Imported 1000 memories."),
+    ("zh-hans", re.compile(r"导入：已写入 \d+ / 1000 条"), "已导入 1000 条记忆。")])
+def test_an_uploaded_import_shows_its_count_as_the_worker_writes_then_its_report(
+        page: Page, app_server, celery_worker, alice, tmp_path, language, counting, report):
+    """The page's own upload: the worker writes the file batch by batch; the page counts along, then
+    reports, and the list shows the memories once they are all written."""
+    upload = tmp_path / "memories.json"
+    upload.write_text(json.dumps({"memories": [{"content": f"Uploaded fact number {n}", "kind": "fact"}
+                                              for n in range(1000)]}))
+    open_memories(page, app_server)
+    if language != "en":
+        page.select_option("select[name=language]", language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#live-status[data-state=on]")).to_have_count(1)
+    seen = []  # every line the status showed, in order: the count moves before the report comes
+    page.expose_function("statusChanged", lambda line: seen.append(line))
+    page.evaluate("""() => new MutationObserver(() => {
+        const status = document.getElementById("import-status");
+        if (status) window.statusChanged(status.textContent);
+    }).observe(document.querySelector(".mem-tools"), {subtree: true, childList: true, characterData: true})""")
+    page.set_input_files("input[name=file]", str(upload))
+    page.locator("#import-form button[type=submit]").click()
+    expect(page.locator(".import-report")).to_contain_text(report, timeout=60_000)
+    assert len({line for line in seen if counting.fullmatch(line)}) >= 2, seen  # a count that moved
+    assert Memory.objects.filter(user=alice).count() == 1000
+    page.locator(".import-report a").click()
+    expect(card(page, "Uploaded fact number 999")).to_be_visible()

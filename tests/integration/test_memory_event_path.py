@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from memoryapp.engine.memories import purge, transfer, write
+from memoryapp.engine.memories import bulk, imports, purge, write
 from memoryapp.events import MemoryEventType, user_group
 from memoryapp.models import Memory, MemoryEvent
 
@@ -34,10 +34,11 @@ async def test_it_sends_one_batch_event_with_its_count_for_an_import(alice):
     layer, channel = await _listen(alice)
     rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(5)] + [
         {"content": "Imported fact number 0", "kind": "fact"}]  # a duplicate: not written, not counted
-    report = await sync_to_async(transfer.import_memories)(alice, rows)
+    report = await sync_to_async(imports.import_memories)(alice, rows)
     assert report.imported == 5
     messages = await _received(layer, channel, timeout=3)
-    assert messages == [{"type": MemoryEventType.BATCH.value, "id": None, "action": "imported", "count": 5}]
+    batches = [m for m in messages if m["type"] == MemoryEventType.BATCH.value]
+    assert batches == [{"type": MemoryEventType.BATCH.value, "id": None, "action": "imported", "count": 5}]
 
 
 async def test_it_sends_each_write_once_after_commit(alice):
@@ -77,15 +78,17 @@ async def test_clear_all_and_its_undo_each_send_one_batch_event_with_the_count(a
     assert actions == ["created", "deleted", "restored"]
 
 
-async def test_a_long_import_reports_its_progress_as_it_goes_then_one_batch_event(alice):
+async def test_a_long_import_reports_its_progress_as_it_goes_then_one_batch_event_then_its_report(alice):
     layer, channel = await _listen(alice)
-    rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(transfer.IMPORT_BATCH * 2 + 10)]
-    report = await sync_to_async(transfer.import_memories)(alice, rows)
+    rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(bulk.BATCH * 2 + 10)]
+    report = await sync_to_async(imports.import_memories)(alice, rows)
     messages = await _received(layer, channel, timeout=3)
     total = len(rows)
-    assert [(m["type"], m.get("done"), m.get("count")) for m in messages] == [
-        (MemoryEventType.PROGRESS.value, transfer.IMPORT_BATCH, None),
-        (MemoryEventType.PROGRESS.value, transfer.IMPORT_BATCH * 2, None),
-        (MemoryEventType.PROGRESS.value, total, None),
-        (MemoryEventType.BATCH.value, None, report.imported)]
-    assert {m.get("total") for m in messages[:3]} == {total}
+    assert [(m["type"], m.get("done"), m.get("count"), m.get("state")) for m in messages] == [
+        (MemoryEventType.PROGRESS.value, bulk.BATCH, None, None),
+        (MemoryEventType.PROGRESS.value, bulk.BATCH * 2, None, None),
+        (MemoryEventType.PROGRESS.value, total, None, None),
+        (MemoryEventType.BATCH.value, None, report.imported, None),
+        (MemoryEventType.PROGRESS.value, total, None, "done")]  # the report, once the list can show them
+    assert {m.get("total") for m in messages if m["type"] == MemoryEventType.PROGRESS.value} == {total}
+    assert messages[-1]["imported"] == total and messages[-1]["duplicates"] == 0

@@ -106,6 +106,7 @@ class _State:
     queues: dict[str | None, deque] = field(default_factory=dict)
     requests: list[dict] = field(default_factory=list)
     default: Responder | None = None
+    embeddings_left: int | None = None  # /embeddings requests answered before the rest fail with 503 (None: all)
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
 
@@ -328,6 +329,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _embeddings(self, body: dict) -> None:
+        with self.state.lock:
+            refused = self.state.embeddings_left is not None and self.state.embeddings_left <= 0
+            if self.state.embeddings_left is not None and not refused:
+                self.state.embeddings_left -= 1
+        if refused:
+            self._json(503, {"error": {"message": "embeddings are down (scripted)", "type": "server_error"}})
+            return
         texts = body.get("input", [])
         texts = [texts] if isinstance(texts, str) else [str(t) for t in texts]
         dim = int(body.get("dimensions") or self.state.embedding_dim)

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from conversations.models import Message, Role
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
-from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
+from memoryapp.pipeline.models import ExtractionRun, FailedTask, ImportJob, MemorySuggestion
 
 from .. import jobs
 from ..errors import MemoryNotFound
@@ -71,6 +71,9 @@ def purge_all(user: AbstractBaseUser | int, *, actor: str = Actor.USER) -> int:
         _lock_user(user_id)
         rows = list(Memory.objects.filter(user_id=user_id))
         MemorySuggestion.objects.filter(user_id=user_id).delete()  # candidates are memories-to-be
+        imported = ImportJob.objects.filter(user_id=user_id)  # their rows are copies of imported memories
+        _delete_failed_tasks(import_id=list(imported.values_list("pk", flat=True)))
+        imported.delete()
         _purge_rows(user_id, rows, actor, graph_each=False)
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
     return len(rows)
@@ -105,6 +108,7 @@ def delete_account(user: AbstractBaseUser) -> None:
         rows = list(Memory.objects.filter(user_id=user_id).values_list("pk", "content"))
         _scrub_shared_records(user_id, [text for _pk, text in rows], memory_ids=[pk for pk, _text in rows])
         _delete_failed_tasks(user_id=[user_id], memory_id=[pk for pk, _text in rows],
+                             import_id=list(ImportJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
                              conversation_id=list(user.conversations.values_list("pk", flat=True)))
         _delete_sessions(user_id)
         user.delete()  # memories, events, chats, runs, suggestions, tokens, settings: ON DELETE CASCADE

@@ -1,6 +1,7 @@
 """Re-embedding every memory with another model (`manage.py reembed`), while the app keeps answering.
 
-The new vectors go into a side column (`embedding_next`, the new dimension), in batches; a row whose
+The new vectors go into a side column (`embedding_next`, the new dimension), in batches through the
+one batch path of imports (engine/memories/bulk.py: `embedded_batches`); a row whose
 side vector is still empty is what is left, so an interrupted run resumes where it stopped. Recall
 keeps reading `embedding`, the old vectors, all along. When every row has its new vector, one
 transaction (the table locked against writes for its duration) embeds rows written meanwhile, drops the
@@ -11,7 +12,7 @@ event with the count of their memories re-embedded, not one per memory.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -19,6 +20,7 @@ from django.db import connection, transaction
 from memoryapp.models import EventAction
 from memoryapp.providers.embeddings.base import Embedder
 
+from .bulk import embedded_batches
 from .cue_fields import cue_text
 from .write import announce
 
@@ -72,31 +74,49 @@ def _counts() -> tuple[int, int]:
     return done, total
 
 
-def _embed_batch(embedder: Embedder, batch_size: int) -> int:
-    """Embed one batch of the rows still without a new vector; returns how many."""
+def _pending_ids() -> list[int]:
+    """The rows still without a new vector, oldest first."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, content FROM {TABLE} WHERE {SIDE} IS NULL ORDER BY id LIMIT %s", [batch_size])
-        rows = cursor.fetchall()
-        if not rows:
-            return 0
-        vectors = embedder.embed([content for _, content in rows])
-        cursor.executemany(f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
-                           [(str(vector), memory_id) for (memory_id, _), vector in zip(rows, vectors)])
-    return len(rows)
+        cursor.execute(f"SELECT id FROM {TABLE} WHERE {SIDE} IS NULL ORDER BY id")
+        return [memory_id for (memory_id,) in cursor.fetchall()]
 
 
-def _embed_cue_batch(embedder: Embedder, batch_size: int) -> int:
-    """Embed the cues of one batch of rows that have cues but no cue vector; returns how many."""
+def _contents(ids: Sequence[int]) -> list[str]:
+    """The words of these rows, in their order ("" for one purged since: its UPDATE then finds nothing)."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, cues FROM {TABLE} WHERE cue_embedding IS NULL AND cardinality(cues) > 0 "
-                       "ORDER BY id LIMIT %s", [batch_size])
-        rows = cursor.fetchall()
-        if not rows:
-            return 0
-        vectors = embedder.embed([cue_text(cues) for _, cues in rows])
-        cursor.executemany(f"UPDATE {TABLE} SET cue_embedding = %s::vector WHERE id = %s",
-                           [(str(vector), memory_id) for (memory_id, _), vector in zip(rows, vectors)])
-    return len(rows)
+        cursor.execute(f"SELECT id, content FROM {TABLE} WHERE id = ANY(%s)", [list(ids)])
+        found = dict(cursor.fetchall())
+    return [found.get(memory_id, "") for memory_id in ids]
+
+
+def _embed_rows(embedder: Embedder, ids: list[int], batch_size: int,
+                progress: Callable[[int, int], None] | None = None) -> int:
+    """Give `ids` their new vectors through the one batch path (engine/memories/bulk.py); returns how many.
+    Each batch's UPDATE commits on its own (outside the final swap), so a run stopped midway resumes."""
+    for batch, vectors in embedded_batches(ids, _contents, embedder=embedder, batch_size=batch_size,
+                                           progress=progress):
+        with connection.cursor() as cursor:
+            cursor.executemany(f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
+                               [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)])
+    return len(ids)
+
+
+def _embed_cues(embedder: Embedder, batch_size: int) -> None:
+    """Give the rows that have cues their cue vectors from `embedder`, through the same batch path."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id FROM {TABLE} WHERE cue_embedding IS NULL AND cardinality(cues) > 0 ORDER BY id")
+        ids = [memory_id for (memory_id,) in cursor.fetchall()]
+
+    def cue_texts(batch: Sequence[int]) -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id, cues FROM {TABLE} WHERE id = ANY(%s)", [list(batch)])
+            found = dict(cursor.fetchall())
+        return [cue_text(found.get(memory_id) or []) for memory_id in batch]
+
+    for batch, vectors in embedded_batches(ids, cue_texts, embedder=embedder, batch_size=batch_size):
+        with connection.cursor() as cursor:
+            cursor.executemany(f"UPDATE {TABLE} SET cue_embedding = %s::vector WHERE id = %s",
+                               [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)])
 
 
 def reembed(embedder: Embedder, *, batch_size: int = 256,
@@ -104,24 +124,18 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
     """Give every memory (every user, every status and version) a vector from `embedder`, then switch."""
     _prepare_side_column(embedder.dim)
     report = ReembedReport()
-    done, report.total = _counts()
+    already, report.total = _counts()
     if progress:
-        progress(done, report.total)
-    while True:
-        count = _embed_batch(embedder, batch_size)
-        if not count:
-            break
-        report.embedded += count
-        done += count
-        if progress:
-            progress(min(done, report.total), report.total)
+        progress(already, report.total)
+    ids = _pending_ids()
+    report.embedded = _embed_rows(embedder, ids, batch_size, progress and (
+        lambda done, _total: progress(min(already + done, report.total), report.total)))
     with transaction.atomic():
         with connection.cursor() as cursor:
             # Writes wait while the columns change; reads (recall) go on until the rename commits.
             cursor.execute(f"LOCK TABLE {TABLE} IN SHARE ROW EXCLUSIVE MODE")
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        while _embed_batch(embedder, batch_size):  # rows written since the last batch
-            pass
+        _embed_rows(embedder, _pending_ids(), batch_size)  # rows written since the list was taken
         with connection.cursor() as cursor:
             cursor.execute(f"DROP INDEX IF EXISTS {INDEX}")
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN embedding")
@@ -135,8 +149,7 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
             cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN cue_embedding vector({embedder.dim})")
             cursor.execute(f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding vector_cosine_ops) "
                            "WITH (m = 16, ef_construction = 64)")
-    while _embed_cue_batch(embedder, batch_size):
-        pass
+    _embed_cues(embedder, batch_size)
     _, report.total = _counts_after_swap()
     report.swapped = True
     _announce_per_user()

@@ -1,32 +1,25 @@
 """Export (JSON, Markdown) and import (JSON) of a user's memories.
 
-Import validates every row before writing any: if one row is bad, each bad row is reported with its
-reason and nothing is written. Good files go through engine.memories.bulk.bulk_add in one transaction.
+Import validates every row before writing any (`validate_rows`): if one row is bad, each bad row is reported
+with its reason and nothing is written. A good file is written by a job (engine/memories/imports.py).
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timezone as dt_timezone
-from functools import partial
 
-from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
-from memoryapp.events import publish_progress
-from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryKind, MemorySource, MemoryStatus
+from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryKind, MemoryStatus
 
 from ..errors import MemoryValidationError
-from .bulk import bulk_add
 from .validation import MemoryInput, format_first_error
 
 FORMAT = "memoryapp.memories"
 VERSION = 1
 MAX_IMPORT_ROWS = 5000
-IMPORT_BATCH = 256  # rows embedded and written at a time; a longer import reports progress after each
-IMPORT_JOB = "import"
 IMPORTED_FIELDS = frozenset(MemoryInput.model_fields)  # a row holds what the write path takes, no more
 # Written by export and meaningful only in the account they came from: ignored on import.
 EXPORT_ONLY_FIELDS = {"id", "status", "access_count", "valid_until", "source", "source_conversation_id",
@@ -152,17 +145,3 @@ def validate_rows(data: object) -> tuple[list[MemoryInput], list[RowError]]:
                 continue
         items.append(item)
     return items, errors
-
-
-def import_memories(user, data: object, *, progress: Callable[[int, int], None] | None = None) -> ImportReport:
-    """Validate all rows, then write all or nothing. Exact duplicates of current memories are skipped."""
-    items, errors = validate_rows(data)
-    if errors:
-        return ImportReport(errors=errors)
-    if progress is None and len(items) > IMPORT_BATCH:  # a long import: the user's open pages show how far
-        progress = partial(publish_progress, user.pk, IMPORT_JOB)
-    with transaction.atomic():  # bulk_add commits per batch; one outer transaction makes it all or nothing
-        created = bulk_add(user.pk, items, source=MemorySource.IMPORTED, actor=Actor.USER, progress=progress,
-                           batch_size=IMPORT_BATCH)
-    imported = sum(1 for memory in created if memory is not None)
-    return ImportReport(imported=imported, duplicates=len(created) - imported)

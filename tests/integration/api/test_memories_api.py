@@ -4,6 +4,7 @@ import pytest
 from django.conf import settings
 from django.test import Client, override_settings
 
+from memoryapp.engine.memories import imports
 from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.models import ApiToken, Memory, MemoryEvent
 
@@ -112,8 +113,13 @@ def test_it_exports_and_imports_round_trip(api, alice, bob):
     assert markdown["Content-Type"].startswith("text/markdown") and "Speaks Spanish" in markdown.content.decode()
     Memory.objects.filter(user=alice).delete()
     response = api.post("/memories/import", {"memories": exported["memories"]})
-    assert response.json() == {"imported": 1, "duplicates": 0, "errors": []}
+    assert response.status_code == 202 and response.json()["status"] == "queued"
+    assert not Memory.objects.filter(user=alice).exists()  # the worker writes it
+    imports.run_import(response.json()["id"])  # what the worker runs, once the request has committed
+    job = api.get(response["Location"].removeprefix("/api")).json()
+    assert (job["status"], job["done"], job["total"], job["imported"], job["duplicates"]) == ("done", 1, 1, 1, 0)
     assert Memory.objects.get(user=alice).source == "imported"
+    assert MemoryEvent.objects.get(memory__user=alice, action="imported").actor == "api"
 
 
 def test_it_imports_nothing_when_one_row_is_bad(api, alice):

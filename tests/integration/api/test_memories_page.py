@@ -10,8 +10,10 @@ from django.test import Client
 from django.utils import timezone
 
 from memoryapp.auth import hash_token
+from memoryapp.engine.memories import imports
 from memoryapp.engine.memories.write import add_memory, supersede_memory
 from memoryapp.models import ApiToken, Memory, MemoryEvent, MemorySettings
+from memoryapp.pipeline.models import ImportJob
 
 pytestmark = pytest.mark.django_db
 
@@ -112,12 +114,25 @@ def test_it_reports_every_bad_row_and_imports_nothing(alice_client, alice):
     assert "Row 2" in response.content.decode() and not Memory.objects.filter(user=alice).exists()
 
 
-def test_it_sends_htmx_back_to_the_list_after_a_good_import(alice_client, alice):
+def test_a_good_import_is_queued_and_the_page_waits_for_its_report(alice_client, alice):
     upload = SimpleUploadedFile("m.json", json.dumps({"memories": [{"content": "Plays the cello"}]}).encode(),
                                 "application/json")
     response = alice_client.post("/settings/memories/import", {"file": upload}, HTTP_HX_REQUEST="true")
-    assert response["HX-Redirect"] == "/settings/memories"  # htmx reloads the list, with the message on top
+    assert response.status_code == 202 and "Importing 1 memory" in response.content.decode()
+    job = ImportJob.objects.get(user=alice)
+    assert job.status == "queued" and not Memory.objects.filter(user=alice).exists()
+    polled = alice_client.get(f"/settings/memories/import/{job.pk}").content.decode()
+    assert "Importing 1 memory" in polled and "every 2s" in polled  # asks again until the job is done
+    imports.run_import(job.pk)  # the worker's part, once the request has committed
     assert Memory.objects.get(user=alice).content == "Plays the cello"
+    polled = alice_client.get(f"/settings/memories/import/{job.pk}").content.decode()
+    assert "Imported 1 memory." in polled and "every 2s" not in polled
+
+
+def test_another_users_import_job_is_not_found(alice, bob, client):
+    job = imports.queue_import(alice, [{"content": "Plays the cello"}]).job
+    client.force_login(bob)
+    assert client.get(f"/settings/memories/import/{job.pk}").status_code == 404
 
 
 def test_it_exports_json_and_markdown_and_records_each_export(alice_client, alice):

@@ -11,7 +11,7 @@ from conversations.models import Conversation, Message
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.learned.model import rules_only
-from memoryapp.engine.memories import listing, transfer, write
+from memoryapp.engine.memories import imports, listing, transfer, write
 from memoryapp.models import Memory
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,7 @@ def test_cues_travel_with_an_export_into_another_account(alice, bob):
     _store(alice, DOCKER_CUES)
     exported = json.loads(transfer.export_file(alice).body)
     assert next(row for row in exported["memories"] if row["content"] == DOCKER)["cues"] == DOCKER_CUES
-    report = transfer.import_memories(bob, exported)
+    report = imports.import_memories(bob, exported)
     assert report.ok and report.imported == len(OTHERS) + 1
     copy = Memory.objects.get(user=bob, content=DOCKER)
     assert copy.cues == DOCKER_CUES and copy.cue_embedding is not None and copy.cues_written_at is not None

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from memoryapp.engine.learning import cues
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.cues import CUE_MARKER
-from memoryapp.engine.memories import transfer, write
+from memoryapp.engine.memories import imports, write
 from memoryapp.models import Memory
 from tasks.cues import queue_cues
 from tasks.extraction import extract_messages
@@ -40,7 +40,7 @@ def _answer(ids: list[int]) -> str:
 
 
 def _import(user, count: int) -> list[int]:
-    report = transfer.import_memories(user, [{"content": f"Numbered fact {i} about the user's week"}
+    report = imports.import_memories(user, [{"content": f"Numbered fact {i} about the user's week"}
                                              for i in range(count)])
     assert report.ok and report.imported == count
     return list(cues.waiting(user.pk).order_by("id").values_list("pk", flat=True))
