@@ -34,17 +34,42 @@ def test_it_creates_lists_renames_and_deletes_a_conversation(alice_client, alice
 def test_it_answers_a_message_with_its_citations(alice_client, alice, llm_server, use_scripted_llm):
     memory = add_memory(alice, "I am vegetarian", kind="fact").memory
     conversation = Conversation.objects.create(user=alice)
-    llm_server.script(None, "Try a vegetable curry.")
+    llm_server.script(None, "Try a vegetable curry [1].")
 
     response = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
                      {"content": "Suggest a dinner. I am vegetarian"})
 
     assert response.status_code == 201
     body = response.json()
-    assert body["reply"]["content"] == "Try a vegetable curry."
+    assert body["reply"]["content"] == "Try a vegetable curry [1]."
     assert body["reply"]["citations"][0]["memory_id"] == memory.pk
+    assert body["reply"]["used"] == [memory.pk] and body["reply"]["offered"][0]["used"] is True
+    assert "[1] I am vegetarian" in llm_server.chat_requests()[-1]["messages"][0]["content"]
     messages = alice_client.get(f"/api/conversations/{conversation.pk}/messages").json()
     assert [m["role"] for m in messages] == ["user", "assistant"]
+
+
+def test_a_reply_cites_only_what_it_marked(alice_client, alice, llm_server, use_scripted_llm):
+    """The model is handed both memories, numbered; it marks the second and invents a third: the reply
+    cites the second, keeps the first as offered, and the invented number is gone from what it says."""
+    add_memory(alice, "I am vegetarian", kind="fact")
+    add_memory(alice, "I cook dinner for my vegetarian kids on weekdays", kind="fact")
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, "Cook lentils tonight [2] [7].", "Any pasta works.")
+
+    first = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
+                  {"content": "What should I cook for my vegetarian dinner tonight?"}).json()["reply"]
+    second = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
+                   {"content": "And what should I cook for my vegetarian lunch tomorrow?"}).json()["reply"]
+
+    offered = {c["rank"]: c for c in first["offered"]}
+    assert len(offered) == 2 and first["content"] == "Cook lentils tonight [2]."
+    assert first["used"] == [offered[2]["memory_id"]] and [c["rank"] for c in first["citations"]] == [2]
+    assert offered[1]["used"] is False
+    # A model that marks nothing cites nothing, though it was handed memories.
+    assert second["offered"] and second["used"] == [] and second["citations"] == []
+    # The earlier reply's marker numbered its own list: the next prompt carries the reply without it.
+    assert "Cook lentils tonight." in json.dumps(llm_server.chat_requests()[-1]["messages"])
 
 
 def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, alice, llm_server,
