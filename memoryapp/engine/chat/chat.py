@@ -133,7 +133,9 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
                 if m["role"] == Role.ASSISTANT else m["content"]}
                for m in _compacted_history(conversation, user_message, history, llm)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
-    fitted = fit_memories([as_remembered(item.memory) for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
+    budget = Budget.for_window(WINDOW_TOKENS).memories
+    fitted = fit_memories([as_remembered(item.memory) for item in recalled],
+                          min(budget, offer.MEMORY_TOKENS) if for_model else budget)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary,
                             numbered=for_model)
     access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
@@ -146,7 +148,7 @@ def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], 
     """What the turn hands the model, best first, and the time recall took (ms). The trained relevance
     model decides when there is one for this embedder; a question about the past or about what came
     before (which it was not trained on) and a setup without it keep the fixed gates below. `for_model`:
-    the wider set a model is handed (offer.py), up to offer.LIMIT."""
+    the wider set a model is handed (offer.py), cut to offer.MEMORY_TOKENS by the caller."""
     from ..recall.chain import replaced_before
     from ..recall.recall import recall
 
@@ -161,7 +163,7 @@ def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], 
     past = query.past
     config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
     if for_model:
-        config = config.model_copy(update={"limit": offer.LIMIT})
+        config = config.model_copy(update={"limit": offer.CANDIDATES})
     # "What did I prefer before React?": what the named memory replaced comes first, as past.
     earlier = []
     if query.before and not (past and past.at):
