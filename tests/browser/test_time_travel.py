@@ -63,7 +63,7 @@ def test_a_question_about_the_past_cites_the_old_version_as_old(page: Page, app_
     log_in(page, app_server.url, language, "/")
     page.fill("#composer textarea", text["ask"])
     page.keyboard.press("Enter")
-    expect(page.locator(".message-assistant").last).to_contain_text("Back then: Vue 3.", timeout=30_000)
+    expect(page.locator(".message-assistant").last).to_contain_text("Back then: Vue 3", timeout=30_000)
     chip = page.locator(f".citations .chip[data-memory-id='{old.pk}']")
     expect(chip).to_be_visible()
     expect(chip.locator(".chip-past")).to_have_text(re.compile(text["past"], re.IGNORECASE))
