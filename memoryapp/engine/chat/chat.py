@@ -138,7 +138,8 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
                           min(budget, offer.MEMORY_TOKENS) if for_model else budget)
     prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary,
                             numbered=for_model)
-    access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
+    if not for_model:  # a model's turn counts only what its reply used, in finish_turn
+        access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm,
                 numbered=for_model, memory_tokens=count_tokens(memories_block(fitted, for_model)) if fitted else 0)
 
@@ -304,6 +305,8 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
             for rank, item in enumerate(turn.recalled, start=1)
         ])
         Conversation.objects.filter(pk=turn.conversation.pk).update(updated_at=timezone.now())
+    if used:  # what keeps mattering is what replies use, not the wider set a model was offered
+        access.note_access([turn.recalled[n - 1].memory.pk for n in sorted(used)], conversation_id=turn.conversation.pk)
     return message
 
 

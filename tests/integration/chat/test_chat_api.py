@@ -7,6 +7,8 @@ import pytest
 
 from conversations.models import Conversation, Message
 from memoryapp.engine.memories.write import add_memory
+from memoryapp.engine.recall import access
+from memoryapp.models import Memory
 from tests.support.llm_server import Fail
 
 pytestmark = pytest.mark.django_db
@@ -52,10 +54,12 @@ def test_it_answers_a_message_with_its_citations(alice_client, alice, llm_server
 def test_a_reply_cites_only_what_it_marked(alice_client, alice, llm_server, use_scripted_llm):
     """The model is handed both memories, numbered; it marks the second and invents a third: the reply
     cites the second, keeps the first as offered, and the invented number is gone from what it says."""
-    add_memory(alice, "I am vegetarian", kind="fact")
-    add_memory(alice, "I cook dinner for my vegetarian kids on weekdays", kind="fact")
+    stored = [add_memory(alice, "I am vegetarian", kind="fact").memory,
+              add_memory(alice, "I cook dinner for my vegetarian kids on weekdays", kind="fact").memory]
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Cook lentils tonight [2] [7].", "Any pasta works.")
+    access.wait_for_pending_notes()
+    access.flush_access()  # start from an empty batch
 
     first = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
                   {"content": "What should I cook for my vegetarian dinner tonight?"}).json()["reply"]
@@ -70,6 +74,11 @@ def test_a_reply_cites_only_what_it_marked(alice_client, alice, llm_server, use_
     assert second["offered"] and second["used"] == [] and second["citations"] == []
     # The earlier reply's marker numbered its own list: the next prompt carries the reply without it.
     assert "Cook lentils tonight." in json.dumps(llm_server.chat_requests()[-1]["messages"])
+    # What keeps mattering is what a reply used: only the marked memory's use is counted.
+    access.wait_for_pending_notes()
+    access.flush_access()
+    counts = {m.pk: m.access_count for m in Memory.objects.filter(pk__in=[m.pk for m in stored])}
+    assert counts[offered[2]["memory_id"]] == 1 and counts[offered[1]["memory_id"]] == 0
 
 
 def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, alice, llm_server,
