@@ -190,7 +190,8 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     model_outcomes: list[TurnOutcome] = []
     started = time.perf_counter()
     for persona in personas:
-        distractors = distractors_for(persona, args.distractors) if args.distractors and persona.split != "locomo" else None
+        padded = args.distractors and persona.split != "locomo"
+        distractors = distractors_for(persona, args.distractors) if padded else None
         user, key_of = write_memories(persona, now, args.pad, distractors)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))

@@ -22,8 +22,8 @@ from memoryapp.engine.chat.citations import MarkerStream, Piece
 from memoryapp.providers.llm import ProviderError
 
 from . import services
-from .templatetags.chat import inline_chip
 from .models import Conversation, Role
+from .templatetags.chat import inline_chip
 
 logger = logging.getLogger(__name__)
 _END = object()

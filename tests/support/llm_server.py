@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Union
 
-__all__ = ["CHAT_TURN", "Chunks", "Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer", "pseudo_embedding"]
+__all__ = ["CHAT_TURN", "Chunks", "Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer",
+           "pseudo_embedding"]
 
 
 # A marker of the chat turn's system prompt (engine/chat/context.py SYSTEM_PROMPT). Script chat replies with it
