@@ -19,6 +19,7 @@ def markdown(text: str) -> str:
 
 
 _CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.DOTALL)
+_SPACED_MARKER = re.compile(rf"( ?){MARKER.pattern}")
 
 
 def inline_chip(memory: Memory, number: int) -> str:
@@ -33,10 +34,12 @@ def reply_body(message, show_citations: bool = True) -> str:
     cited = {c.rank: c.memory for c in message.used_citations} if show_citations else {}
 
     def chips(marker: re.Match) -> str:
-        return "".join(inline_chip(cited[n], n) for n in numbers(marker) if n in cited)
+        shown = "".join(inline_chip(cited[n], n) for n in numbers(marker) if n in cited)
+        return f"{marker.group(1)}{shown}" if shown else ""  # "curry [1]." reads "curry." without its chip
 
     parts = _CODE.split(render_markdown(message.content))
-    return mark_safe("".join(part if index % 2 else MARKER.sub(chips, part) for index, part in enumerate(parts)))
+    return mark_safe("".join(part if index % 2 else _SPACED_MARKER.sub(chips, part)
+                             for index, part in enumerate(parts)))
 
 
 @register.filter

@@ -17,7 +17,8 @@ Piece = str | int  # text, or the number of a memory the reply marked here
 
 
 def numbers(marker: re.Match) -> list[int]:
-    return [int(n) for n in marker.group(1).split(",")]
+    """The numbers in a marker matched by MARKER (its last group, in a pattern built around it too)."""
+    return [int(n) for n in marker.group(marker.re.groups).split(",")]
 
 
 def _markers(text: str) -> Iterator[re.Match]:
