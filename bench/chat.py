@@ -1,6 +1,7 @@
 """What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
 
-    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--cues PATH] [--json OUT]
+    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--distractors N]
+                         [--model-path] [--cues PATH] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
 becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
@@ -8,6 +9,10 @@ becomes a conversation holding its history, and its message goes through `engine
 memory budget) exactly as a chat turn does. `--pad N` fills each store to N memories with synthetic ones. The memories that
 reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
 questions per LoCoMo dev conversation, asked after the conversation's last two turns.
+`--distractors N` adds N memories to each persona's store that no case needs: every other persona's
+(bench/chat_cases/*/, all splits) and synthetic ones for the rest. `--model-path` runs each persona's cases
+a second time as a turn with a model is handed its memories (engine/chat/offer.py: wider, numbered) and
+reports `model_path` (bench/chat_metrics.py `model_path_summary`).
 The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
 `--cues PATH` (bench/chat_cases/cues.json: situations written for each persona memory from its text
 alone, as the extraction prompt asks a model) writes every persona a second time, its memories with
@@ -24,7 +29,7 @@ from pathlib import Path
 
 from . import runtime
 from .chat_data import EXTRA_SPLITS, SPLITS, ChatCase, Persona, load_personas, locomo_persona
-from .chat_metrics import TurnOutcome, grouped, summarise
+from .chat_metrics import TurnOutcome, grouped, model_path_summary, summarise
 
 logger = logging.getLogger("bench.chat")
 
@@ -39,6 +44,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--pad", type=int, default=0, metavar="N",
                         help="pad each persona's store to N memories with synthetic ones (latency at scale)")
+    parser.add_argument("--distractors", type=int, default=0, metavar="N",
+                        help="add N memories no case needs to each persona: other personas', then synthetic ones")
+    parser.add_argument("--model-path", action="store_true",
+                        help="also measure what a turn with a model is handed (model_path in the results)")
     parser.add_argument("--rules", action="store_true",
                         help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
     parser.add_argument("--cues", type=Path, metavar="PATH",
@@ -47,9 +56,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def write_memories(persona: Persona, now, pad: int = 0, cues: dict[str, list[str]] | None = None):
+def write_memories(persona: Persona, now, pad: int = 0, distractors: list[tuple[str, str]] | None = None,
+                   cues: dict[str, list[str]] | None = None):
     """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
-    needed), each with its `cues` (memory key -> cues) when given; returns (user, memory id -> key)."""
+    needed; and `distractors`, (content, kind) pairs, also never needed), each with its `cues` (memory
+    key -> cues) when given; returns (user, memory id -> key)."""
     from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.memories.validation import MemoryInput
     from memoryapp.models import MemorySettings
@@ -73,6 +84,8 @@ def write_memories(persona: Persona, now, pad: int = 0, cues: dict[str, list[str
             key_of[memory.pk] = stored.key
             by_key[stored.key] = memory
     _link_versions(persona, by_key)
+    if distractors:
+        _add_distractors(user, distractors, now)
     if pad > len(written):
         _pad(user, pad - len(written))
     return user, key_of
@@ -96,6 +109,36 @@ def load_cues(path: Path) -> dict[str, dict[str, list[str]]]:
     data = json.loads(path.read_text())
     return {persona: {key: list(cues) for key, cues in memories.items()}
             for persona, memories in data.items() if not persona.startswith("_")}
+
+
+def distractors_for(persona: Persona, count: int) -> list[tuple[str, str]]:
+    """`count` memories for `persona`'s store that none of its cases needs: the memories of every other
+    persona in bench/chat_cases (all splits: people like this user, so near misses), then synthetic ones
+    (bench/synthetic.py) for the rest."""
+    from . import synthetic
+    from .chat_data import CASES_DIR
+
+    splits = tuple(sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir()))
+    own = {m.content for m in persona.memories}
+    found: dict[str, str] = {}
+    for other in load_personas(splits):
+        if other.name != persona.name:
+            found.update((m.content, m.kind) for m in other.memories if m.content not in own)
+    rows = list(found.items())[:count]
+    written = synthetic.memories(max(0, count - len(rows)), synthetic.base_sentences(300), seed=23)
+    return rows + [(text, "fact") for text, _ in written]
+
+
+def _add_distractors(user, rows: list[tuple[str, str]], now) -> None:
+    """Learnt over the same three months as the persona's own, so recency favours neither."""
+    from memoryapp.engine.memories.bulk import bulk_add
+    from memoryapp.engine.memories.validation import MemoryInput
+
+    from .ingest import embed_cached
+
+    vectors, _ = embed_cached([content for content, _ in rows], runtime.BENCH_VAR_DIR / "vectors")
+    bulk_add(user.pk, [MemoryInput(content=content, kind=kind, valid_from=now - timedelta(days=(index * 5) % 90))
+                       for index, (content, kind) in enumerate(rows)], embeddings=vectors)
 
 
 def _pad(user, count: int) -> None:
@@ -126,7 +169,7 @@ def _link_versions(persona: Persona, by_key: dict) -> None:
             new.supersedes.add(old)
 
 
-def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> TurnOutcome:
+def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str], for_model: bool = False) -> TurnOutcome:
     from conversations.models import Conversation, Message
     from memoryapp.engine.chat.chat import start_turn
     from memoryapp.engine.text import count_tokens
@@ -137,11 +180,12 @@ def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str]) -> 
         for role, text in case.history
     ])
     # The bench measures what the turn recalls: it queues no extraction.
-    turn = start_turn(conversation, case.message, now=persona.now, llm=None,  # no model: what it recalls is measured
+    # No model runs: what the turn is handed is measured; `for_model` hands it as to one.
+    turn = start_turn(conversation, case.message, now=persona.now, llm=None, for_model=for_model,
                       enqueue_extraction=lambda conversation_id, message_ids: None)
     injected = tuple(key_of.get(item.memory.pk, f"#{item.memory.pk}") for item in turn.recalled)
     return TurnOutcome(case.id, case.language, case.shape, persona.split, case.needs, case.relevant,
-                       injected, getattr(turn, "recall_ms", 0.0))
+                       injected, getattr(turn, "recall_ms", 0.0), memory_tokens=turn.memory_tokens)
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -172,13 +216,18 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     outcomes: list[TurnOutcome] = []
     cue_file = load_cues(args.cues) if args.cues else None
     cued: list[TurnOutcome] = []  # the same turns, the persona's memories written with their cues
+    model_outcomes: list[TurnOutcome] = []
     started = time.perf_counter()
     for persona in personas:
-        user, key_of = write_memories(persona, now, args.pad)
+        padded = args.distractors and persona.split != "locomo"
+        distractors = distractors_for(persona, args.distractors) if padded else None
+        user, key_of = write_memories(persona, now, args.pad, distractors)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))
+            if args.model_path and persona.split != "locomo":
+                model_outcomes.append(run_case(user, persona, case, key_of, for_model=True))
         if cue_file is not None and persona.split != "locomo":
-            user, key_of = write_memories(persona, now, args.pad, cues=cue_file.get(persona.name, {}))
+            user, key_of = write_memories(persona, now, args.pad, distractors, cues=cue_file.get(persona.name, {}))
             cued.extend(run_case(user, persona, case, key_of) for case in persona.cases)
         logger.info("%s: %d cases", persona.name, len(persona.cases))
     chat = [o for o in outcomes if o.split != "locomo"]
@@ -206,12 +255,37 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
                      for split in args.split if (group := [o for o in chat if o.split == split])},
         "locomo": summarise([o for o in outcomes if o.split == "locomo"]) if args.locomo else None,
+        "distractors": args.distractors,
+        # What a turn with a model is handed (engine/chat/offer.py), per split, and by language on holdout
+        # (or on the first split measured when holdout is not).
+        "model_path": _model_path(model_outcomes, args) if args.model_path else None,
         "seconds": round(time.perf_counter() - started, 1),
         "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
                    "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
                    "recall_ms": round(o.recall_ms, 2)} for o in outcomes],
         **extra,
     }
+
+
+def _model_path(outcomes: list[TurnOutcome], args: argparse.Namespace) -> dict:
+    from memoryapp.engine.chat import offer
+
+    def by_language(group: list[TurnOutcome]) -> dict:
+        languages = sorted({o.language for o in group})
+        return {language: model_path_summary([o for o in group if o.language == language], offer.MEMORY_TOKENS,
+                                             args.distractors) for language in languages}
+
+    splits = {split: [o for o in outcomes if o.split == split] for split in args.split}
+    shown = "holdout" if splits.get("holdout") else args.split[0]
+    return {"split": shown, "candidates": offer.CANDIDATES, "memory_tokens": offer.MEMORY_TOKENS,
+            "overall": model_path_summary(splits[shown], offer.MEMORY_TOKENS, args.distractors),
+            "by_language": by_language(splits[shown]),
+            "by_split": {split: {"overall": model_path_summary(group, offer.MEMORY_TOKENS, args.distractors),
+                                 "by_language": by_language(group)} for split, group in splits.items() if group},
+            "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
+                       "needs": sorted(o.needs), "handed": len(o.injected), "memory_tokens": o.memory_tokens,
+                       "needed_at": [o.injected.index(key) + 1 if key in o.injected else None
+                                     for key in sorted(o.needs)]} for o in outcomes]}
 
 
 def _fmt(value) -> str:
@@ -249,6 +323,14 @@ def print_summary(result: dict) -> None:
                 print(row(f"  {split} {language}", s))
         for language, s in cued["by_language"].items():
             print(row(f"language {language}", s))
+    if result.get("model_path"):
+        path = result["model_path"]
+        print(f"model path (up to {path['candidates']} memories within {path['memory_tokens']} tokens, "
+              f"{result.get('distractors', 0)} distractors per store), split {path['split']}:")
+        print(f"{'':24} {'turns':>5} {'hit@k':>6} {'all@k':>6} {'tokens':>7} {'nothing':>7} {'chat 0':>6}")
+        for name, s in [("all", path["overall"]), *path["by_language"].items()]:
+            print(f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_k'])} {_fmt(s['all_needed_at_k'])} "
+                  f"{s['memory_tokens_mean']:7.1f} {_fmt(s['no_memory_rate'])} {_fmt(s['small_talk_handed_nothing'])}")
 
 
 def print_misses(result: dict, count: int) -> None:

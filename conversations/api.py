@@ -62,8 +62,9 @@ class CitationOut(Schema):
     content: str
     kind: str
     score: float
-    rank: int
+    rank: int  # its number in what the reply was handed: a model marks it `[rank]` in the reply's content
     valid_until: datetime | None  # set when the cited version is no longer current (it was true until then)
+    used: bool  # the reply used it (with a model: marked it); False: only offered
 
 
 class MemoryCommandOut(Schema):
@@ -78,7 +79,9 @@ class MessageOut(Schema):
     role: str
     content: str
     created_at: datetime
-    citations: list[CitationOut]
+    citations: list[CitationOut]  # the memories the reply used (its chips); offline, all it was handed
+    used: list[int] = []  # their memory ids, in the reply's numbering
+    offered: list[CitationOut] = []  # every memory the reply was handed, used or not
     memory_command: MemoryCommandOut | None = None
 
 
@@ -102,15 +105,19 @@ def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
     return get_object_or_404(Conversation, pk=conversation_id, user=_caller(request))
 
 
+def _citation_out(citation) -> dict:
+    memory = citation.memory
+    return {"memory_id": citation.memory_id, "content": memory.content, "kind": memory.kind, "score": citation.score,
+            "rank": citation.rank, "valid_until": memory.valid_until, "used": citation.used}
+
+
 def _message_out(message: Message) -> dict:
+    offered = [_citation_out(c) for c in message.citations.all()]
+    used = [c for c in offered if c["used"]]
     return {
         "id": message.pk, "role": message.role, "content": message.content, "created_at": message.created_at,
-        "memory_command": message.memory_command,
-        "citations": [
-            {"memory_id": c.memory_id, "content": c.memory.content, "kind": c.memory.kind, "score": c.score,
-             "rank": c.rank, "valid_until": c.memory.valid_until}
-            for c in message.citations.all()
-        ],
+        "memory_command": message.memory_command, "citations": used,
+        "used": [c["memory_id"] for c in used], "offered": offered,
     }
 
 

@@ -18,10 +18,12 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from memoryapp.engine.chat import chat, chat_end
+from memoryapp.engine.chat.citations import MarkerStream, Piece
 from memoryapp.providers.llm import ProviderError
 
 from . import services
 from .models import Conversation, Role
+from .templatetags.chat import inline_chip
 
 logger = logging.getLogger(__name__)
 _END = object()
@@ -157,6 +159,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def _stream(self, turn: chat.Turn, turn_id: int, context: dict) -> None:
         parts: list[str] = []
         stopped = False
+        # A model's markers ("[1]") arrive as its chips, in place, even when split across deltas.
+        markers = MarkerStream(len(turn.recalled)) if turn.numbered else None
         try:
             deltas = await sync_to_async(chat.stream_reply, thread_sensitive=False)(turn)
             while True:
@@ -165,7 +169,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 if delta is _END:
                     break
                 parts.append(delta)
-                await self.send(f'<div id="pending-{turn_id}-body" hx-swap-oob="beforeend">{escape(delta)}</div>')
+                await self._append(turn, turn_id, markers.feed(delta) if markers else [delta], context)
+            if markers:
+                await self._append(turn, turn_id, markers.close(), context)
         except asyncio.CancelledError:
             stopped = True
         except ProviderError as exc:
@@ -188,6 +194,14 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         except Exception:
             logger.exception("could not save the reply to message %s", turn_id)
             await self._status(_("The reply could not be saved."))
+
+    async def _append(self, turn: chat.Turn, turn_id: int, pieces: list[Piece], context: dict) -> None:
+        """Text escaped, a marked memory as its chip (nothing where citations are hidden)."""
+        html = "".join(escape(piece) if isinstance(piece, str) else
+                       inline_chip(turn.recalled[piece - 1].memory, piece) if context["show_citations"] else ""
+                       for piece in pieces)
+        if html:
+            await self.send(f'<div id="pending-{turn_id}-body" hx-swap-oob="beforeend">{html}</div>')
 
     async def _error(self, turn_id: int, exc: ProviderError) -> None:
         if exc.retryable:

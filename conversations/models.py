@@ -1,4 +1,5 @@
-"""Conversations and messages; a message keeps the memories it cited with their scores."""
+"""Conversations and messages; a reply keeps the memories it was handed with their scores, each marked
+used (cited: a chip) or only offered."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -49,12 +50,20 @@ class Message(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
 
+    @property
+    def used_citations(self) -> list[Citation]:
+        """The memories the reply used: its chips (read from prefetched citations where there are some)."""
+        return [c for c in self.citations.all() if c.used]
+
 
 class Citation(models.Model):
     message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="citations")
     memory = models.ForeignKey("memoryapp.Memory", on_delete=models.CASCADE, related_name="citations")
     score = models.FloatField()
-    rank = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()  # its place in what the reply was handed: a model saw it as [rank]
+    # True: the reply used it (a model marked [rank]; an offline reply uses all it was given). False: it
+    # was offered to the model and not used: kept for the record, never shown as a chip.
+    used = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["rank"]

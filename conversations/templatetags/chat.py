@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import re
+
 from django import template
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from conversations import services
 from conversations.markdown import render_markdown
+from memoryapp.engine.chat.citations import MARKER, numbers
 from memoryapp.models import Memory
 
 register = template.Library()
@@ -12,6 +16,30 @@ register = template.Library()
 @register.filter
 def markdown(text: str) -> str:
     return mark_safe(render_markdown(text))  # nh3-sanitised in render_markdown
+
+
+_CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.DOTALL)
+_SPACED_MARKER = re.compile(rf"( ?){MARKER.pattern}")
+
+
+def inline_chip(memory: Memory, number: int) -> str:
+    """A memory's chip where the reply marked it (`[number]`); the consumer streams the same one."""
+    return render_to_string("conversations/_inline_chip.html", {"memory": memory, "number": number})
+
+
+@register.simple_tag
+def reply_body(message, show_citations: bool = True) -> str:
+    """An assistant reply as HTML: each marker of a memory it used becomes that memory's chip, in place
+    (gone where citations are hidden); markers inside code stay as written."""
+    cited = {c.rank: c.memory for c in message.used_citations} if show_citations else {}
+
+    def chips(marker: re.Match) -> str:
+        shown = "".join(inline_chip(cited[n], n) for n in numbers(marker) if n in cited)
+        return f"{marker.group(1)}{shown}" if shown else ""  # "curry [1]." reads "curry." without its chip
+
+    parts = _CODE.split(render_markdown(message.content))
+    return mark_safe("".join(part if index % 2 else _SPACED_MARKER.sub(chips, part)
+                             for index, part in enumerate(parts)))
 
 
 @register.filter

@@ -58,9 +58,9 @@ def test_it_streams_a_reply_and_cites_a_memory(page: Page, app_server, alice, sh
 
     memory = _add_memory(alice, "I prefer functional style in Python", kind="preference")
     page.locator("form[action='/c/new/'] button.new-chat").click()
-    app_server.llm.script(CHAT_TURN, "Based on your preference for functional style, use map and filter.")
+    app_server.llm.script(CHAT_TURN, "Based on your preference for functional style [1], use map and filter.")
     _send(page, "How should I write this Python loop? I prefer functional style")
-    chip = page.locator(f".chip[data-memory-id='{memory.pk}']")
+    chip = page.locator(f".citations .chip[data-memory-id='{memory.pk}']")
     expect(chip).to_be_visible(timeout=30_000)
     assert "<memories>" in _systems(app_server)[-1] and memory.content in _systems(app_server)[-1]
     chip.locator("summary").click()
@@ -167,10 +167,10 @@ def test_it_works_in_chinese(page: Page, app_server, alice, shots):
     _log_in(page, app_server, language="zh-hans")
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     expect(page.locator("#composer button.send")).to_have_text("发送")
-    app_server.llm.script(CHAT_TURN, "根据你喜欢绿茶的偏好，推荐龙井。")
+    app_server.llm.script(CHAT_TURN, "根据你喜欢绿茶的偏好[1]，推荐龙井。")
     _send(page, "推荐一种茶吧，我喜欢喝绿茶")
     expect(page.locator(".message-assistant").last).to_contain_text("推荐龙井", timeout=30_000)
-    expect(page.locator(f".chip[data-memory-id='{memory.pk}']")).to_be_visible()
+    expect(page.locator(f".citations .chip[data-memory-id='{memory.pk}']")).to_be_visible()
     expect(page.locator(".citations-label").last).to_have_text("依据记忆：")
     page.screenshot(path=str(shots / "chat-zh.png"), full_page=True)
 

@@ -19,7 +19,7 @@ def _seed(alice) -> int:
     memory = add_memory(alice, f"My bio is {MARKUP}").memory
     conversation = Conversation.objects.create(user=alice, title=f"Chat {MARKUP}")
     Message.objects.create(conversation=conversation, role="user", content=f"Remember {MARKUP}")
-    reply = Message.objects.create(conversation=conversation, role="assistant", content=f"Noted: {MARKUP}")
+    reply = Message.objects.create(conversation=conversation, role="assistant", content=f"Noted [1]: {MARKUP}")
     Citation.objects.create(message=reply, memory=memory, score=0.9, rank=1)
     return conversation.pk
 
@@ -37,6 +37,7 @@ def test_markup_is_shown_as_text_and_never_runs(page: Page, app_server, alice):
     page.goto(f"{app_server.url}/c/{conversation_id}/")
     expect(page.locator(".message-user")).to_contain_text("<img src=x")
     expect(page.locator(".citations")).to_contain_text("My bio is <img src=x")
+    expect(page.locator(".message-body .chip-inline")).to_have_attribute("title", f"My bio is {MARKUP}")
     page.wait_for_function("window.htmx !== undefined")
 
     assert page.evaluate("window.pwned") is None

@@ -59,12 +59,12 @@ def test_the_memories_page_as_of_a_past_day(page: Page, app_server, alice, langu
 def test_a_question_about_the_past_cites_the_old_version_as_old(page: Page, app_server, alice, language):
     text = TEXT[language]
     old, _ = off_loop(_seed, alice, language)
-    app_server.llm.script(CHAT_TURN, "Back then: Vue 3.")
+    app_server.llm.script(CHAT_TURN, "Back then: Vue 3 [1].")
     log_in(page, app_server.url, language, "/")
     page.fill("#composer textarea", text["ask"])
     page.keyboard.press("Enter")
-    expect(page.locator(".message-assistant").last).to_contain_text("Back then: Vue 3.", timeout=30_000)
-    chip = page.locator(f".chip[data-memory-id='{old.pk}']")
+    expect(page.locator(".message-assistant").last).to_contain_text("Back then: Vue 3", timeout=30_000)
+    chip = page.locator(f".citations .chip[data-memory-id='{old.pk}']")
     expect(chip).to_be_visible()
     expect(chip.locator(".chip-past")).to_have_text(re.compile(text["past"], re.IGNORECASE))
     system = app_server.llm.chat_requests(CHAT_TURN)[-1]["messages"][0]["content"]

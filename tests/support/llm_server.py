@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Union
 
-__all__ = ["CHAT_TURN", "Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer", "pseudo_embedding"]
+__all__ = ["CHAT_TURN", "Chunks", "Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer",
+           "pseudo_embedding"]
 
 
 # A marker of the chat turn's system prompt (engine/chat/context.py SYSTEM_PROMPT). Script chat replies with it
@@ -80,7 +81,15 @@ class Cut:
     after: int = 1
 
 
-Response = Union[str, Fail, Delay, Garbage, Raw, Cut]
+@dataclass(frozen=True)
+class Chunks:
+    """A streamed answer in exactly these deltas (a marker like "[1]" split across them, say); unstreamed
+    requests get them joined."""
+
+    pieces: tuple[str, ...]
+
+
+Response = Union[str, Fail, Delay, Garbage, Raw, Cut, Chunks]
 Responder = Callable[[dict], "Response"]
 
 
@@ -264,11 +273,12 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(response, Cut):
             self._cut(body, response)
             return
-        content = response.text if isinstance(response, Garbage) else str(response)
+        pieces = list(response.pieces) if isinstance(response, Chunks) else None
+        content = response.text if isinstance(response, Garbage) else "".join(pieces) if pieces else str(response)
         model = body.get("model") or self.state.model
         ident, created = f"chatcmpl-{uuid.uuid4().hex[:24]}", int(time.time())
         if body.get("stream"):
-            self._stream(ident, created, model, content)
+            self._stream(ident, created, model, content, pieces)
             return
         tokens = len(content.split())
         self._json(200, {
@@ -280,7 +290,7 @@ class _Handler(BaseHTTPRequestHandler):
             "usage": {"prompt_tokens": 1, "completion_tokens": tokens, "total_tokens": tokens + 1},
         })
 
-    def _stream(self, ident: str, created: int, model: str, content: str) -> None:
+    def _stream(self, ident: str, created: int, model: str, content: str, pieces: list[str] | None = None) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -296,7 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
 
         chunk({"role": "assistant", "content": ""})
-        for piece in re.findall(r"\s*\S+|\s+", content):  # word-sized deltas
+        for piece in pieces or re.findall(r"\s*\S+|\s+", content):  # word-sized deltas unless scripted
             chunk({"content": piece})
         chunk({}, finish="stop")
         self.wfile.write(b"data: [DONE]\n\n")

@@ -33,9 +33,9 @@ from ..recall import access
 from ..learned.model import usable
 from ..recall.recipes import RECALL_CHAT, RECALL_CHAT_CANDIDATES, RECALL_CHAT_GENERAL
 from ..text import count_tokens
-from . import chat_end, compaction, memory_commands, relevance
+from . import chat_end, citations, compaction, memory_commands, offer, relevance
 from .chat_query import ChatQuery, chat_recall_query
-from .context import Budget, build_messages, fit_memories
+from .context import Budget, build_messages, fit_memories, memories_block
 
 if TYPE_CHECKING:
     from memoryapp.graph.port import GraphPort
@@ -71,6 +71,10 @@ class Turn:
     command: memory_commands.Command | None = None  # a turn about memory itself: answered without the model
     answer: memory_commands.CommandReply | None = None
     llm: LLMProvider | None = None  # the model that replies; None: no model is configured
+    # True: memories were handed as to a model (offer.py): numbered, and the reply's markers say which it
+    # used (citations.py). False: the offline choice, every one of them cited.
+    numbered: bool = False
+    memory_tokens: int = 0  # what the memories block cost in the prompt (engine/text.py count_tokens)
 
 
 def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
@@ -83,13 +87,15 @@ def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None)
 def start_turn(conversation: Conversation, text: str | None = None, *,
                enqueue_extraction: EnqueueExtraction | None = None, now: datetime | None = None,
                llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None,
-               graph: GraphPort | None = None) -> Turn:
+               graph: GraphPort | None = None, for_model: bool | None = None) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt.
     Every few turns the saved message queues an extraction through `enqueue_extraction` (default: the job
     seam, `Job.EXTRACT`). `now`: the moment a question about the past is counted back from (default: now;
     benchmarks fix it). `llm`: the model that compacts and replies (default: the configured one; None: no
-    model); `embedder` and `graph`: recall's clients (default: the configured ones)."""
+    model); `embedder` and `graph`: recall's clients (default: the configured ones). `for_model`: hand the
+    memories as to a model, a wider numbered set (default: when a model replies; benchmarks set it)."""
     llm = resolve(llm)
+    for_model = llm is not None if for_model is None else for_model
     prefs = MemorySettings.objects.get_or_create(user_id=conversation.user_id)[0]
     memory_used = uses_memory(conversation, prefs)
     if text is None:
@@ -121,33 +127,44 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     query = chat_recall_query(user_message.content, previous, now=now)
     if memory_used and query is not None:
         recalled, recall_ms = _recall_for_turn(conversation.user, query, user_message.content, previous,
-                                               embedder=embedder, graph=graph)
-    history = [{"role": m["role"], "content": m["content"]}
+                                               embedder=embedder, graph=graph, for_model=for_model)
+    # An earlier reply's markers numbered that turn's memories, not this one's: they stay out of the prompt.
+    history = [{"role": m["role"], "content": citations.without_markers(m["content"])
+                if m["role"] == Role.ASSISTANT else m["content"]}
                for m in _compacted_history(conversation, user_message, history, llm)]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
-    fitted = fit_memories([as_remembered(item.memory) for item in recalled], Budget.for_window(WINDOW_TOKENS).memories)
-    prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary)
-    access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
-    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm)
+    budget = Budget.for_window(WINDOW_TOKENS).memories
+    fitted = fit_memories([as_remembered(item.memory) for item in recalled],
+                          min(budget, offer.MEMORY_TOKENS) if for_model else budget)
+    prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary,
+                            numbered=for_model)
+    if not for_model:  # a model's turn counts only what its reply used, in finish_turn
+        access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
+    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm,
+                numbered=for_model, memory_tokens=count_tokens(memories_block(fitted, for_model)) if fitted else 0)
 
 
 def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], *, embedder: Embedder | None,
-                     graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
+                     graph: GraphPort | None, for_model: bool = False) -> tuple[list[RecalledMemory], float]:
     """What the turn hands the model, best first, and the time recall took (ms). The trained relevance
     model decides when there is one for this embedder; a question about the past or about what came
-    before (which it was not trained on) and a setup without it keep the fixed gates below."""
+    before (which it was not trained on) and a setup without it keep the fixed gates below. `for_model`:
+    the wider set a model is handed (offer.py), cut to offer.MEMORY_TOKENS by the caller."""
     from ..recall.chain import replaced_before
     from ..recall.recall import recall
 
     model = None if (query.past or query.before) else usable(relevance.MODEL_NAME)
     # A model reads the vectors of the embedder it was trained on: one handed in that is another keeps the gates.
     if model is not None and (embedder is None or getattr(embedder, "name", "") == model.embedder):
-        return _recall_learned(user, query, message, previous, model, embedder=embedder, graph=graph)
+        return _recall_learned(user, query, message, previous, model, embedder=embedder, graph=graph,
+                               for_model=for_model)
     started = time.perf_counter()
     # A question about the past keeps the chat's gate: a lower one or full text as evidence found
     # more old versions on bench.chat --split past (jonas) but handed twice as many unneeded ones.
     past = query.past
     config = RECALL_CHAT if query.about_user else RECALL_CHAT_GENERAL
+    if for_model:
+        config = config.model_copy(update={"limit": offer.CANDIDATES})
     # "What did I prefer before React?": what the named memory replaced comes first, as past.
     earlier = []
     if query.before and not (past and past.at):
@@ -160,8 +177,8 @@ def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], 
     return recalled, (time.perf_counter() - started) * 1000
 
 
-def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], model, *,
-                    embedder: Embedder | None, graph: GraphPort | None) -> tuple[list[RecalledMemory], float]:
+def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], model, *, embedder: Embedder | None,
+                    graph: GraphPort | None, for_model: bool = False) -> tuple[list[RecalledMemory], float]:
     """The model's choice among recall's nearest candidates; a message it finds needs no memory of the
     user ("what's the capital of Peru?") recalls nothing."""
     from memoryapp.providers.embeddings import get_embedder
@@ -174,11 +191,17 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
     # (relevance.names_in) that a recalled memory may name too.
     if not relevance.message_needs_memory(model, vector, message) and not relevance.names_in(message):
         return [], (time.perf_counter() - started) * 1000
-    items = recall(user, query.text, config=RECALL_CHAT_CANDIDATES, query_vector=vector, record_access=False,
+    config = RECALL_CHAT_CANDIDATES
+    if for_model:
+        config = config.model_copy(update={"limit": max(offer.CANDIDATES, config.limit)})
+    items = recall(user, query.text, config=config, query_vector=vector, record_access=False,
                    embedder=embedder, graph=graph).items
     candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine) for item in items]
-    kept = relevance.choose(model, message, previous, vector, candidates, limit=RECALL_CHAT.limit)
-    return [items[index] for index, _ in kept], (time.perf_counter() - started) * 1000
+    if for_model:
+        kept = offer.ranked(model, message, previous, vector, candidates)
+        return [items[index] for index in kept], (time.perf_counter() - started) * 1000
+    chosen = relevance.choose(model, message, previous, vector, candidates, limit=RECALL_CHAT.limit)
+    return [items[index] for index, _ in chosen], (time.perf_counter() - started) * 1000
 
 
 def as_remembered(memory) -> str:
@@ -263,19 +286,27 @@ def reply(turn: Turn) -> str:
 
 
 def finish_turn(turn: Turn, text: str) -> Message | None:
-    """Save the assistant's reply with the memories it was given; nothing is saved for an empty reply."""
+    """Save the assistant's reply with the memories it was given, each marked used or only offered; nothing
+    is saved for an empty reply. A model's reply used what it marked (citations.py; an invented number is
+    dropped from it); an offline reply lists every memory it was given, so it used them all."""
+    if turn.numbered:
+        text = citations.without_invented(text, len(turn.recalled))
     if not text.strip():
         return None
+    used = set(citations.used(text, len(turn.recalled))) if turn.numbered else None
     with transaction.atomic():
         message = Message.objects.create(
             conversation=turn.conversation, role=Role.ASSISTANT, content=text, token_count=count_tokens(text),
             memory_command=turn.answer.record(turn.command) if turn.answer is not None else None,
         )
         Citation.objects.bulk_create([
-            Citation(message=message, memory=item.memory, score=round(item.score, 4), rank=rank)
+            Citation(message=message, memory=item.memory, score=round(item.score, 4), rank=rank,
+                     used=used is None or rank in used)
             for rank, item in enumerate(turn.recalled, start=1)
         ])
         Conversation.objects.filter(pk=turn.conversation.pk).update(updated_at=timezone.now())
+    if used:  # what keeps mattering is what replies use, not the wider set a model was offered
+        access.note_access([turn.recalled[n - 1].memory.pk for n in sorted(used)], conversation_id=turn.conversation.pk)
     return message
 
 

@@ -51,6 +51,12 @@ def format_memories_block(contents: Iterable[str]) -> str:
     return "<memories>\n" + "\n".join(f"- {line}" for line in lines if line) + "\n</memories>"
 
 
+def format_numbered_memories_block(contents: Iterable[str]) -> str:
+    """The block a model is handed (engine/chat/citations.py): `[n] ` numbered from 1, so it can mark what it used."""
+    lines = [" ".join(neutralise(c).split()) for c in contents]
+    return "<memories>\n" + "\n".join(f"[{n}] {line}" for n, line in enumerate(lines, start=1)) + "\n</memories>"
+
+
 _BLOCK = re.compile(r"<memories>(.*?)</memories>", re.DOTALL | re.IGNORECASE)
 
 

@@ -7,6 +7,8 @@ import pytest
 
 from conversations.models import Conversation, Message
 from memoryapp.engine.memories.write import add_memory
+from memoryapp.engine.recall import access
+from memoryapp.models import Memory
 from tests.support.llm_server import Fail
 
 pytestmark = pytest.mark.django_db
@@ -34,17 +36,50 @@ def test_it_creates_lists_renames_and_deletes_a_conversation(alice_client, alice
 def test_it_answers_a_message_with_its_citations(alice_client, alice, llm_server, use_scripted_llm):
     memory = add_memory(alice, "I am vegetarian", kind="fact").memory
     conversation = Conversation.objects.create(user=alice)
-    llm_server.script(None, "Try a vegetable curry.")
+    llm_server.script(None, "Try a vegetable curry [1].")
 
     response = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
                      {"content": "Suggest a dinner. I am vegetarian"})
 
     assert response.status_code == 201
     body = response.json()
-    assert body["reply"]["content"] == "Try a vegetable curry."
+    assert body["reply"]["content"] == "Try a vegetable curry [1]."
     assert body["reply"]["citations"][0]["memory_id"] == memory.pk
+    assert body["reply"]["used"] == [memory.pk] and body["reply"]["offered"][0]["used"] is True
+    assert "[1] I am vegetarian" in llm_server.chat_requests()[-1]["messages"][0]["content"]
     messages = alice_client.get(f"/api/conversations/{conversation.pk}/messages").json()
     assert [m["role"] for m in messages] == ["user", "assistant"]
+
+
+def test_a_reply_cites_only_what_it_marked(alice_client, alice, llm_server, use_scripted_llm):
+    """The model is handed both memories, numbered; it marks the second and invents a third: the reply
+    cites the second, keeps the first as offered, and the invented number is gone from what it says."""
+    stored = [add_memory(alice, "I am vegetarian", kind="fact").memory,
+              add_memory(alice, "I cook dinner for my vegetarian kids on weekdays", kind="fact").memory]
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, "Cook lentils tonight [2] [7].", "Any pasta works.")
+    access.wait_for_pending_notes()
+    access.flush_access()  # start from an empty batch (a batch left by an earlier run may land on these ids)
+    before = {m.pk: m.access_count for m in Memory.objects.filter(pk__in=[m.pk for m in stored])}
+
+    first = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
+                  {"content": "What should I cook for my vegetarian dinner tonight?"}).json()["reply"]
+    second = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
+                   {"content": "And what should I cook for my vegetarian lunch tomorrow?"}).json()["reply"]
+
+    offered = {c["rank"]: c for c in first["offered"]}
+    assert len(offered) == 2 and first["content"] == "Cook lentils tonight [2]."
+    assert first["used"] == [offered[2]["memory_id"]] and [c["rank"] for c in first["citations"]] == [2]
+    assert offered[1]["used"] is False
+    # A model that marks nothing cites nothing, though it was handed memories.
+    assert second["offered"] and second["used"] == [] and second["citations"] == []
+    # The earlier reply's marker numbered its own list: the next prompt carries the reply without it.
+    assert "Cook lentils tonight." in json.dumps(llm_server.chat_requests()[-1]["messages"])
+    # What keeps mattering is what a reply used: only the marked memory's use is counted.
+    access.wait_for_pending_notes()
+    access.flush_access()
+    counts = {m.pk: m.access_count - before[m.pk] for m in Memory.objects.filter(pk__in=[m.pk for m in stored])}
+    assert counts[offered[2]["memory_id"]] == 1 and counts[offered[1]["memory_id"]] == 0
 
 
 def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, alice, llm_server,
@@ -64,3 +99,19 @@ def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, 
 
 def test_it_refuses_an_anonymous_caller(client):
     assert client.get("/api/conversations").status_code == 401
+
+
+def test_with_citations_hidden_a_reply_shows_neither_chips_nor_markers(alice_client, alice, llm_server,
+                                                                      use_scripted_llm):
+    from django.urls import reverse
+
+    from memoryapp.models import MemorySettings
+
+    add_memory(alice, "I am vegetarian", kind="fact")
+    MemorySettings.objects.update_or_create(user=alice, defaults={"show_citations": False})
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, "Try a vegetable curry [1].")
+    _post(alice_client, f"/api/conversations/{conversation.pk}/messages", {"content": "Dinner? I am vegetarian"})
+
+    page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
+    assert "Try a vegetable curry." in page and "[1]" not in page and "chip" not in page

@@ -109,7 +109,7 @@ def test_a_question_about_what_to_do_before_something_is_not_the_past(alice, fra
 def test_the_chat_cites_what_came_before_as_past(alice_client, alice, frameworks, llm_server, use_scripted_llm):
     vue, _ = frameworks
     conversation = Conversation.objects.create(user=alice)
-    llm_server.script(None, "Before React you preferred Vue 3.")
+    llm_server.script(None, "Before React you preferred Vue 3 [1].")
     response = alice_client.post(f"/api/conversations/{conversation.pk}/messages",
                                  {"content": "What did I prefer before React?"}, content_type="application/json")
     first = response.json()["reply"]["citations"][0]
