@@ -15,6 +15,10 @@
   const COLOURS = { preference: "#c11574", fact: "#3b5bdb", lesson: "#b54708", goal: "#027a48",
                     context: "#0086c9", episode: "#5925dc" };
   const DAY = 86400000;
+  // A name or entity linked to more memories than this is a hub: its lines would hide everything else and
+  // cost most of the first frame, so they are drawn only while it, or one of its memories, is chosen (the
+  // list always holds them all).
+  const HUB = 12;
   const slider = $("graph-asof");
   let cy = null, nodes = [], links = [], times = [];
 
@@ -32,7 +36,7 @@
     for (const l of json.links) {
       const a = byId.get(l.source), b = byId.get(l.target);
       if (!a || !b) continue;
-      const link = { a, b, type: l.type, from: l.from ?? null, until: l.until ?? null, label: l.label || "" };
+      const link = { index: links.length, a, b, type: l.type, from: l.from ?? null, until: l.until ?? null, label: l.label || "" };
       links.push(link);
       if (l.type === "supersedes") { a.replaces.push(b); b.replacedBy.push(a); }
       else if (l.type === "fact") { a.facts.push(link); }
@@ -61,32 +65,33 @@
   function place() {
     const memories = nodes.filter((n) => n.type === "memory");
     const start = times.length ? times[0] : Date.now(), end = Math.max(Date.now(), times[times.length - 1] || 0);
-    const width = Math.max(900, Math.sqrt(memories.length) * 110), lane = Math.max(90, Math.sqrt(memories.length) * 14);
+    const width = Math.max(900, Math.sqrt(memories.length) * 110);
     const x = (t) => (end > start ? ((t - start) / (end - start)) * width : width / 2);
-    for (const m of memories) {
-      m.pos = { x: x(m.from), y: (KINDS.indexOf(m.kind) + 1) * lane * 1.4 + hash(oldest(m)) * lane };
-    }
-    const below = { chat: 0, name: KINDS.length + 1, entity: KINDS.length + 2 };
+    // Lanes top to bottom: chats, each kind present, shared names, entities; the whole about 2:3 of the width.
+    const lanes = ["chat", ...KINDS.filter((k) => memories.some((m) => m.kind === k)), "name", "entity"];
+    const gap = (width * 0.66) / lanes.length;
+    const y = (lane, key) => lanes.indexOf(lane) * gap + hash(key) * gap * 0.7;
+    for (const m of memories) m.pos = { x: x(m.from), y: y(m.kind, oldest(m)) };
     for (const n of nodes) {
       if (n.type === "memory") continue;
       const xs = n.members.map((m) => m.pos.x);
-      n.pos = { x: xs.length ? xs.reduce((s, v) => s + v, 0) / xs.length : width / 2,
-                y: below[n.type] * lane * 1.4 + hash(n.id) * lane };
+      n.pos = { x: xs.length ? xs.reduce((s, v) => s + v, 0) / xs.length : width / 2, y: y(n.type, n.id) };
     }
   }
 
   // --- the drawing ------------------------------------------------------------------------------
   const short = (text) => (text.length > 60 ? text.slice(0, 59) + "…" : text);
   const STYLE = [
-    { selector: "node", style: { width: 12, height: 12, label: "data(label)", "font-size": 9, "min-zoomed-font-size": 7,
-      "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330", "text-max-width": "150px", "text-wrap": "ellipsis",
-      "background-color": "#3b5bdb", "border-color": "#3b5bdb", "border-width": 0 } },
+    // Memory nodes carry no label until chosen: measuring a thousand labels is most of a first frame's cost.
+    { selector: "node", style: { width: 12, height: 12, "font-size": 10, "min-zoomed-font-size": 7, "text-valign": "bottom",
+      "text-margin-y": 2, color: "#1d2330", "background-color": "#3b5bdb", "border-color": "#3b5bdb", "border-width": 0 } },
+    { selector: "node.chat, node.name, node.entity, node:selected", style: { label: "data(label)" } },
     ...KINDS.map((kind) => ({ selector: `node.kind-${kind}`, style: { "background-color": COLOURS[kind] || "#3b5bdb",
                                                                         "border-color": COLOURS[kind] || "#3b5bdb" } })),
     { selector: "node.replaced", style: { "background-opacity": 0.12, "border-width": 2, "border-style": "dashed", color: "#667085" } },
     { selector: "node.chat", style: { shape: "round-rectangle", width: 18, height: 12, "background-color": "#475467" } },
-    { selector: "node.name", style: { shape: "diamond", width: 14, height: 14, "background-color": "#7a5af8", "font-size": 10 } },
-    { selector: "node.entity", style: { shape: "hexagon", width: 16, height: 16, "background-color": "#0e9384", "font-size": 10 } },
+    { selector: "node.name", style: { shape: "diamond", width: 14, height: 14, "background-color": "#7a5af8" } },
+    { selector: "node.entity", style: { shape: "hexagon", width: 16, height: 16, "background-color": "#0e9384" } },
     { selector: "edge", style: { width: 1, "line-color": "#b8bfcc", "curve-style": "haystack", "haystack-radius": 0, opacity: 0.55 } },
     { selector: "edge.supersedes", style: { width: 2, "line-color": "#3b5bdb", "curve-style": "straight", opacity: 1,
       "source-arrow-shape": "triangle", "source-arrow-color": "#3b5bdb" } },
@@ -98,8 +103,15 @@
     return [
       ...nodes.map((n) => ({ group: "nodes", data: { id: n.id, label: short(n.label) }, position: n.pos,
                              classes: n.type + (n.kind ? " kind-" + n.kind : "") })),
-      ...links.map((l, i) => ({ group: "edges", data: { id: "l" + i, source: l.a.id, target: l.b.id }, classes: l.type })),
+      ...links.filter((l) => !isHub(l)).map(edge),
     ];
+  }
+  const isHub = (link) => (link.type === "name" || link.type === "entity") && link.b.members.length > HUB;
+  const edge = (link) => ({ group: "edges", data: { id: "l" + link.index, source: link.a.id, target: link.b.id }, classes: link.type });
+  function showHubLines(node) {
+    cy.remove(".chosen");
+    const lines = links.filter((l) => isHub(l) && (l.a === node || l.b === node) && l.a.state > 0 && l.b.state > 0);
+    cy.add(lines.map((l) => ({ ...edge(l), classes: l.type + " chosen" })));
   }
   function draw() {
     place();
@@ -107,12 +119,13 @@
       cy = cytoscape({ container: $("graph-canvas"), elements: elements(), layout: { name: "preset" }, style: STYLE,
                        minZoom: 0.05, maxZoom: 4, autoungrabify: true, boxSelectionEnabled: false,
                        textureOnViewport: true, hideEdgesOnViewport: true });
+      root.graph = cy;  // for the browser tests and bench.graph_page, which click and time the drawing
       cy.on("tap", "node", (event) => choose(nodes.find((n) => n.id === event.target.id()), false));
     } else {
       cy.batch(() => { cy.elements().remove(); cy.add(elements()); });
     }
     for (const n of nodes) n.ele = cy.getElementById(n.id);
-    links.forEach((l, i) => { l.ele = cy.getElementById("l" + i); l.shown = true; });
+    for (const l of links) { l.ele = isHub(l) ? null : cy.getElementById("l" + l.index); l.shown = true; }
     cy.fit(undefined, 20);
   }
 
@@ -136,8 +149,10 @@
     for (const n of nodes) {
       const li = el("li", { id: "gl-" + n.index, tabIndex: -1, className: "graph-item " + n.type });
       n.li = li;
+      li.hidden = n.state === 0;  // as apply() left the drawing
+      li.classList.toggle("replaced", n.state === 2);
       if (n.type === "memory") {
-        n.stateLabel = el("span", { className: "state" });
+        n.stateLabel = el("span", { className: "state", textContent: n.state === 2 ? T.replaced : T.current });
         const chats = n.joins.filter((j) => j.type === "chat");
         li.append(
           el("button", { type: "button", className: "link node" }, el("span", { className: "icon", textContent: icon[n.kind] || "•" }),
@@ -151,7 +166,7 @@
       } else {
         const kind = { chat: T.chat, name: T.name, entity: T.entity }[n.type];
         li.append(el("span", { className: "type", textContent: kind + ": " }), el("strong", { textContent: n.label }),
-                  n.type === "chat" ? el("span", {}, " · ", el("a", { href: chatUrl(n.pk), textContent: T.openChat })) : null,
+                  n.type === "chat" ? el("span", {}, " · ", el("a", { href: chatUrl(n.pk), textContent: T.openChat })) : "",
                   el("ul", { className: "links" }, related(T.linked, n.members),
                      ...(n.facts || []).map((f) => el("li", { textContent: f.label }))));
       }
@@ -172,7 +187,7 @@
     const kinds = new Set([...document.querySelectorAll("#graph-filters input[name=kind]:checked")].map((b) => b.value));
     const range = Number($("graph-range").value);
     const since = range ? Date.now() - range * DAY : -Infinity;
-    let shown = 0, replaced = 0, linked = 0;
+    let shown = 0, replaced = 0, linked = 0, changed = 0;
     const next = new Map();
     for (const n of nodes) {
       if (n.type !== "memory") continue;
@@ -187,14 +202,18 @@
         if (state === n.state) continue;
         n.ele.toggleClass("off", state === 0);
         n.ele.toggleClass("replaced", state === 2);
-        n.li.hidden = state === 0;
-        n.li.classList.toggle("replaced", state === 2);
-        if (n.stateLabel) n.stateLabel.textContent = state === 2 ? T.replaced : T.current;
+        if (n.li) {
+          n.li.hidden = state === 0;
+          n.li.classList.toggle("replaced", state === 2);
+          if (n.stateLabel) n.stateLabel.textContent = state === 2 ? T.replaced : T.current;
+        }
         n.state = state;
+        changed++;
       }
       for (const l of links) {
         const on = l.a.state > 0 && l.b.state > 0 && (l.type !== "fact" || ((l.from ?? -Infinity) <= at && (l.until == null || l.until > at)));
-        if (on !== l.shown) { l.ele.toggleClass("off", !on); l.shown = on; }
+        if (on !== l.shown && l.ele) { l.ele.toggleClass("off", !on); changed++; }
+        l.shown = on;
         if (on) linked++;
       }
     });
@@ -202,9 +221,10 @@
     $("graph-asof-value").textContent = label;
     slider.setAttribute("aria-valuetext", label);
     $("graph-summary").textContent = nodes.length ? fill(T.summary, { memories: shown, replaced, links: linked }) : T.empty;
-    // Tell the bench and the tests when this state is on screen: after cytoscape's next frame.
-    cy.one("render", () => { root.dataset.step = slider.value; root.dispatchEvent(new CustomEvent("graph:stepped")); });
-    cy.style().update();
+    // Tell the bench and the tests when this state is on screen: after cytoscape's next frame (a step that
+    // changed nothing draws none: the next animation frame, then).
+    const stepped = () => { root.dataset.step = slider.value; root.dispatchEvent(new CustomEvent("graph:stepped")); };
+    if (changed) cy.one("render", stepped); else requestAnimationFrame(() => requestAnimationFrame(stepped));
   }
 
   // --- a memory's card, a connector's list item -----------------------------------------------------
@@ -212,6 +232,7 @@
     if (!node) return;
     cy.$(":selected").unselect();
     node.ele.select();
+    showHubLines(node);
     if (node.type !== "memory") {
       node.li.scrollIntoView({ block: "nearest" });
       node.li.focus();
@@ -230,20 +251,26 @@
 
   // --- loading, and again on a live mark ------------------------------------------------------------
   async function load() {
-    const response = await fetch(root.dataset.src, { headers: { Accept: "application/json" } });
+    const response = await fetch(root.dataset.src);  // as the page's preload asked for it, so it is reused
     if (!response.ok) throw new Error(response.statusText);
-    read(await response.json());
-    draw();
-    buildList();
-    apply();
-  }
-  load().then(() => {
-    cy.one("render", () => {
+    const json = await response.json();
+    // Each phase as a performance measure ("graph:draw"...): bench.graph_page reports where the time goes.
+    const timed = (name, phase) => {
+      const started = performance.now();
+      phase();
+      performance.measure("graph:" + name, { start: started, end: performance.now() });
+    };
+    timed("read", () => read(json));
+    timed("draw", draw);
+    timed("apply", apply);
+    // The list after the drawing's first frame: its thousand items' styles would otherwise delay that frame.
+    return new Promise((resolve) => cy.one("render", () => {
       root.dataset.drawn = String(Math.round(performance.now()));
       root.dispatchEvent(new CustomEvent("graph:drawn"));
-    });
-    cy.style().update();
-  }).catch(() => { $("graph-summary").textContent = T.failed; });
+      setTimeout(() => { timed("list", buildList); root.dataset.listed = root.dataset.drawn; resolve(); });
+    }));
+  }
+  load().catch(() => { $("graph-summary").textContent = T.failed; });
   $("graph-filters").addEventListener("input", apply);
   $("graph-filters").addEventListener("submit", (event) => event.preventDefault());
   $("graph-now").addEventListener("click", () => { slider.value = slider.max; apply(); });
