@@ -13,7 +13,7 @@
   const when = new Intl.DateTimeFormat(document.documentElement.lang || "en", { dateStyle: "medium", timeStyle: "short" });
   const KINDS = [...document.querySelectorAll("#graph-filters input[name=kind]")].map((box) => box.value);
   const COLOURS = { preference: "#c11574", fact: "#3b5bdb", lesson: "#b54708", goal: "#027a48",
-                    context: "#0086c9", episode: "#5925dc" };
+                    context: "#0086c9", episode: "#5925dc", chat: "#475467", name: "#7a5af8", entity: "#0e9384" };
   const DAY = 86400000;
   // A name or entity linked to more memories than this is a hub: its lines would hide everything else and
   // cost most of the first frame, so they are drawn only while it, or one of its memories, is chosen (the
@@ -82,16 +82,15 @@
   // --- the drawing ------------------------------------------------------------------------------
   const short = (text) => (text.length > 60 ? text.slice(0, 59) + "…" : text);
   const STYLE = [
-    // Memory nodes carry no label until chosen: measuring a thousand labels is most of a first frame's cost.
-    { selector: "node", style: { width: 12, height: 12, "font-size": 10, "min-zoomed-font-size": 7, "text-valign": "bottom",
-      "text-margin-y": 2, color: "#1d2330", "background-color": "#3b5bdb", "border-color": "#3b5bdb", "border-width": 0 } },
-    { selector: "node.chat, node.name, node.entity, node:selected", style: { label: "data(label)" } },
-    ...KINDS.map((kind) => ({ selector: `node.kind-${kind}`, style: { "background-color": COLOURS[kind] || "#3b5bdb",
-                                                                        "border-color": COLOURS[kind] || "#3b5bdb" } })),
+    // One selector per look, colours as data: each selector is matched against every element. Memory nodes
+    // carry no label until chosen (choose() sets it): measuring a thousand labels is most of a first frame.
+    { selector: "node", style: { width: 12, height: 12, label: "data(label)", "font-size": 10, "min-zoomed-font-size": 7,
+      "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330", "background-color": "data(colour)",
+      "border-color": "data(colour)", "border-width": 0 } },
     { selector: "node.replaced", style: { "background-opacity": 0.12, "border-width": 2, "border-style": "dashed", color: "#667085" } },
-    { selector: "node.chat", style: { shape: "round-rectangle", width: 18, height: 12, "background-color": "#475467" } },
-    { selector: "node.name", style: { shape: "diamond", width: 14, height: 14, "background-color": "#7a5af8" } },
-    { selector: "node.entity", style: { shape: "hexagon", width: 16, height: 16, "background-color": "#0e9384" } },
+    { selector: "node.chat", style: { shape: "round-rectangle", width: 18, height: 12 } },
+    { selector: "node.name", style: { shape: "diamond", width: 14, height: 14 } },
+    { selector: "node.entity", style: { shape: "hexagon", width: 16, height: 16 } },
     { selector: "edge", style: { width: 1, "line-color": "#b8bfcc", "curve-style": "haystack", "haystack-radius": 0, opacity: 0.55 } },
     { selector: "edge.supersedes", style: { width: 2, "line-color": "#3b5bdb", "curve-style": "straight", opacity: 1,
       "source-arrow-shape": "triangle", "source-arrow-color": "#3b5bdb" } },
@@ -101,8 +100,9 @@
   ];
   function elements() {
     return [
-      ...nodes.map((n) => ({ group: "nodes", data: { id: n.id, label: short(n.label) }, position: n.pos,
-                             classes: n.type + (n.kind ? " kind-" + n.kind : "") })),
+      ...nodes.map((n) => ({ group: "nodes", position: n.pos, classes: n.type,
+                             data: { id: n.id, label: n.type === "memory" ? "" : short(n.label),
+                                     colour: n.type === "memory" ? COLOURS[n.kind] || "#3b5bdb" : COLOURS[n.type] } })),
       ...links.filter((l) => !isHub(l)).map(edge),
     ];
   }
@@ -230,8 +230,9 @@
   // --- a memory's card, a connector's list item -----------------------------------------------------
   function choose(node, fromList) {
     if (!node) return;
-    cy.$(":selected").unselect();
+    cy.$(":selected").unselect().filter(".memory").data("label", "");
     node.ele.select();
+    if (node.type === "memory") node.ele.data("label", short(node.label));
     showHubLines(node);
     if (node.type !== "memory") {
       node.li.scrollIntoView({ block: "nearest" });

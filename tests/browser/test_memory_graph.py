@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from conversations.models import Conversation
 from memoryapp.engine.memories.write import add_memory, edit_memory
 from memoryapp.models import Memory
+from tests.browser.test_sweep import AXE, AXE_RUN, AXE_TAGS
 from tests.conftest import PASSWORD
 from tests.support.threads import off_loop
 
@@ -44,6 +45,7 @@ def item(page: Page, text: str):
 
 def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: Page, app_server, alice, shots):
     memories = off_loop(_seed, alice)
+    page.context.add_init_script(path=AXE)
     open_graph(page, app_server)
 
     expect(page.locator("#graph-list > li:visible")).to_have_count(4)
@@ -92,10 +94,12 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     page.keyboard.press("Enter")
     expect(page.locator(f"#graph-card #memory-{memories['marathon'].pk}")).to_be_visible()
     expect(page.locator("#graph-card-box")).to_be_focused()
-    expect(page.locator("#graph-card-open")).to_have_attribute("href", f"/settings/memories?focus={memories['marathon'].pk}#memory-{memories['marathon'].pk}")
+    marathon = memories["marathon"].pk
+    expect(page.locator("#graph-card-open")).to_have_attribute("href", f"/settings/memories?focus={marathon}#memory-{marathon}")
+    assert page.evaluate(AXE_RUN, AXE_TAGS) == []  # with the list built and a card open
 
 
-def test_it_draws_a_memory_changed_in_another_tab_without_a_reload(page: Page, app_server, alice):
+def test_it_draws_a_memory_changed_in_another_tab_without_a_reload(page: Page, app_server, alice, shots):
     off_loop(_seed, alice)
     open_graph(page, app_server)
     page.evaluate("window.__sameDocument = true")
@@ -105,6 +109,10 @@ def test_it_draws_a_memory_changed_in_another_tab_without_a_reload(page: Page, a
     expect(item(page, "Keeps bees")).to_be_visible(timeout=15_000)
     expect(page.locator("#graph-connectors > li.name", has_text="Leipzig")).to_contain_text("Keeps bees")
     assert page.evaluate("window.__sameDocument") is True
+
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the list under the drawing, nothing sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(shots / "memory-graph-phone.png"))
 
 
 @pytest.mark.parametrize("language", ["zh-hans"])

@@ -54,12 +54,13 @@ NOT_PAGES = {
     "healthz": "JSON for compose's health check",
     "conversation_list": "fragment: the chat sidebar's list, swapped in by its search box",
     "memories-stats": "fragment: the counts above the memories list",
+    "memories-graph-data": "JSON: the memory graph page's nodes and links, fetched by graph.js",
     "memory-card": "fragment: one memory's card, swapped back in by Cancel on its edit form",
     "memories-export": "a file to download (JSON or Markdown), not a page",
 }
 # The pages the sweep must find, whatever else it finds: a classifier that sweeps nothing fails here.
 # (Sign-up is swept as whatever it serves: a form, or where it sends a visitor when sign-up is closed.)
-MUST_SWEEP = {"home", "conversation", "memories", "memory-history", "memory-edit", "settings", "login",
+MUST_SWEEP = {"home", "conversation", "memories", "memories-graph", "memory-history", "memory-edit", "settings", "login",
               "password_change"}
 
 # Problems a teammate's branch fixes; each entry matches the text of one problem. The lead removes them
