@@ -120,8 +120,9 @@ def test_it_speaks_chinese(page: Page, app_server, alice, shots, language):
     off_loop(_seed_zh, alice)
     page.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": app_server.url}])
     open_graph(page, app_server, heading="记忆图谱")
-    expect(page.locator("#graph-list > li:visible")).to_have_count(3)
-    expect(page.locator("#graph-summary")).to_contain_text("3")
+    expect(page.locator("#graph-list > li:visible")).to_have_count(4)
+    expect(page.locator("#graph-summary")).to_contain_text("4 条记忆")
+    expect(page.locator("#graph-connectors")).to_contain_text("共有的名字：朵朵")
     expect(page.locator("#graph-asof-value")).to_have_text("现在")
     page.screenshot(path=str(shots / "memory-graph-zh-hans.png"), full_page=True)
 
@@ -129,7 +130,8 @@ def test_it_speaks_chinese(page: Page, app_server, alice, shots, language):
 def _seed_zh(alice) -> None:
     old = add_memory(alice, "住在杭州西湖边", valid_from=JANUARY).memory
     edit_memory(old, {"content": "住在上海浦东"})
-    add_memory(alice, "在上海的一家音乐学校教钢琴")
+    add_memory(alice, "周末常和妹妹朵朵去爬山")
+    add_memory(alice, "朵朵在上海学钢琴", kind="context")
 
 
 def _drawn(page: Page, memory: Memory) -> bool:
