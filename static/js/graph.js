@@ -139,7 +139,7 @@
   function related(label, targets) {
     if (!targets.length) return null;
     const line = el("li", {}, label + " ");
-    targets.forEach((t, i) => line.append(...(i ? [", ", jump(t)] : [jump(t)])));
+    targets.forEach((t, i) => line.append(...(i ? [T.separator, jump(t)] : [jump(t)])));
     return line;
   }
   function buildList() {
@@ -165,7 +165,7 @@
         li.querySelector("button").dataset.node = String(n.index);
       } else {
         const kind = { chat: T.chat, name: T.name, entity: T.entity }[n.type];
-        li.append(el("span", { className: "type", textContent: kind + ": " }), el("strong", { textContent: n.label }),
+        li.append(el("span", { className: "type", textContent: kind + " " }), el("strong", { textContent: n.label }),
                   n.type === "chat" ? el("span", {}, " · ", el("a", { href: chatUrl(n.pk), textContent: T.openChat })) : "",
                   el("ul", { className: "links" }, related(T.linked, n.members),
                      ...(n.facts || []).map((f) => el("li", { textContent: f.label }))));

@@ -122,7 +122,7 @@ def test_it_speaks_chinese(page: Page, app_server, alice, shots, language):
     open_graph(page, app_server, heading="记忆图谱")
     expect(page.locator("#graph-list > li:visible")).to_have_count(4)
     expect(page.locator("#graph-summary")).to_contain_text("4 条记忆")
-    expect(page.locator("#graph-connectors")).to_contain_text("共有的名字：朵朵")
+    expect(page.locator("#graph-connectors")).to_contain_text("共有的名字： 朵朵")
     expect(page.locator("#graph-asof-value")).to_have_text("现在")
     page.screenshot(path=str(shots / "memory-graph-zh-hans.png"), full_page=True)
 
