@@ -234,9 +234,9 @@
     node.ele.select();
     if (node.type === "memory") node.ele.data("label", short(node.label));
     showHubLines(node);
-    if (node.type !== "memory") {
-      node.li.scrollIntoView({ block: "nearest" });
-      node.li.focus();
+    if (node.type !== "memory") {  // its list item names its memories (the list comes a frame after the drawing)
+      node.li?.scrollIntoView({ block: "nearest" });
+      node.li?.focus();
       return;
     }
     const box = $("graph-card-box");
