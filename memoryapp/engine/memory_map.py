@@ -55,8 +55,9 @@ def build(user, *, with_graph: bool = True) -> dict:
     """The user's memory map: {"memories", "chats", "names", "entities", "links", "truncated", "graph"}.
 
     Memories are active rows, current or replaced (forgotten and deleted ones are not the user's memory
-    any more); times are epoch milliseconds. Links name their ends by node id: "m12", "c3", "n:Berlin",
-    "e:<uuid>"."""
+    any more); times are epoch milliseconds. A link is [source, target, type], its ends named by node id
+    ("m12", "c3", "n:Berlin", "e:<uuid>"), a fact's followed by its words and validity: a thousand memories
+    have thousands of links, and lists keep the JSON a third of the size of objects."""
     rows = list(Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE)
                 .order_by("-valid_from", "-id")
                 .values("id", "content", "kind", "valid_from", "valid_until", "source_conversation_id",
@@ -68,7 +69,7 @@ def build(user, *, with_graph: bool = True) -> dict:
     pairs = [(new, old) for new, old in Memory.supersedes.through.objects
              .filter(from_memory__user=user, from_memory_id__in=ids)
              .values_list("from_memory_id", "to_memory_id") if old in shown]
-    links = [{"source": f"m{new}", "target": f"m{old}", "type": "supersedes"} for new, old in pairs]
+    links = [[f"m{new}", f"m{old}", "supersedes"] for new, old in pairs]
 
     memories, chats = [], {}
     for r in rows:
@@ -77,7 +78,7 @@ def build(user, *, with_graph: bool = True) -> dict:
         chat = r["source_conversation_id"]
         if chat is not None:
             chats.setdefault(chat, {"id": f"c{chat}", "pk": chat, "title": r["source_conversation__title"]})
-            links.append({"source": f"m{r['id']}", "target": f"c{chat}", "type": "chat"})
+            links.append([f"m{r['id']}", f"c{chat}", "chat"])
 
     chain = _chains(pairs, ids)
     holders: dict[str, set[int]] = defaultdict(set)
@@ -88,7 +89,7 @@ def build(user, *, with_graph: bool = True) -> dict:
                     key=lambda item: (-len(item[1]), item[0]))[:MAX_NAMES]
     names = [{"id": f"n:{name}", "name": name} for name, _ in shared]
     for name, held in shared:
-        links += [{"source": f"m{i}", "target": f"n:{name}", "type": "name"} for i in sorted(held)]
+        links += [[f"m{i}", f"n:{name}", "name"] for i in sorted(held)]
 
     entities, state = [], "off"
     if with_graph and graph.graph_enabled():
@@ -98,7 +99,7 @@ def build(user, *, with_graph: bool = True) -> dict:
             "kinds": [{"value": k.value, "label": str(k.label), "icon": k.icon} for k in MemoryKind]}
 
 
-def _graph_part(user_id: int, rows: list[dict], links: list[dict]) -> tuple[list[dict], str]:
+def _graph_part(user_id: int, rows: list[dict], links: list[list]) -> tuple[list[dict], str]:
     """The graph's entities linked to the memories whose episodes mention them, and its facts; ("unavailable")
     when it did not answer in time."""
     try:
@@ -113,14 +114,13 @@ def _graph_part(user_id: int, rows: list[dict], links: list[dict]) -> tuple[list
             continue  # only memories this page shows (an episode of a deleted one is not drawn)
         drawn[entity.uuid] = {"id": f"e:{entity.uuid}", "name": entity.name, "facts": []}
         entities.append(drawn[entity.uuid])
-        links += [{"source": f"m{i}", "target": f"e:{entity.uuid}", "type": "entity"} for i in mentioned]
+        links += [[f"m{i}", f"e:{entity.uuid}", "entity"] for i in mentioned]
     for fact in found.relations:
         if not any(e in by_episode for e in fact.episode_ids):
             continue
         when = {"from": _ms(fact.valid_at), "until": _ms(fact.invalid_at)}
         if fact.source in drawn and fact.target in drawn:
-            links.append({"source": f"e:{fact.source}", "target": f"e:{fact.target}", "type": "fact",
-                          "label": fact.fact, **when})
+            links.append([f"e:{fact.source}", f"e:{fact.target}", "fact", fact.fact, when["from"], when["until"]])
         else:  # a fact about the user ("User lives in Berlin"): the user is every memory's subject, not drawn
             for end in (fact.source, fact.target):
                 if end in drawn:

@@ -33,13 +33,13 @@
     for (const c of json.chats) add({ id: c.id, type: "chat", label: c.title || T.untitled, pk: c.pk });
     for (const n of json.names) add({ id: n.id, type: "name", label: n.name });
     for (const e of json.entities) add({ id: e.id, type: "entity", label: e.name, facts: (e.facts || []).map((f) => ({ label: f.text })) });
-    for (const l of json.links) {
-      const a = byId.get(l.source), b = byId.get(l.target);
+    for (const [source, target, type, label = "", from = null, until = null] of json.links) {
+      const a = byId.get(source), b = byId.get(target);
       if (!a || !b) continue;
-      const link = { index: links.length, a, b, type: l.type, from: l.from ?? null, until: l.until ?? null, label: l.label || "" };
+      const link = { index: links.length, a, b, type, from, until, label };
       links.push(link);
-      if (l.type === "supersedes") { a.replaces.push(b); b.replacedBy.push(a); }
-      else if (l.type === "fact") { a.facts.push(link); }
+      if (type === "supersedes") { a.replaces.push(b); b.replacedBy.push(a); }
+      else if (type === "fact") { a.facts.push(link); }
       else { b.members.push(a); a.joins.push(b); }
     }
     times = [...new Set(json.memories.flatMap((m) => (m.until == null ? [m.from] : [m.from, m.until])))]

@@ -34,13 +34,13 @@ def test_it_draws_versions_chats_and_shared_names_of_the_users_own_memories(alic
     memories = {m["pk"]: m for m in data["memories"]}
     assert set(memories) == {old.pk, new.pk, work.pk}  # deleted and other users' memories are not drawn
     assert memories[old.pk]["until"] is not None and memories[new.pk]["until"] is None  # replaced, current
-    links = {(l["source"], l["target"], l["type"]) for l in data["links"]}
+    links = {tuple(link) for link in data["links"]}
     assert (f"m{new.pk}", f"m{old.pk}", "supersedes") in links
     assert (f"m{work.pk}", f"c{chat.pk}", "chat") in links
     assert data["chats"] == [{"id": f"c{chat.pk}", "pk": chat.pk, "title": "Moving house"}]
     # Leipzig joins two different memories; Hamburg is only in one memory's versions, so it joins nothing.
     assert [n["name"] for n in data["names"]] == ["Leipzig"]
-    assert {l["source"] for l in data["links"] if l["target"] == "n:Leipzig"} == {f"m{new.pk}", f"m{work.pk}"}
+    assert {source for source, target, _ in data["links"] if target == "n:Leipzig"} == {f"m{new.pk}", f"m{work.pk}"}
     assert data["graph"] == "off" and data["entities"] == []
 
 

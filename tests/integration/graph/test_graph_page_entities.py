@@ -24,7 +24,7 @@ def test_it_links_each_entity_to_the_memories_that_mention_it(alice, graph, grap
     entities = {e["name"]: e for e in data["entities"]}
     assert set(entities) == {"Berlin"}  # the speaker "User" is every fact's subject: not drawn
     berlin = entities["Berlin"]
-    assert {l["source"] for l in data["links"] if l["target"] == berlin["id"]} == {f"m{lives.pk}", f"m{loves.pk}"}
+    assert {link[0] for link in data["links"] if link[1] == berlin["id"]} == {f"m{lives.pk}", f"m{loves.pk}"}
     assert sorted(f["text"] for f in berlin["facts"]) == ["User live in Berlin", "User love Berlin"]
 
 
