@@ -1,11 +1,13 @@
-"""One websocket per browser tab for `memory.*` events: the memories page and the chat listen.
+"""One websocket per browser tab for `memory.*` events: the memories page, the graph page and the chat listen.
 
 The page says what it shows when it subscribes, in the query string: the memories page sends the one its
-view read (filters, search, `lang`), the chat page `conversation=<id>`. Each event arrives with the
-memory's id only (memoryapp/events.py); the consumer loads the row and renders the templates the views
-use, as htmx out-of-band fragments the ws extension swaps: on the memories page the card (replaced where
-shown, added at the top where the filters would list it, a "changed elsewhere" mark on one being edited)
-and the counts; on the chat the "memory updated" line of what this chat learnt.
+view read (filters, search, `lang`), the chat page `conversation=<id>`, the memory graph page
+`view=graph`. Each event arrives with the memory's id only (memoryapp/events.py); the consumer loads the
+row and renders the templates the views use, as htmx out-of-band fragments the ws extension swaps: on the
+memories page the card (replaced where shown, added at the top where the filters would list it, a
+"changed elsewhere" mark on one being edited) and the counts; on the chat the "memory updated" line of
+what this chat learnt; on the graph page one mark naming the event and the memory, on which graph.js
+fetches the graph again.
 """
 from __future__ import annotations
 
@@ -46,6 +48,12 @@ def _page_filter(query: QueryDict) -> listing.MemoryFilter | None:
     return None if flt.q.strip() or flt.at else flt
 
 
+def _graph_frame(kind: MemoryEventType, event: dict) -> str:
+    """The graph page's mark: which event, about which memory (graph.js refetches; a purged id is simply gone)."""
+    memory = event["id"] if isinstance(event.get("id"), int) else ""
+    return f'<span id="graph-live" hx-swap-oob="true" hidden data-event="{kind.value}" data-memory="{memory}"></span>'
+
+
 class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -55,6 +63,7 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
         query = QueryDict(self.scope.get("query_string", b"").decode(), mutable=True)
         self.language = _language(query)
         conversation = query.pop("conversation", [""])[-1]
+        self.graph_view = query.pop("view", [""])[-1] == "graph"
         self.conversation_id = int(conversation) if conversation.isdigit() else None
         self.learnt: list[int] = []  # the chat's line counts these, newest last, until it is closed
         self.notice = ""  # the line last sent: an event that changes nothing in it sends nothing
@@ -77,6 +86,9 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
             self.notice = ""
 
     async def _memory_event(self, event: dict) -> None:
+        if self.graph_view:
+            await self.send(_graph_frame(MemoryEventType(event["type"]), event))
+            return
         render = self._chat_frame if self.conversation_id else self._page_frame
         frame = await database_sync_to_async(render)(MemoryEventType(event["type"]), event)
         if frame:
@@ -87,8 +99,8 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
     memory_purged = memory_batch = _memory_event
 
     async def memory_progress(self, event: dict) -> None:
-        """A long import's progress, on the memories page: its bar and a line saying how far; then its report."""
-        if self.conversation_id:
+        """A long job's progress, on the memories page: its bar and a line saying how far; then its report."""
+        if self.conversation_id or self.graph_view:
             return
         context = {**event, "next": f"{reverse('memories')}?{self.params}" if self.params else reverse("memories")}
         if event.get("state"):  # the last one: the job as the report shows it

@@ -1,4 +1,4 @@
-"""Settings pages: /settings/ (toggles, tokens) and /settings/memories (the memories page)."""
+"""Settings pages: /settings/ (toggles, tokens), /settings/memories (the memories page) and its graph."""
 from __future__ import annotations
 
 from django.urls import path
@@ -8,6 +8,8 @@ from memoryapp import purge_views, views
 urlpatterns = [
     path("", views.settings_page, name="settings"),
     path("memories", views.memories_page, name="memories"),
+    path("memories/graph", views.memories_graph, name="memories-graph"),
+    path("memories/graph/data", views.memories_graph_data, name="memories-graph-data"),
     path("memories/clear", views.memories_clear, name="memories-clear"),
     path("memories/clear/undo", views.memories_undo_clear, name="memories-undo-clear"),
     path("memories/stats", views.memories_stats, name="memories-stats"),

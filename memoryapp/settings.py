@@ -237,6 +237,8 @@ STATICFILES_DIRS = [
     # scripts/bootstrap.sh and the Dockerfile both run).
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
     ("vendor/htmx-ext-ws", BASE_DIR / "node_modules" / "htmx-ext-ws" / "dist"),
+    # The memory graph page's drawing (canvas; no eval, no worker: the CSP stands as it is).
+    ("vendor/cytoscape", BASE_DIR / "node_modules" / "cytoscape" / "dist"),
 ]
 # collectstatic's output. The image collects at build time into /app/staticfiles (its STATIC_ROOT), out of
 # the var/ volume, which would hide it and keep a stale copy across upgrades.

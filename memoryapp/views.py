@@ -23,11 +23,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from memoryapp import accounts, auth, language
+from memoryapp.engine import memory_map
 from memoryapp.engine.learning import extraction
 from memoryapp.engine.memories import imports, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
-from memoryapp.models import ApiToken, Memory, MemorySettings, MemoryStatus
+from memoryapp.models import ApiToken, Memory, MemoryKind, MemorySettings, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -123,6 +124,40 @@ def memories_page(request: HttpRequest) -> HttpResponse:
                                     .select_related("conversation")
                                     .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]))
     return render(request, "memoryapp/memories.html", context)
+
+
+@login_required
+@require_GET
+def memories_graph(request: HttpRequest) -> HttpResponse:
+    """The memory graph page; graph.js fetches its nodes and links from memories_graph_data."""
+    kinds = [(kind.value, kind.label, kind.icon) for kind in MemoryKind]
+    return render(request, "memoryapp/memory_graph.html", {"kinds": kinds, "strings": _graph_strings()})
+
+
+def _graph_strings() -> dict[str, str]:
+    """What graph.js writes, in the page's language; {placeholders} are filled there."""
+    return {
+        "summary": _("Shown: {memories} memories ({replaced} replaced), {links} links."),
+        "now": _("Now"), "current": _("Current"), "replaced": _("Replaced"),
+        "replaces": _("Replaces:"), "replacedBy": _("Replaced by:"), "fromChat": _("From the chat:"),
+        "shares": _("Shares:"), "mentions": _("Mentions:"), "untitled": _("Untitled chat"),
+        "chat": _("Chat:"), "name": _("Shared name:"), "entity": _("Person, place or thing:"),
+        "separator": _(", "),
+        "linked": _("Linked memories:"), "openChat": _("Open the chat"),
+        "truncated": _("Only the newest 2,000 memories are drawn."),
+        "graphDown": _("The graph did not answer in time: the people, places and things it found are not drawn."),
+        "updated": _("Updated: a memory changed elsewhere."),
+        "failed": _("The graph could not be loaded. Reload the page to try again."),
+        "empty": _("No memories yet. They appear here as you chat."),
+    }
+
+
+@login_required
+@require_GET
+def memories_graph_data(request: HttpRequest) -> JsonResponse:
+    """Every node and link of the user's memory graph, with validity times: the page filters and replays
+    them (as of any moment) in the browser, so a slider step asks the server nothing."""
+    return JsonResponse(memory_map.build(request.user))
 
 
 @login_required

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The front-end build, one script for both scripts/bootstrap.sh and the Dockerfile's static stage, so the
-# two cannot drift: installs the npm packages pinned in package-lock.json (htmx and its websocket
-# extension) into node_modules/, which STATICFILES_DIRS serves as static/vendor/ and collectstatic copies.
+# two cannot drift: installs the npm packages pinned in package-lock.json (htmx, its websocket
+# extension, and cytoscape for the memory graph page) into node_modules/, which STATICFILES_DIRS serves as static/vendor/ and collectstatic copies.
 # Here the devDependencies come too (axe-core, which tests/browser/test_sweep.py injects into pages); the
 # image's stage sets NODE_ENV=production, so npm leaves them out there.
 # Does nothing when node_modules/ already matches package.json and package-lock.json.

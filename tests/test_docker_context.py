@@ -164,7 +164,7 @@ def test_it_builds_the_vendor_files_from_what_the_npm_stage_copies(tmp_path):
     loaded = set()
     for template in (ROOT / "templates").rglob("*.html"):
         loaded |= set(re.findall(r"""\{% static ['"](vendor/[^'"]+)['"] %\}""", template.read_text()))
-    assert {"vendor/htmx/htmx.min.js", "vendor/htmx-ext-ws/ws.js"} <= loaded
+    assert {"vendor/htmx/htmx.min.js", "vendor/htmx-ext-ws/ws.js", "vendor/cytoscape/cytoscape.min.js"} <= loaded
     vendor_dirs = {prefix: Path(folder).relative_to(settings.BASE_DIR)
                    for prefix, folder in (entry for entry in settings.STATICFILES_DIRS if isinstance(entry, tuple))}
     missing = []

@@ -3,6 +3,7 @@
 Public surface, light to import (graphiti loads only when a graph is used):
 
     search_memory_ids(user_id, query, *, at, limit, include_history, timeout_s, query_vector) -> [(memory_id, score)]
+    user_map(user_id, *, limit, timeout_s) -> GraphMap   entities and facts, for the memory graph page
     graph_enabled() -> bool             whether recall should ask the graph (cheap, never raises)
     get_graph() -> GraphPort            the configured adapter (GRAPH_BACKEND)
     GraphError, GraphUnavailable        the only exceptions callers see
@@ -14,19 +15,24 @@ from __future__ import annotations
 
 from .backend import get_graph, graph_enabled, reset_graph
 from .errors import GraphError, GraphOffline, GraphOutputError, GraphUnavailable
-from .port import GraphFact, GraphHealth, GraphPort
+from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphPort, GraphRelation
 from .recall import search_memory_ids
+from .user_map import user_map
 
 __all__ = [
+    "GraphEntity",
     "GraphError",
     "GraphFact",
     "GraphHealth",
+    "GraphMap",
     "GraphOffline",
     "GraphOutputError",
     "GraphPort",
+    "GraphRelation",
     "GraphUnavailable",
     "get_graph",
     "graph_enabled",
     "reset_graph",
     "search_memory_ids",
+    "user_map",
 ]

@@ -17,7 +17,7 @@ from django.utils import timezone
 from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
 from .errors import GraphError, GraphOffline, GraphUnavailable
 from .falkor import connect, guard
-from .port import GraphFact, GraphHealth
+from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphRelation
 from .runner import loop_state, run
 from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters
 
@@ -84,6 +84,12 @@ class GraphitiGraph:
     def facts_of_user(self, user_id: int) -> list[GraphFact]:
         """Every edge in the user's graph (tests and diagnostics)."""
         return self._run(self._with_graph(user_id, self._all_facts))
+
+    def map_of_user(self, user_id: int, *, limit: int, timeout_s: float | None = None) -> GraphMap:
+        """The user's entities (the speaker "User" aside: every fact hangs off it) and the facts that touch
+        them, at most `limit` of each, for the memory graph page."""
+        coro = self._with_graph(user_id, lambda g: self._map(g, limit))
+        return self._run(coro, timeout_s if timeout_s is not None else self.config.op_timeout_s)
 
     def health(self) -> GraphHealth:
         started = timezone.now()
@@ -233,6 +239,23 @@ class GraphitiGraph:
         records, _, _ = await g.driver.execute_query("MATCH ()-[r:RELATES_TO]->() RETURN r.uuid AS uuid")
         edges = await EntityEdge.get_by_uuids(g.driver, [r["uuid"] for r in records]) if records else []
         return [GraphFact(e.fact, tuple(e.episodes), 0.0, e.valid_at, e.invalid_at, e.uuid) for e in edges]
+
+    async def _map(self, g: Graphiti, limit: int) -> GraphMap:
+        from graphiti_core.helpers import parse_db_date
+
+        q = g.driver.execute_query
+        entities, _, _ = await q(
+            "MATCH (ep:Episodic)-[:MENTIONS]->(n:Entity) WHERE n.name <> 'User' "
+            "RETURN n.uuid AS uuid, n.name AS name, collect(ep.uuid) AS episodes LIMIT $limit", limit=limit)
+        relations, _, _ = await q(
+            "MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity) WHERE a.name <> 'User' OR b.name <> 'User' "
+            "RETURN a.uuid AS source, b.uuid AS target, r.fact AS fact, r.episodes AS episodes, "
+            "r.valid_at AS valid_at, r.invalid_at AS invalid_at LIMIT $limit", limit=limit)
+        return GraphMap(
+            tuple(GraphEntity(r["uuid"], r["name"] or "", tuple(r["episodes"] or ())) for r in entities),
+            tuple(GraphRelation(r["source"], r["target"], r["fact"] or "", tuple(r["episodes"] or ()),
+                                parse_db_date(r["valid_at"]), parse_db_date(r["invalid_at"])) for r in relations),
+        )
 
 
 async def _episode(g: Graphiti, episode_id: str) -> Any:

@@ -27,6 +27,35 @@ class GraphFact:
 
 
 @dataclass(frozen=True)
+class GraphEntity:
+    """One entity the graph extracted (a person, place, project, tool) and the episodes that mention it."""
+
+    uuid: str
+    name: str
+    episode_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GraphRelation:
+    """One fact between two entities, by their uuids, with the episodes behind it and its validity window."""
+
+    source: str
+    target: str
+    fact: str
+    episode_ids: tuple[str, ...]
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class GraphMap:
+    """What the graph holds for one user, for the memory graph page (bounded by the caller's limit)."""
+
+    entities: tuple[GraphEntity, ...] = ()
+    relations: tuple[GraphRelation, ...] = ()
+
+
+@dataclass(frozen=True)
 class GraphHealth:
     ok: bool
     backend: str

@@ -32,6 +32,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.auth import create_token
+from memoryapp.pipeline.models import ImportJob, RunStatus
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.pipeline.models import MemorySuggestion
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process
@@ -54,12 +55,14 @@ NOT_PAGES = {
     "healthz": "JSON for compose's health check",
     "conversation_list": "fragment: the chat sidebar's list, swapped in by its search box",
     "memories-stats": "fragment: the counts above the memories list",
+    "memories-graph-data": "JSON: the memory graph page's nodes and links, fetched by graph.js",
     "memory-card": "fragment: one memory's card, swapped back in by Cancel on its edit form",
     "memories-export": "a file to download (JSON or Markdown), not a page",
+    "memories-import-job": "fragment: an import job's report, polled by the memories page that started it",
 }
 # The pages the sweep must find, whatever else it finds: a classifier that sweeps nothing fails here.
 # (Sign-up is swept as whatever it serves: a form, or where it sends a visitor when sign-up is closed.)
-MUST_SWEEP = {"home", "conversation", "memories", "memory-history", "memory-edit", "settings", "login",
+MUST_SWEEP = {"home", "conversation", "memories", "memories-graph", "memory-history", "memory-edit", "settings", "login",
               "password_change"}
 
 # Problems a teammate's branch fixes; each entry matches the text of one problem. The lead removes them
@@ -223,7 +226,7 @@ def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContex
 
 def _seed(alice, language: str) -> dict[str, object]:
     """A chat with a cited answer, memories (one edited, so its history has two versions; one deleted),
-    a pending suggestion and an API token: the parameters every route of the URLconf needs."""
+    a pending suggestion, a finished import and an API token: the parameters every route of the URLconf needs."""
     text = SEED[language]
     memories = [add_memory(alice, content, kind=kind, importance=0.7).memory for content, kind in text["memories"]]
     edited = edit_memory(memories[1], {"content": text["edited"]}).memory
@@ -236,8 +239,9 @@ def _seed(alice, language: str) -> dict[str, object]:
     suggestion = MemorySuggestion.objects.create(user=alice, conversation=chat, content=text["suggestion"],
                                                  kind="fact", importance=0.5, confidence=0.8)
     create_token(alice, text["token"])
+    job = ImportJob.objects.create(user=alice, status=RunStatus.DONE, total=2, done=2, imported=2)
     return {"conversation_id": chat.pk, "message_id": answer.pk, "memory_id": edited.pk,
-            "suggestion_id": suggestion.pk, "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
+            "suggestion_id": suggestion.pk, "job_id": job.pk, "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
             "token": default_token_generator.make_token(alice)}
 
 
