@@ -154,9 +154,9 @@ def objective(outs: list[TurnOutcome]) -> float:
 def message_needs(turns: list[Turn], weights: np.ndarray, bias: float) -> dict[int, float]:
     """Per turn, what the message gate compares with its threshold (1.0: the message speaks in the first
     person singular and always passes, as relevance.message_needs_memory has it)."""
-    from memoryapp.engine.chat.relevance import needs_memory, speaks_in_first_person_singular
+    from memoryapp.engine.chat.relevance import asks_about_self, needs_memory
 
-    return {i: 1.0 if speaks_in_first_person_singular(t.case.message) else needs_memory(weights, bias, t.query_vector)
+    return {i: 1.0 if asks_about_self(t.case.message) else needs_memory(weights, bias, t.query_vector)
             for i, t in enumerate(turns) if t.query_vector is not None}
 
 

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..questions import wants
 from ..text import EN_STOPWORDS, ZH_STOPWORDS, has_cjk
 from .chat_query import content_words, leans_on_previous, speaks_of_user
 
@@ -36,10 +37,6 @@ FEATURES = (
     "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
     "message_needs_memory", *(f"kind_{kind}" for kind in KINDS),
 )
-
-_QUESTION_ZH = re.compile(r"[?？]|吗|呢|什么|怎么|怎样|如何|哪|多少|几|为什么|是否|要不要|能不能|可以.*吗")
-_QUESTION_EN = re.compile(r"\?|^\s*(what|how|why|when|where|who|which|should|can|could|would|is|are|do|does|any)\b",
-                          re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,7 @@ class MessageShape:
 
     @classmethod
     def of(cls, message: str, leans: bool, needs_memory: float, vector) -> MessageShape:
-        return cls(bool(_QUESTION_ZH.search(message) or _QUESTION_EN.search(message)), speaks_of_user(message),
+        return cls(wants(message), speaks_of_user(message),
                    leans, frozenset(content_words(message)), has_cjk(message), float(needs_memory), unit(vector))
 
 
@@ -110,6 +107,13 @@ _SINGULAR_ZH = re.compile(r"我(?!们)")
 def speaks_in_first_person_singular(message: str) -> bool:
     text = message.replace("’", "'")
     return bool(_SINGULAR_EN.search(text) or _SINGULAR_ZH.search(text))
+
+
+def asks_about_self(message: str) -> bool:
+    """The user asks or requests something in the first person singular ("what is my favourite tea?",
+    "帮我排个计划"): the message gate always lets it through. Speaking of oneself without asking ("lol my
+    roommate burnt the rice again", "周一好难熬啊，我还有四天才周末") is chatter: the gate decides."""
+    return speaks_in_first_person_singular(message) and wants(message)
 
 
 def part(model, name: str) -> tuple[np.ndarray, float]:
@@ -199,7 +203,7 @@ def message_needs_memory(model, query_vector, message: str) -> bool:
     A message in the first person singular ("what is my favourite tea?", "我喜欢什么茶？") always goes on
     to the pair model: the vector alone read some of those as general questions. ("We", "我们" do not:
     "translate: let's go hiking together this weekend" is not about the user.)"""
-    if speaks_in_first_person_singular(message):
+    if asks_about_self(message):
         return True
     return needs_memory(*part(model, "message"), query_vector) >= float(model.meta["message_threshold"])
 
