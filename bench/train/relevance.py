@@ -28,7 +28,6 @@ PAIR_C = 1.0
 MESSAGE_C = 1.0
 DISTRACTORS = 1  # other personas' stores added to each training store
 THRESHOLDS = [round(x, 3) for x in np.arange(0.025, 0.61, 0.025)]  # the pair's probability
-SPACE_COMPONENTS = 3  # directions taken out before the centred cosine (AUC on dev: 0 -> 0.81, 3 -> 0.84, 10 -> 0.78)
 # A candidate kept beside a better one must score at least this share of the best's probability.
 RELATIVE = [0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 MESSAGE_THRESHOLDS = [round(x, 3) for x in np.arange(0.40, 0.91, 0.05)]  # the message's
@@ -82,8 +81,7 @@ def turns_of(personas: list[Persona], distractors: int = 0) -> list[Turn]:
             cosines = memory_vectors @ vector
             top = np.argsort(-cosines, kind="stable")[:CANDIDATES]
             turns.append(Turn(persona.name, persona.split, case, bool(previous) and leans_on_previous(case.message),
-                              vector, [Candidate(current[i].content, current[i].kind, float(cosines[i]), memory_vectors[i])
-                                      for i in top],
+                              vector, [Candidate(current[i].content, current[i].kind, float(cosines[i])) for i in top],
                               [current[i].key for i in top]))
     return turns
 
@@ -107,17 +105,7 @@ def message_model(turns: list[Turn], seed: int):
     return whole.coef_[0], float(whole.intercept_[0]), {id(t): p for t, p in zip(asked, out_of_fold)}
 
 
-def fit_space(personas: list[Persona], components: int = SPACE_COMPONENTS):
-    """The mean and strongest directions of the training texts' vectors (memories and messages)."""
-    from memoryapp.engine.chat.relevance import Space
-
-    vectors = _vectors([m.content for p in personas for m in p.memories] + [c.message for p in personas for c in p.cases])
-    mean = vectors.mean(axis=0)
-    _, _, directions = np.linalg.svd(vectors - mean, full_matrices=False)
-    return Space(mean, directions[:components])
-
-
-def features(turns: list[Turn], weights: np.ndarray, bias: float, space,
+def features(turns: list[Turn], weights: np.ndarray, bias: float,
              given: dict | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
     """Rows, labels (1: the turn may be handed this memory) and (turn index, candidate index) per row.
     `given`: out-of-fold message probabilities to use instead of the whole model's (in training)."""
@@ -130,7 +118,7 @@ def features(turns: list[Turn], weights: np.ndarray, bias: float, space,
         need = (given or {}).get(id(turn))
         need = needs_memory(weights, bias, turn.query_vector) if need is None else need
         shape = MessageShape.of(turn.case.message, turn.leans, need, turn.query_vector)
-        rows.append(pair_features(shape, turn.candidates, space))
+        rows.append(pair_features(shape, turn.candidates))
         labels += [int(key in turn.case.relevant) for key in turn.keys]
         where += [(t_index, c_index) for c_index in range(len(turn.candidates))]
     return np.vstack(rows), np.asarray(labels), where
@@ -228,18 +216,17 @@ def train(seed: int) -> dict:
     train_turns, dev_turns = turns_of(train_personas, DISTRACTORS), turns_of(load_personas(("dev",)))
     holdout_turns = turns_of(load_personas(("holdout",)))
     weights, bias, out_of_fold = message_model(train_turns, seed)
-    space = fit_space(train_personas)
-    x, y, train_where = features(train_turns, weights, bias, space, out_of_fold)
+    x, y, train_where = features(train_turns, weights, bias, out_of_fold)
     scaler = StandardScaler().fit(x)
     net = _pair_model(seed).fit(scaler.transform(x), y)
 
     meta = {"embedder": settings.EMBEDDING_MODEL, "classes": ["no", "yes"], "features": list(FEATURES),
             "message": {"weights": np.round(weights, 6).tolist(), "bias": round(bias, 6)},
-            "candidates": CANDIDATES, "seed": seed, "threshold": 0.5, "space": space.as_meta(),
+            "candidates": CANDIDATES, "seed": seed, "threshold": 0.5,
             "data_sha256": {"train": data_hash("train"), "dev": data_hash("dev"), "holdout": data_hash("holdout")}}
     model = to_model(scaler, net, meta)
 
-    dev_x, _, dev_where = features(dev_turns, weights, bias, space)
+    dev_x, _, dev_where = features(dev_turns, weights, bias)
     dev_scores, dev_needs = model.yes(dev_x), message_needs(dev_turns, weights, bias)
     # The thresholds are chosen on dev and on the training turns scored out of fold (each persona by a
     # model fitted without it): 465 turns, where dev's 160 alone left the choice to a few turns.
@@ -260,7 +247,7 @@ def train(seed: int) -> dict:
                            "yes": np.round(model.yes(np.round(sample, 6)), 6).tolist()}
     path = model.save()
 
-    hold_x, _, hold_where = features(holdout_turns, weights, bias, space)
+    hold_x, _, hold_where = features(holdout_turns, weights, bias)
     texts = [m.content for p in train_personas for m in p.memories] + [c.message for p in train_personas for c in p.cases]
     report = {
         "model": NAME, "weights": str(path.name), "weights_bytes": path.stat().st_size, "threshold": threshold,

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from conversations.models import Citation, Conversation, Message, Role
-from memoryapp.models import Memory, MemorySettings
+from memoryapp.models import MemorySettings
 
 from ..learning.extraction import EnqueueExtraction, on_user_turn
 from ..llm import CONFIGURED, ModelChoice, replies, resolve
@@ -176,11 +176,7 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
         return [], (time.perf_counter() - started) * 1000
     items = recall(user, query.text, config=RECALL_CHAT_CANDIDATES, query_vector=vector, record_access=False,
                    embedder=embedder, graph=graph).items
-    # The memories' vectors, for the model's centred cosine: recall leaves them out of its rows.
-    vectors = dict(Memory.objects.filter(user=user, pk__in=[item.memory.pk for item in items])
-                   .values_list("pk", "embedding")) if items else {}
-    candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine, vectors.get(item.memory.pk))
-                  for item in items]
+    candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine) for item in items]
     kept = relevance.choose(model, message, previous, vector, candidates, limit=RECALL_CHAT.limit)
     return [items[index] for index, _ in kept], (time.perf_counter() - started) * 1000
 

@@ -2,8 +2,7 @@
 trained by `python -m bench.train relevance` on bench/chat_cases/train/).
 
 Recall finds candidates by meaning as before; the model then scores each (message, memory) pair from
-cheap features: the cosine, the cosine of the two vectors centred (`Space`: what all texts share taken
-out), where the cosine stands among the candidates, whether the two are in different languages, the
+cheap features: the cosine and where it stands among the candidates, whether the two are in different languages, the
 message's shape (asks or requests: engine/questions.py; first person; length; leaning on the turn
 before), the words the two share, the memory's kind, the language of each, and how likely the message
 is to need any memory of the user at all (a logistic regression over the message's vector, kept in the
@@ -40,42 +39,14 @@ FEATURES = (
     "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
     "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
     "message_needs_memory", *(f"kind_{kind}" for kind in KINDS), "cross_language", "cosine_cross_language",
-    "centred_cosine",
 )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Candidate:
     content: str
     kind: str
     cosine: float
-    vector: np.ndarray | None = None  # the memory's embedding, for the centred cosine
-
-
-@dataclass(frozen=True, eq=False)
-class Space:
-    """What every text's vector shares, taken out before comparing two: the mean of the training texts'
-    vectors and their strongest directions (the first principal components). Raw cosines between this
-    embedder's vectors run high for any two texts of one register ("I" statements, short questions); the
-    cosine of the centred vectors ranks the memory a turn needs higher (bench.train relevance: ROC-AUC
-    among dev candidates 0.77 raw, 0.84 centred less 3 components)."""
-    mean: np.ndarray
-    components: np.ndarray  # k x dimension, orthonormal rows
-
-    def centre(self, vectors) -> np.ndarray:
-        x = np.atleast_2d(np.asarray(vectors, dtype=np.float64)) - self.mean
-        x = x - (x @ self.components.T) @ self.components
-        return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9)
-
-    def as_meta(self) -> dict:
-        return {"mean": np.round(self.mean, 6).tolist(), "components": np.round(self.components, 6).tolist()}
-
-    @classmethod
-    def of(cls, model) -> Space | None:
-        stored = model.meta.get("space")
-        if not stored:
-            return None
-        return cls(np.asarray(stored["mean"], dtype=np.float64), np.asarray(stored["components"], dtype=np.float64))
 
 
 @dataclass(frozen=True)
@@ -106,18 +77,11 @@ def _memory_words(content: str) -> frozenset[str]:
     return frozenset(content_words(content))
 
 
-def pair_features(shape: MessageShape, candidates: list[Candidate], space: Space | None = None) -> np.ndarray:
-    """One row per candidate, columns as FEATURES. Without a space or a memory's vector, the centred
-    cosine is the cosine."""
+def pair_features(shape: MessageShape, candidates: list[Candidate]) -> np.ndarray:
+    """One row per candidate, columns as FEATURES."""
     if not candidates:
         return np.zeros((0, len(FEATURES)))
     cosines = np.array([c.cosine for c in candidates])
-    centred = cosines.copy()
-    if space is not None:
-        query = space.centre(shape.vector)[0]
-        for index, candidate in enumerate(candidates):
-            if candidate.vector is not None:
-                centred[index] = float(space.centre(candidate.vector)[0] @ query)
     # Only comparisons that hold in a store of one memory as in one of thousands: the best cosine and the
     # rank (a z-score among candidates ranked a lone, exact memory as average).
     best = cosines.max()
@@ -132,7 +96,7 @@ def pair_features(shape: MessageShape, candidates: list[Candidate], space: Space
             candidate.cosine, best - candidate.cosine, min(order[index], 10),
             shape.question, shape.first_person, shape.leans, math.log1p(len(shape.words)), shape.cjk,
             memory_cjk, shared, shared / max(len(shape.words), 1), shape.needs_memory,
-            *(candidate.kind == kind for kind in KINDS), cross, cross * candidate.cosine, centred[index],
+            *(candidate.kind == kind for kind in KINDS), cross, cross * candidate.cosine,
         ])
     return np.asarray(rows, dtype=np.float64)
 
@@ -264,7 +228,7 @@ def choose(model, message: str, previous_user_messages: list[str], query_vector,
         need = 1.0
     leans = bool(previous_user_messages) and leans_on_previous(message)
     shape = MessageShape.of(message, leans, need, query_vector)
-    scores = model.yes(pair_features(shape, candidates, Space.of(model)))
+    scores = model.yes(pair_features(shape, candidates))
     kept = [(index, float(scores[index])) for index in allowed if scores[index] >= model.threshold]
     kept.sort(key=lambda pair: (-pair[1], pair[0]))
     # Beside a clearly better memory a weaker one is more often noise than a second need.

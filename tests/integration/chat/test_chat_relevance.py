@@ -42,10 +42,7 @@ def test_the_model_ships_for_the_default_embedder():
 
 @pytest.mark.parametrize("message, needed", [
     ("how should I set up CI for this repo?", {"stack", "stack_zh"}),
-    # The gates: nothing. Since the thresholds are chosen on dev and the training turns out of fold, the
-    # message gate reads this request (no first person, no question) as general: 0.68 under its 0.70.
-    pytest.param("set up continuous integration for this repo please", {"stack", "stack_zh"},
-                 marks=pytest.mark.xfail(strict=True, reason="message gate 0.68 < 0.70 (docs/benchmarks.md)")),
+    ("set up continuous integration for this repo please", {"stack", "stack_zh"}),  # the gates: nothing
     ("我们这个仓库的 CI 流水线怎么配比较好？", {"stack", "stack_zh"}),
 ])
 def test_a_question_not_about_the_user_still_gets_their_stack(alice, memories, message, needed):
