@@ -1,8 +1,9 @@
 """The chat's relevance model: does this recalled memory belong in this turn's prompt?
 
 Trained on bench/chat_cases/train/ (personas written for this project: every turn labelled with the
-memories it needs and those it may be handed); the threshold is chosen on the dev personas; the holdout
-personas are only reported (their sha256 in the report). Candidates are simulated as recall proposes
+memories it needs and those it may be handed); the thresholds (message, pair, relative) are chosen on
+the dev personas together with the training turns scored out of fold (each persona by a model fitted
+without it); the holdout personas are only reported (their sha256 in the report). Candidates are simulated as recall proposes
 them: the persona's memories nearest the turn's query by cosine, at most CANDIDATES. Features:
 memoryapp/engine/chat/relevance.py, shared with the chat turn.
 
