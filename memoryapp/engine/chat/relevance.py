@@ -2,15 +2,18 @@
 trained by `python -m bench.train relevance` on bench/chat_cases/train/).
 
 Recall finds candidates by meaning as before; the model then scores each (message, memory) pair from
-cheap features: the cosine and where it stands among the candidates, the message's shape (question,
-first person, length, leaning on the turn before), the words the two share, the memory's kind, the
-language of each, and how likely the message is to need any memory of the user at all (a logistic
-regression over the message's vector, kept in the model's meta: "how should I set up CI for this
-repo?" does, "what's the capital of Peru?" and "how's it going?" do not). A message under the message
-threshold recalls nothing, unless it names someone the recalled memories name as close to the user
-("Where does Anna live now?", "My sister Anna moved to Munich": `choose`); otherwise pairs over the pair threshold are kept, best first, at most 3; both
-thresholds were chosen on bench.chat's dev personas. (A learned weighted cosine over the two vectors
-was tried: it took a second query per turn, about 10 ms, and its weight came out negative.) Without the model (not trained,
+cheap features: the cosine and where it stands among the candidates, whether the two are in different languages, the
+message's shape (asks or requests: engine/questions.py; first person; length; leaning on the turn
+before), the words the two share, the memory's kind, the language of each, and how likely the message
+is to need any memory of the user at all (a logistic regression over the message's vector, kept in the
+model's meta: "how should I set up CI for this repo?" does, "what's the capital of Peru?" and "how's it
+going?" do not). A message under the message threshold recalls nothing, unless it asks in the first
+person (`asks_about_self`) or names someone the recalled memories name as close to the user ("Where
+does Anna live now?", "My sister Anna moved to Munich": `choose`); otherwise pairs over the pair
+threshold are kept, best first, at most 3, and a second or third only at `relative` times the first's
+probability or more. The thresholds were chosen on bench.chat's dev personas together with the training
+turns scored out of fold. (A learned weighted cosine over the two vectors was tried: it took a second
+query per turn, about 10 ms, and its weight came out negative.) Without the model (not trained,
 another embedder, `rules_only()`), the fixed cosine gates of recipes.py decide instead.
 
 The trainer calls `pair_features` on plain data, the chat turn on recalled rows: one function, so the
@@ -25,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..questions import wants
 from ..text import EN_STOPWORDS, ZH_STOPWORDS, has_cjk
 from .chat_query import content_words, leans_on_previous, speaks_of_user
 
@@ -34,12 +38,8 @@ KINDS = ("preference", "fact", "lesson", "goal", "context", "episode")
 FEATURES = (
     "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
     "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
-    "message_needs_memory", *(f"kind_{kind}" for kind in KINDS),
+    "message_needs_memory", *(f"kind_{kind}" for kind in KINDS), "cross_language", "cosine_cross_language",
 )
-
-_QUESTION_ZH = re.compile(r"[?？]|吗|呢|什么|怎么|怎样|如何|哪|多少|几|为什么|是否|要不要|能不能|可以.*吗")
-_QUESTION_EN = re.compile(r"\?|^\s*(what|how|why|when|where|who|which|should|can|could|would|is|are|do|does|any)\b",
-                          re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class MessageShape:
 
     @classmethod
     def of(cls, message: str, leans: bool, needs_memory: float, vector) -> MessageShape:
-        return cls(bool(_QUESTION_ZH.search(message) or _QUESTION_EN.search(message)), speaks_of_user(message),
+        return cls(wants(message), speaks_of_user(message),
                    leans, frozenset(content_words(message)), has_cjk(message), float(needs_memory), unit(vector))
 
 
@@ -89,11 +89,14 @@ def pair_features(shape: MessageShape, candidates: list[Candidate]) -> np.ndarra
     rows = []
     for index, candidate in enumerate(candidates):
         shared = len(shape.words & _memory_words(candidate.content))
+        memory_cjk = has_cjk(candidate.content)
+        # Across languages the cosine runs lower for the same meaning: the model weighs it apart.
+        cross = float(shape.cjk != memory_cjk)
         rows.append([
             candidate.cosine, best - candidate.cosine, min(order[index], 10),
             shape.question, shape.first_person, shape.leans, math.log1p(len(shape.words)), shape.cjk,
-            has_cjk(candidate.content), shared, shared / max(len(shape.words), 1), shape.needs_memory,
-            *(candidate.kind == kind for kind in KINDS),
+            memory_cjk, shared, shared / max(len(shape.words), 1), shape.needs_memory,
+            *(candidate.kind == kind for kind in KINDS), cross, cross * candidate.cosine,
         ])
     return np.asarray(rows, dtype=np.float64)
 
@@ -103,13 +106,13 @@ def needs_memory(weights: np.ndarray, bias: float, query_vector) -> float:
     return float(1.0 / (1.0 + np.exp(-(unit(query_vector) @ weights + bias))))
 
 
-_SINGULAR_EN = re.compile(r"\b(i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
-_SINGULAR_ZH = re.compile(r"我(?!们)")
-
-
-def speaks_in_first_person_singular(message: str) -> bool:
-    text = message.replace("’", "'")
-    return bool(_SINGULAR_EN.search(text) or _SINGULAR_ZH.search(text))
+def asks_about_self(message: str) -> bool:
+    """The user asks or requests something in the first person ("what is my favourite tea?", "帮我排个计划",
+    "我们这个仓库的 CI 怎么配？"): the message gate always lets it through. Speaking of oneself without
+    asking ("lol my roommate burnt the rice again", "周一好难熬啊") is chatter, and "translate: let's go
+    hiking together" asks for nothing of the user's: the gate decides those. (On bench.chat's dev turns
+    and the training turns out of fold, the first person plural scored as the singular alone.)"""
+    return speaks_of_user(message) and wants(message)
 
 
 def part(model, name: str) -> tuple[np.ndarray, float]:
@@ -196,10 +199,9 @@ def shares_a_name(names: frozenset[str], content: str) -> bool:
 
 def message_needs_memory(model, query_vector, message: str) -> bool:
     """False: the message needs no memory of the user (a general question, chatter): recall is skipped.
-    A message in the first person singular ("what is my favourite tea?", "我喜欢什么茶？") always goes on
-    to the pair model: the vector alone read some of those as general questions. ("We", "我们" do not:
-    "translate: let's go hiking together this weekend" is not about the user.)"""
-    if speaks_in_first_person_singular(message):
+    A message that asks in the first person (asks_about_self) always goes on to the pair model: the
+    vector alone read some of those as general questions."""
+    if asks_about_self(message):
         return True
     return needs_memory(*part(model, "message"), query_vector) >= float(model.meta["message_threshold"])
 
@@ -229,4 +231,6 @@ def choose(model, message: str, previous_user_messages: list[str], query_vector,
     scores = model.yes(pair_features(shape, candidates))
     kept = [(index, float(scores[index])) for index in allowed if scores[index] >= model.threshold]
     kept.sort(key=lambda pair: (-pair[1], pair[0]))
-    return kept[:limit]
+    # Beside a clearly better memory a weaker one is more often noise than a second need.
+    relative = float(model.meta.get("relative", 0.0))
+    return [(index, score) for index, score in kept[:limit] if score >= relative * kept[0][1]]

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from ..questions import is_question
 from ..reply_language import ZH, message_language
 from ..sensitive import contains_sensitive
 from .delimiters import parse_memories_block
@@ -88,10 +89,6 @@ _RULES: list[tuple[MemoryKind, re.Pattern[str]]] = [
 ]
 
 _SENTENCE_END = re.compile(r"(?<=[!?。！？；;])|(?<=\.)(?=\s|$)|\n+")
-_QUESTION_EN = re.compile(
-    r"^(?:what|how|why|who|where|when|which|can you|could you|would you|will you|do you|does|did you"
-    r"|is there|are there|should i)\b", re.I)
-_QUESTION_ZH = re.compile(r"(?:吗|呢|嘛)$|是不是|能不能|可不可以|为什么")
 _CHANGE = re.compile(r"\bnow\b|\binstead\b|\bswitched to\b|\bno longer\b|\banymore\b|\bchanged to\b"
                      r"|\bmoved\b|\bjoined\b|\brelocated\b|\bgot (?:a|an|promoted)\b|\bagain\b|\bfinally\b"
                      r"|现在|改用|改喝|改学|不再|换成|换了|搬到|跳槽|已经不|入职|戒了|不学了|拿到|升", re.I)
@@ -170,7 +167,7 @@ def classify(sentence: str) -> MemoryKind | None:
     bare = text.rstrip(" .!。！；;")
     if len(bare) < 3 or len(bare) > MAX_SENTENCE_CHARS or contains_sensitive(text):
         return None
-    if text.endswith(("?", "？")) or _QUESTION_EN.search(bare) or _QUESTION_ZH.search(bare):
+    if is_question(text):
         return None
     for kind, pattern in _RULES:
         if pattern.search(bare):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ..questions import is_question
 from ..sensitive import contains_sensitive
 from .schemas import normalise_content
 
@@ -26,9 +27,6 @@ MIN_SENTENCE_CHARS = 6
 MAX_SENTENCE_CHARS = 300  # longer is a pasted blob, not something said
 
 _SENTENCE = re.compile(r"[^.!?。！？；;\n]+(?:[.!?。！？；;]+|$)")
-_QUESTION = re.compile(
-    r"[?？]\s*$|^(?:what|how|why|who|where|when|which|can you|could you|would you|will you|do you|does|did you"
-    r"|is there|are there|should i)\b|(?:吗|呢|嘛)[。.]?$|能不能|可不可以|为什么", re.I)
 
 # Plan, decision, event: the three things a chat can settle that a standing fact about the user is not.
 _CUES = re.compile(
@@ -102,7 +100,7 @@ def _worth_telling(sentence: str) -> bool:
     bare = sentence.rstrip(" .!。！；;")
     if not MIN_SENTENCE_CHARS <= len(bare) <= MAX_SENTENCE_CHARS:
         return False
-    if _QUESTION.search(sentence) or _CLOSER.search(bare) or contains_sensitive(sentence):
+    if is_question(sentence) or _CLOSER.search(bare) or contains_sensitive(sentence):
         return False
     return bool(_CUES.search(bare))
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..learned.model import TrainedModel
+from ..questions import is_question
 from ..sensitive import contains_sensitive
 from . import defaults
 from .schemas import Candidate, ExtractionResult, MemoryKind, normalise_content
@@ -27,7 +28,6 @@ MODEL_NAME = "extraction"
 FEATURES = ("embedding", "first_person", "question_shape", "log_length", "previous_asks", "cjk_share")
 _CLAUSE_END = re.compile(r"(?<=[,，、:：;；])")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|mine|we|we're|our|us)\b|我|咱|俺", re.I)
-_ENDS_ASKING = re.compile(r"[?？]\s*\W*$")
 # A sentence that opens on the user ("I live in Berlin", "Also I hate cilantro", "我住在上海") states
 # something of its own; one that does not ("No sugar, no milk") usually says more about the one before.
 _STARTS_WITH_SELF = re.compile(r"^\W*(?:[a-z]+[\s,]+){0,2}(?:i|i'm|im|i've|i'd|my|we|we're|our)\b|^\W*.{0,3}我", re.I)
@@ -53,11 +53,6 @@ class Piece:
     whole: bool = True
     said: str = ""  # the whole sentence (a secret anywhere in it drops every piece of it)
     before: str = ""  # the earlier sentence joined in front of it, when it points back
-
-
-def is_question(text: str) -> bool:
-    bare = text.strip().replace("\u2019", "'").rstrip(" .!。！；;,，")
-    return bool(_ENDS_ASKING.search(text) or defaults._QUESTION_EN.search(bare) or defaults._QUESTION_ZH.search(bare))
 
 
 def clauses_of(sentence: str) -> list[str]:

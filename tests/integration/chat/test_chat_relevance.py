@@ -109,3 +109,22 @@ def test_a_general_question_naming_someone_famous_cites_nothing(alice, people, m
                       enqueue_extraction=lambda conversation_id, message_ids: None)
     reply = finish_turn(turn, "…")
     assert turn.recalled == [] and not reply.citations.exists()
+
+
+# Chatter in the first person, beside a memory on the same topic: the user tells, asks nothing, and the
+# reply needs no memory (bench.chat --split past: "haha my 邻居 just called me 老外 again lol", "周一好难熬啊").
+@pytest.mark.parametrize("message", [
+    "我同事今天又一口气喝了三杯咖啡，笑死我了",
+    "haha my 邻居 just said I look like a marathon runner lol",
+])
+def test_chatter_in_the_first_person_gets_nothing(alice, memories, message):
+    assert handed(alice, memories, message) == []
+
+
+# A question that mixes the two languages finds the memory written in one of them.
+@pytest.mark.parametrize("message, needed", [
+    ("这周末想去 hiking，推荐一条适合我的 route 吧", "hiking"),
+    ("帮我排一下这周的 training plan，我的比赛目标你知道的", "marathon"),
+])
+def test_a_mixed_language_question_finds_its_memory(alice, memories, message, needed):
+    assert needed in handed(alice, memories, message)
