@@ -16,7 +16,10 @@ reports `model_path` (bench/chat_metrics.py `model_path_summary`).
 The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
 `--cues PATH` (bench/chat_cases/cues.json: situations written for each persona memory from its text
 alone, as the extraction prompt asks a model) writes every persona a second time, its memories with
-those cues, and asks each turn of both: `with_cues` reports the second beside the plain figures.
+those cues, and asks each turn of both: `with_cues` reports the second beside the plain figures. The
+distractors of the cued store carry the cues the file gives their text (other personas' memories, found
+by content); synthetic ones have none (`with_cues.distractors_with_cues` says how many do). With
+`--model-path` too, the cued stores are also asked as a model is handed them (`with_cues.model_path`).
 """
 from __future__ import annotations
 
@@ -57,10 +60,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def write_memories(persona: Persona, now, pad: int = 0, distractors: list[tuple[str, str]] | None = None,
-                   cues: dict[str, list[str]] | None = None):
+                   cues: dict[str, list[str]] | None = None, distractor_cues: dict[str, list[str]] | None = None):
     """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
     needed; and `distractors`, (content, kind) pairs, also never needed), each with its `cues` (memory
-    key -> cues) when given; returns (user, memory id -> key)."""
+    key -> cues) when given, the distractors with `distractor_cues` (content -> cues); returns
+    (user, memory id -> key)."""
     from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.memories.validation import MemoryInput
     from memoryapp.models import MemorySettings
@@ -85,7 +89,7 @@ def write_memories(persona: Persona, now, pad: int = 0, distractors: list[tuple[
             by_key[stored.key] = memory
     _link_versions(persona, by_key)
     if distractors:
-        _add_distractors(user, distractors, now)
+        _add_distractors(user, distractors, now, distractor_cues or {})
     if pad > len(written):
         _pad(user, pad - len(written))
     return user, key_of
@@ -111,6 +115,16 @@ def load_cues(path: Path) -> dict[str, dict[str, list[str]]]:
             for persona, memories in data.items() if not persona.startswith("_")}
 
 
+def cues_by_content(cue_file: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
+    """Memory text -> its cues, for every persona memory the cue file covers (all splits): how a
+    distractor that is another persona's memory finds its cues."""
+    from .chat_data import CASES_DIR
+
+    splits = tuple(sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir()))
+    return {m.content: cue_file[p.name][m.key] for p in load_personas(splits)
+            for m in p.memories if cue_file.get(p.name, {}).get(m.key)}
+
+
 def distractors_for(persona: Persona, count: int) -> list[tuple[str, str]]:
     """`count` memories for `persona`'s store that none of its cases needs: the memories of every other
     persona in bench/chat_cases (all splits: people like this user, so near misses), then synthetic ones
@@ -129,16 +143,19 @@ def distractors_for(persona: Persona, count: int) -> list[tuple[str, str]]:
     return rows + [(text, "fact") for text, _ in written]
 
 
-def _add_distractors(user, rows: list[tuple[str, str]], now) -> None:
-    """Learnt over the same three months as the persona's own, so recency favours neither."""
+def _add_distractors(user, rows: list[tuple[str, str]], now, cues: dict[str, list[str]]) -> None:
+    """Learnt over the same three months as the persona's own, so recency favours neither; each with the
+    cues `cues` (content -> cues) gives its text."""
     from memoryapp.engine.memories.bulk import bulk_add
     from memoryapp.engine.memories.validation import MemoryInput
 
     from .ingest import embed_cached
 
+    items = [MemoryInput(content=content, kind=kind, cues=cues.get(content, []),
+                         valid_from=now - timedelta(days=(index * 5) % 90))
+             for index, (content, kind) in enumerate(rows)]
     vectors, _ = embed_cached([content for content, _ in rows], runtime.BENCH_VAR_DIR / "vectors")
-    bulk_add(user.pk, [MemoryInput(content=content, kind=kind, valid_from=now - timedelta(days=(index * 5) % 90))
-                       for index, (content, kind) in enumerate(rows)], embeddings=vectors)
+    bulk_add(user.pk, items, embeddings=vectors, cue_embeddings=_cue_vectors(items))
 
 
 def _pad(user, count: int) -> None:
@@ -215,8 +232,11 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     now = timezone.now()
     outcomes: list[TurnOutcome] = []
     cue_file = load_cues(args.cues) if args.cues else None
+    cue_of = cues_by_content(cue_file) if cue_file is not None else {}
     cued: list[TurnOutcome] = []  # the same turns, the persona's memories written with their cues
     model_outcomes: list[TurnOutcome] = []
+    cued_model: list[TurnOutcome] = []  # the cued stores, handed as to a model
+    distractors_written = distractors_cued = 0
     started = time.perf_counter()
     for persona in personas:
         padded = args.distractors and persona.split != "locomo"
@@ -227,8 +247,14 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
             if args.model_path and persona.split != "locomo":
                 model_outcomes.append(run_case(user, persona, case, key_of, for_model=True))
         if cue_file is not None and persona.split != "locomo":
-            user, key_of = write_memories(persona, now, args.pad, distractors, cues=cue_file.get(persona.name, {}))
-            cued.extend(run_case(user, persona, case, key_of) for case in persona.cases)
+            user, key_of = write_memories(persona, now, args.pad, distractors, cues=cue_file.get(persona.name, {}),
+                                          distractor_cues=cue_of)
+            distractors_written += len(distractors or [])
+            distractors_cued += sum(1 for content, _ in distractors or [] if cue_of.get(content))
+            for case in persona.cases:
+                cued.append(run_case(user, persona, case, key_of))
+                if args.model_path:
+                    cued_model.append(run_case(user, persona, case, key_of, for_model=True))
         logger.info("%s: %d cases", persona.name, len(persona.cases))
     chat = [o for o in outcomes if o.split != "locomo"]
     extra = {}
@@ -236,6 +262,12 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         extra["with_cues"] = {
             "cue_file": str(args.cues),
             "memories_with_cues": sum(1 for p in personas for m in p.memories if cue_file.get(p.name, {}).get(m.key)),
+            # Distractors written into the cued stores, all personas, and how many carried cues (other
+            # personas' memories the cue file covers; synthetic ones and train personas' have none).
+            "distractors_with_cues": {"written": distractors_written, "with_cues": distractors_cued,
+                                      "share": round(distractors_cued / distractors_written, 4)
+                                      if distractors_written else None},
+            "model_path": _model_path(cued_model, args) if args.model_path else None,
             "overall": summarise(cued), "by_language": grouped(cued, "language"),
             "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
                          for split in args.split if (group := [o for o in cued if o.split == split])},
@@ -324,13 +356,20 @@ def print_summary(result: dict) -> None:
         for language, s in cued["by_language"].items():
             print(row(f"language {language}", s))
     if result.get("model_path"):
-        path = result["model_path"]
-        print(f"model path (up to {path['candidates']} memories within {path['memory_tokens']} tokens, "
-              f"{result.get('distractors', 0)} distractors per store), split {path['split']}:")
-        print(f"{'':24} {'turns':>5} {'hit@k':>6} {'all@k':>6} {'tokens':>7} {'nothing':>7} {'chat 0':>6}")
-        for name, s in [("all", path["overall"]), *path["by_language"].items()]:
-            print(f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_k'])} {_fmt(s['all_needed_at_k'])} "
-                  f"{s['memory_tokens_mean']:7.1f} {_fmt(s['no_memory_rate'])} {_fmt(s['small_talk_handed_nothing'])}")
+        print_model_path(result["model_path"], result.get("distractors", 0), "model path")
+    if (result.get("with_cues") or {}).get("model_path"):
+        share = result["with_cues"]["distractors_with_cues"]
+        print(f"distractors with cues: {share['with_cues']} of {share['written']}")
+        print_model_path(result["with_cues"]["model_path"], result.get("distractors", 0), "model path, with cues")
+
+
+def print_model_path(path: dict, distractors: int, title: str) -> None:
+    print(f"{title} (up to {path['candidates']} memories within {path['memory_tokens']} tokens, "
+          f"{distractors} distractors per store), split {path['split']}:")
+    print(f"{'':24} {'turns':>5} {'hit@k':>6} {'all@k':>6} {'tokens':>7} {'nothing':>7} {'chat 0':>6}")
+    for name, s in [("all", path["overall"]), *path["by_language"].items()]:
+        print(f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_k'])} {_fmt(s['all_needed_at_k'])} "
+              f"{s['memory_tokens_mean']:7.1f} {_fmt(s['no_memory_rate'])} {_fmt(s['small_talk_handed_nothing'])}")
 
 
 def print_misses(result: dict, count: int) -> None:
