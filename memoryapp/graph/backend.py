@@ -33,9 +33,11 @@ def graph_enabled() -> bool:
             return False
         if config.backend == "zep":
             return bool(config.zep_api_url)
+        if config.extraction == "rules":
+            return bool(config.falkordb_url)  # facts are written without a model
         from memoryapp.providers.llm import llm_configured
 
-        # graphiti without a model has built nothing to search (syncs wait as pending).
+        # graphiti's extraction without a model has built nothing to search (syncs wait as pending).
         return bool(config.falkordb_url) and llm_configured()
     except Exception:
         return False
