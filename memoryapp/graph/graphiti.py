@@ -92,6 +92,10 @@ class GraphitiGraph:
         """Every edge in the user's graph (tests and diagnostics)."""
         return self._run(self._with_graph(user_id, self._all_facts))
 
+    def counts(self, user_id: int) -> dict[str, int]:
+        """Entity nodes, fact edges and episodes in the user's graph (benchmarks and diagnostics)."""
+        return self._run(self._with_graph(user_id, _counts))
+
     def health(self) -> GraphHealth:
         started = timezone.now()
         try:
@@ -229,8 +233,9 @@ class GraphitiGraph:
                       include_history: bool, query_vector: list[float] | None = None) -> list[GraphFact]:
         g = await self._graph(user_id)
         config = edge_hybrid_search_bfs_rrf().model_copy(update={"limit": max(limit, 1) * 3})
-        # BFS walks from the entities the query names (none named: from what BM25 and cosine found).
-        origins = await rule_facts.query_nodes(g, query) or None
+        # BFS walks from the entities the query names; none named, no walk (graphiti would start from what
+        # BM25 and cosine found, mostly the user's own node: everything, slowly).
+        origins = await rule_facts.query_nodes(g, query)
         results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
                                   bfs_origin_node_uuids=origins,
                                   search_filter=search_filters(at, include_history), query_vector=query_vector)
@@ -260,3 +265,13 @@ async def _episode(g: Graphiti, episode_id: str) -> Any:
         return await EpisodicNode.get_by_uuid(g.driver, episode_id)
     except NodeNotFoundError:
         return None
+
+
+async def _counts(g: Graphiti) -> dict[str, int]:
+    out = {}
+    for key, query in (("entities", "MATCH (n:Entity) RETURN count(n) AS n"),
+                       ("edges", "MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS n"),
+                       ("episodes", "MATCH (n:Episodic) RETURN count(n) AS n")):
+        records, _, _ = await g.driver.execute_query(query)
+        out[key] = int(records[0]["n"]) if records else 0
+    return out

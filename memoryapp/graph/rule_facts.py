@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 USER_NAME = "User"
 FACT_NAME = "MENTIONED_WITH"  # the relation: named in the same memory
+HUB_DEGREE = 60  # an entity on more facts than this is a hub: no walk starts there
 MAX_ENTITIES = 6  # a memory naming more is a list; its first six carry its edges
 _NAMESPACE = uuid.UUID("3f0d6f8e-5b8e-4c1e-9a55-2d1f0c9b7e21")
 
@@ -117,10 +118,19 @@ async def write_memory(g: Graphiti, snap: MemorySnapshot, group_id: str, embedde
 
 
 async def query_nodes(g: Graphiti, query: str) -> list[str]:
-    """The uuids of the user's entity nodes a query names (by normalised name and the rules of resolve)."""
+    """Where graph recall walks from: the user's entity nodes the query names (by normalised name and the
+    rules of resolve), less hubs. A walk from an entity on most of the user's facts (the user, the other
+    side of every conversation) reaches everything, says nothing and costs the most."""
     entities = extract_entities(query)
     if not entities:
         return []
     known = await known_entities(g)
     resolutions = resolve([e.name for e in entities], list(known))
-    return list(dict.fromkeys(known[r.match] for r in resolutions if r.match is not None))
+    named = list(dict.fromkeys(known[r.match] for r in resolutions if r.match is not None))
+    if not named:
+        return []
+    records, _, _ = await g.driver.execute_query(
+        "MATCH (n:Entity) WHERE n.uuid IN $uuids OPTIONAL MATCH (n)-[r:RELATES_TO]->() "
+        "RETURN n.uuid AS uuid, count(r) AS degree", uuids=named)
+    degree = {r["uuid"]: r["degree"] for r in records}
+    return [u for u in named if degree.get(u, 0) <= HUB_DEGREE]

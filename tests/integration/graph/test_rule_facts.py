@@ -56,6 +56,7 @@ def embedded(user, content: str):
     return make_memory(user, content, embedding=get_embedder().embed_one(content))
 
 
+@pytest.mark.django_db(transaction=True)  # recall asks the graph from its own thread: rows must be committed
 def test_graph_recall_finds_a_memory_two_hops_away_that_postgres_misses(alice, bob, graph_namespace, no_model):
     from memoryapp.engine.recall.config import RecallConfig
     from memoryapp.engine.recall.recall import recall
