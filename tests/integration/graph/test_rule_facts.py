@@ -6,7 +6,7 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
-from memoryapp.graph import get_graph, graph_enabled, search_memory_ids
+from memoryapp.graph import GraphUnavailable, get_graph, graph_enabled, search_memory_ids
 from memoryapp.models import GraphSyncState
 from memoryapp.providers.llm import reset_llm
 from tasks import graph_sync as graph_tasks
@@ -81,3 +81,35 @@ def test_graph_recall_finds_a_memory_two_hops_away_that_postgres_misses(alice, b
     assert target.pk not in [i.memory.pk for i in postgres.items]
     fused = recall(alice, question, config=RecallConfig(graph={"time_budget_ms": 5000}), k=3, record_access=False)
     assert target.pk in [i.memory.pk for i in fused.items]
+
+
+def test_purge_removes_what_only_the_deleted_memory_supported(alice, graph_namespace, no_model):
+    from memoryapp.graph import sync
+
+    zurich = make_memory(alice, "I met Priya Sharma in Zurich")
+    lisbon = make_memory(alice, "Priya Sharma moved to Lisbon")
+    for memory in (zurich, lisbon):
+        assert graph_tasks.sync_memory(memory.pk) == "synced"
+        memory.refresh_from_db()
+
+    sync.purge_episode(zurich.graph_episode_id, alice.pk)
+
+    assert entity_names(graph_namespace, alice.pk) == {"Priya Sharma", "Lisbon"}
+    assert {f.fact for f in get_graph().facts_of_user(alice.pk)} == {lisbon.content}
+
+
+def test_recall_answers_from_postgres_when_falkordb_is_down(alice, settings, graph_namespace, no_model, caplog):
+    from memoryapp.engine.recall.config import RecallConfig
+    from memoryapp.engine.recall.recall import recall
+
+    settings.FALKORDB_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    memory = make_memory(alice, "Priya Sharma lives in Zurich")
+
+    with pytest.raises(GraphUnavailable):
+        graph_tasks.sync_memory(memory.pk)  # the task retries later
+    memory.refresh_from_db()
+    assert memory.graph_sync_state == GraphSyncState.PENDING
+    found = recall(alice, "Zurich", config=RecallConfig(graph={"time_budget_ms": 5000}), record_access=False)
+    assert [i.memory.pk for i in found.items] == [memory.pk]
+    assert found.degraded
+    assert "answering from Postgres alone" in caplog.text
