@@ -20,7 +20,7 @@ from .errors import GraphError, GraphOffline, GraphUnavailable
 from .falkor import connect, guard
 from .port import GraphFact, GraphHealth
 from .runner import loop_state, run
-from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters
+from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters, walk_from_named_entities
 
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
@@ -232,10 +232,16 @@ class GraphitiGraph:
     async def _search(self, user_id: int, query: str, at: datetime | None, limit: int,
                       include_history: bool, query_vector: list[float] | None = None) -> list[GraphFact]:
         g = await self._graph(user_id)
-        config = edge_hybrid_search_bfs_rrf().model_copy(update={"limit": max(limit, 1) * 3})
-        # BFS walks from the entities the query names; none named, no walk (graphiti would start from what
-        # BM25 and cosine found, mostly the user's own node: everything, slowly).
-        origins = await rule_facts.query_nodes(g, query)
+        origins: list[str] | None = None
+        recipe = edge_hybrid_search_bfs_rrf()
+        if not self.needs_llm:
+            # Postgres already searches the same texts by words and meaning; what only the graph adds is the
+            # walk from the entities the query names. None named (or only hubs): nothing to add.
+            origins = await rule_facts.query_nodes(g, query)
+            if not origins:
+                return []
+            recipe = walk_from_named_entities()
+        config = recipe.model_copy(update={"limit": max(limit, 1) * 3})
         results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
                                   bfs_origin_node_uuids=origins,
                                   search_filter=search_filters(at, include_history), query_vector=query_vector)
