@@ -1,6 +1,6 @@
 """What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
 
-    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--json OUT]
+    python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--graph on off] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
 becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
@@ -19,6 +19,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from . import graph as graph_bench
 from . import runtime
 from .chat_data import EXTRA_SPLITS, SPLITS, ChatCase, Persona, load_personas, locomo_persona
 from .chat_metrics import TurnOutcome, grouped, summarise
@@ -38,6 +39,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="pad each persona's store to N memories with synthetic ones (latency at scale)")
     parser.add_argument("--rules", action="store_true",
                         help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
+    graph_bench.add_argument(parser)
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
@@ -146,12 +148,32 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     now = timezone.now()
     outcomes: list[TurnOutcome] = []
     started = time.perf_counter()
+    graph_modes = getattr(args, "graph", None) or []
+    with_graph: dict[str, list[TurnOutcome]] = {mode: [] for mode in graph_modes}
+    graph_sync: dict = {}
     for persona in personas:
         user, key_of = write_memories(persona, now, args.pad)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))
+        if "off" in with_graph:
+            with_graph["off"].extend(outcomes[-len(persona.cases):] if persona.cases else [])
+        if "on" in with_graph:
+            from django.test import override_settings
+
+            with override_settings(GRAPH_BACKEND="graphiti"):  # the app's default backend, no model
+                graph_bench.merge_sync(graph_sync, graph_bench.sync_user(user.pk, graph_bench.memory_ids(user.pk)))
+                for case in persona.cases:
+                    with_graph["on"].append(run_case(user, persona, case, key_of))
+                graph_bench.drop_user(user.pk)
         logger.info("%s: %d cases", persona.name, len(persona.cases))
     chat = [o for o in outcomes if o.split != "locomo"]
+    graph = {}
+    for mode, found in with_graph.items():
+        mine = [o for o in found if o.split != "locomo"]
+        graph[mode] = {"overall": summarise(mine), "by_language": grouped(mine, "language"),
+                       "locomo": summarise([o for o in found if o.split == "locomo"]) if args.locomo else None}
+    if "on" in graph:
+        graph["on"]["sync"] = graph_sync
     return {
         "benchmark": "bench.chat",
         "embedding_model": settings.EMBEDDING_MODEL,
@@ -166,6 +188,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
                      for split in args.split if (group := [o for o in chat if o.split == split])},
         "locomo": summarise([o for o in outcomes if o.split == "locomo"]) if args.locomo else None,
+        **({"graph": graph} if graph else {}),
         "seconds": round(time.perf_counter() - started, 1),
         "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
                    "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
@@ -189,6 +212,10 @@ def print_summary(result: dict) -> None:
     print(f"bench.chat, embedder {result['embedding_model']}, {result.get('decider', 'rules')} relevance")
     print(header)
     print(row("all", result["overall"]))
+    for mode, values in result.get("graph", {}).items():
+        print(row(f"graph {mode}", values["overall"]))
+        for language, s in values["by_language"].items():
+            print(row(f"  graph {mode}, {language}", s))
     for split, values in result["by_split"].items():
         print(row(f"split {split}", values["overall"]))
         for language, s in values["by_language"].items():

@@ -46,6 +46,12 @@ def sync_user(user_id: int, memory_ids: Iterable[int]) -> dict:
     return {"memories": len(ids), "seconds": round(seconds, 2), "outcomes": outcomes, **counts}
 
 
+def memory_ids(user_id: int) -> list[int]:
+    from memoryapp.models import Memory
+
+    return list(Memory.objects.filter(user_id=user_id).order_by("valid_from", "id").values_list("id", flat=True))
+
+
 def drop_user(user_id: int) -> None:
     from memoryapp.graph import sync
 
