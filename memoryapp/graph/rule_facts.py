@@ -118,9 +118,10 @@ async def write_memory(g: Graphiti, snap: MemorySnapshot, group_id: str, embedde
 
 
 async def query_nodes(g: Graphiti, query: str) -> list[str]:
-    """Where graph recall walks from: the user's entity nodes the query names (by normalised name and the
-    rules of resolve), less hubs. A walk from an entity on most of the user's facts (the user, the other
-    side of every conversation) reaches everything, says nothing and costs the most."""
+    """Where graph recall walks from (one hop each): the user's entity nodes the query names (by normalised
+    name and the rules of resolve) and their neighbours, so the walk reaches facts two hops away; hubs left
+    out. A hub (an entity on most of the user's facts: the user, the other side of every conversation)
+    reaches everything, says nothing, and a walk through it costs the most."""
     entities = extract_entities(query)
     if not entities:
         return []
@@ -129,8 +130,22 @@ async def query_nodes(g: Graphiti, query: str) -> list[str]:
     named = list(dict.fromkeys(known[r.match] for r in resolutions if r.match is not None))
     if not named:
         return []
+    degree = await _degrees(g, named)
+    origins = [u for u in named if degree.get(u, 0) <= HUB_DEGREE]
+    if not origins:
+        return []
     records, _, _ = await g.driver.execute_query(
-        "MATCH (n:Entity) WHERE n.uuid IN $uuids OPTIONAL MATCH (n)-[r:RELATES_TO]->() "
-        "RETURN n.uuid AS uuid, count(r) AS degree", uuids=named)
-    degree = {r["uuid"]: r["degree"] for r in records}
-    return [u for u in named if degree.get(u, 0) <= HUB_DEGREE]
+        "MATCH (o:Entity)-[:RELATES_TO]->(n:Entity) WHERE o.uuid IN $uuids RETURN DISTINCT n.uuid AS uuid",
+        uuids=origins)
+    neighbours = [r["uuid"] for r in records if r["uuid"] not in origins]
+    degree = await _degrees(g, neighbours)
+    return origins + [u for u in neighbours if degree.get(u, 0) <= HUB_DEGREE]
+
+
+async def _degrees(g: Graphiti, uuids: list[str]) -> dict[str, int]:
+    if not uuids:
+        return {}
+    records, _, _ = await g.driver.execute_query(
+        "MATCH (n:Entity)-[r:RELATES_TO]->() WHERE n.uuid IN $uuids RETURN n.uuid AS uuid, count(r) AS degree",
+        uuids=uuids)
+    return {r["uuid"]: r["degree"] for r in records}

@@ -36,7 +36,9 @@ def walk_from_named_entities() -> Any:
         from graphiti_core.search.search_config import EdgeSearchMethod
 
         recipe = edge_hybrid_search_bfs_rrf()
-        edge = recipe.edge_config.model_copy(update={"search_methods": [EdgeSearchMethod.bfs]})
+        # One hop from each origin (rule_facts.query_nodes adds the named entities' neighbours): two hops in
+        # all, never through a hub, where graphiti's own two-hop walk would enumerate every path through one.
+        edge = recipe.edge_config.model_copy(update={"search_methods": [EdgeSearchMethod.bfs], "bfs_max_depth": 1})
         _WALK = recipe.model_copy(update={"edge_config": edge})
     return _WALK
 
