@@ -172,7 +172,8 @@ class GraphitiGraph:
             new_id = await rule_facts.write_memory(g, snap, self.config.graph_name(snap.user_id), g.embedder.embedder)
         else:
             new_id = await self._extract_with_model(g, snap)
-        await self._apply_validity(g, new_id, snap)
+        if self.needs_llm or snap.valid_until is not None:  # new rule facts start open: nothing to clear
+            await self._apply_validity(g, new_id, snap)
         if snap.episode_id and snap.episode_id != new_id:
             await self._purge(g, snap.episode_id)  # the memory's content changed: drop its old facts
         return new_id

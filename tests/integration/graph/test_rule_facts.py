@@ -113,3 +113,21 @@ def test_recall_answers_from_postgres_when_falkordb_is_down(alice, settings, gra
     assert [i.memory.pk for i in found.items] == [memory.pk]
     assert found.degraded
     assert "answering from Postgres alone" in caplog.text
+
+
+def test_a_superseded_memory_s_facts_end_when_it_was_superseded(alice, graph_namespace, no_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    started = timezone.now() - timedelta(days=30)
+    old = make_memory(alice, "Priya Sharma works at Initech", valid_from=started,
+                      valid_until=started + timedelta(days=10))
+    assert graph_tasks.sync_memory(old.pk) == "synced"
+
+    facts = get_graph().facts_of_user(alice.pk)
+    assert facts and all(f.invalid_at == old.valid_until for f in facts)
+    assert search_memory_ids(alice.pk, "Where does Priya Sharma work?", limit=5, timeout_s=10) == []
+    during = started + timedelta(days=5)
+    assert [m for m, _ in search_memory_ids(alice.pk, "Where does Priya Sharma work?", at=during, limit=5,
+                                            timeout_s=10)] == [old.pk]
