@@ -10,7 +10,6 @@ from django.utils import timezone
 # Hybrid edge search: BM25 + cosine, then BFS out from the nodes those found, fused by RRF.
 # Built lazily from graphiti's EDGE_HYBRID_SEARCH_RRF with model_copy: recipes are never mutated.
 _RECIPE: Any = None
-BFS_DEPTH = 2  # the facts around a named entity and those one entity further: multi-hop, not the whole graph
 
 
 def edge_hybrid_search_bfs_rrf() -> Any:
@@ -21,7 +20,7 @@ def edge_hybrid_search_bfs_rrf() -> Any:
 
         edge = EDGE_HYBRID_SEARCH_RRF.edge_config.model_copy(update={"search_methods": [
             EdgeSearchMethod.bm25, EdgeSearchMethod.cosine_similarity, EdgeSearchMethod.bfs,
-        ], "bfs_max_depth": BFS_DEPTH})
+        ]})
         _RECIPE = EDGE_HYBRID_SEARCH_RRF.model_copy(update={"edge_config": edge})
     return _RECIPE
 
