@@ -11,10 +11,13 @@ MODES = ("on", "off")
 BUDGET_MS = 2000
 
 
-def add_argument(parser) -> None:
+def add_argument(parser, tuning: bool = False) -> None:
+    """`--graph on off`; with `tuning` (bench.locomo) also the graph's budget and fusion weight."""
     parser.add_argument("--graph", nargs="+", choices=MODES, metavar="on|off",
                         help="recall with the temporal graph on and/or off, both in the same run "
                              "(each user's memories are synced into the graph first, as the app does)")
+    if not tuning:
+        return
     parser.add_argument("--graph-budget-ms", type=int, default=BUDGET_MS,
                         help=f"graph recall's time budget with --graph on (default {BUDGET_MS}: what the graph "
                              "adds is measured apart from this machine's load; its latency is reported)")

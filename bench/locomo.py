@@ -41,7 +41,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--context", choices=CONTEXTS, default="previous",
                         help="what each turn's memory keeps as context (searched, not shown)")
     parser.add_argument("--variants", nargs="*", default=[], help="extra config variants (bench/variants.py)")
-    graph_bench.add_argument(parser)
+    graph_bench.add_argument(parser, tuning=True)
     return parser.parse_args(argv)
 
 
