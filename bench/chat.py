@@ -1,7 +1,7 @@
 """What the assistant is handed each chat turn: the real chat path, measured per language and case shape.
 
     python -m bench.chat [--split dev holdout] [--locomo N] [--rules] [--pad N] [--distractors N]
-                         [--model-path] [--cues PATH] [--json OUT]
+                         [--model-path] [--cues PATH] [--graph on off] [--json OUT]
 
 Every persona (bench/chat_cases/<split>/*.json) becomes a fresh user with its memories; every case
 becomes a conversation holding its history, and its message goes through `engine.chat.chat.start_turn`
@@ -30,6 +30,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from . import graph as graph_bench
 from . import runtime
 from .chat_data import EXTRA_SPLITS, SPLITS, ChatCase, Persona, load_personas, locomo_persona
 from .chat_metrics import TurnOutcome, grouped, model_path_summary, summarise
@@ -55,6 +56,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
     parser.add_argument("--cues", type=Path, metavar="PATH",
                         help="cue file ({persona: {memory key: [cues]}}): also run every persona with them (with_cues)")
+    graph_bench.add_argument(parser)
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
@@ -238,6 +240,9 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     cued_model: list[TurnOutcome] = []  # the cued stores, handed as to a model
     distractors_written = distractors_cued = 0
     started = time.perf_counter()
+    graph_modes = getattr(args, "graph", None) or []
+    with_graph: dict[str, list[TurnOutcome]] = {mode: [] for mode in graph_modes}
+    graph_sync: dict = {}
     for persona in personas:
         padded = args.distractors and persona.split != "locomo"
         distractors = distractors_for(persona, args.distractors) if padded else None
@@ -246,6 +251,16 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
             outcomes.append(run_case(user, persona, case, key_of))
             if args.model_path and persona.split != "locomo":
                 model_outcomes.append(run_case(user, persona, case, key_of, for_model=True))
+        if "off" in with_graph:
+            with_graph["off"].extend(outcomes[-len(persona.cases):] if persona.cases else [])
+        if "on" in with_graph:
+            from django.test import override_settings
+
+            with override_settings(GRAPH_BACKEND="graphiti", GRAPH_RECALL="on"):  # the app's default backend, no model
+                graph_bench.merge_sync(graph_sync, graph_bench.sync_user(user.pk, graph_bench.memory_ids(user.pk)))
+                for case in persona.cases:
+                    with_graph["on"].append(run_case(user, persona, case, key_of))
+                graph_bench.drop_user(user.pk)
         if cue_file is not None and persona.split != "locomo":
             user, key_of = write_memories(persona, now, args.pad, distractors, cues=cue_file.get(persona.name, {}),
                                           distractor_cues=cue_of)
@@ -273,6 +288,13 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
                          for split in args.split if (group := [o for o in cued if o.split == split])},
             "turns": [{"id": o.case_id, "injected": list(o.injected)} for o in cued],
         }
+    graph = {}
+    for mode, found in with_graph.items():
+        mine = [o for o in found if o.split != "locomo"]
+        graph[mode] = {"overall": summarise(mine), "by_language": grouped(mine, "language"),
+                       "locomo": summarise([o for o in found if o.split == "locomo"]) if args.locomo else None}
+    if "on" in graph:
+        graph["on"]["sync"] = graph_sync
     return {
         "benchmark": "bench.chat",
         "embedding_model": settings.EMBEDDING_MODEL,
@@ -291,6 +313,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         # What a turn with a model is handed (engine/chat/offer.py), per split, and by language on holdout
         # (or on the first split measured when holdout is not).
         "model_path": _model_path(model_outcomes, args) if args.model_path else None,
+        **({"graph": graph} if graph else {}),
         "seconds": round(time.perf_counter() - started, 1),
         "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
                    "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
@@ -336,6 +359,10 @@ def print_summary(result: dict) -> None:
     print(f"bench.chat, embedder {result['embedding_model']}, {result.get('decider', 'rules')} relevance")
     print(header)
     print(row("all", result["overall"]))
+    for mode, values in result.get("graph", {}).items():
+        print(row(f"graph {mode}", values["overall"]))
+        for language, s in values["by_language"].items():
+            print(row(f"  graph {mode}, {language}", s))
     for split, values in result["by_split"].items():
         print(row(f"split {split}", values["overall"]))
         for language, s in values["by_language"].items():

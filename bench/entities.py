@@ -3,7 +3,7 @@ per language, typed and untyped, and the time per memory.
 
     python -m bench.entities [--split dev holdout] [--json OUT] [--show-misses N]
 
-An extracted entity is right (untyped) when its normalised name (memoryapp.engine.entities.normalise_name)
+An extracted entity is right (untyped) when its normalised name (memoryapp.graph.entities.normalise_name)
 equals a gold entity's in the same sentence; typed, when its type also matches. Each gold entity is
 matched at most once. `unlisted_recall`: recall on the gold entities the gazetteer does not list, i.e.
 what the rules find on their own. Needs no database and no model.
@@ -35,8 +35,8 @@ def _setup() -> None:
 
 
 def score(cases: list[Case], predictions: list[list[tuple[str, str]]]) -> dict:
-    from memoryapp.engine.entities import normalise_name
-    from memoryapp.engine.entities.known import fold, known
+    from memoryapp.graph.entities import normalise_name
+    from memoryapp.graph.entities.known import fold, known
 
     counts = dict.fromkeys(("gold", "found", "right", "typed_right", "unlisted", "unlisted_found"), 0)
     misses = []
@@ -79,7 +79,7 @@ def score(cases: list[Case], predictions: list[list[tuple[str, str]]]) -> dict:
 def timing(cases: list[Case], rounds: int = 5) -> dict:
     """Microseconds per memory, best of `rounds` over every sentence, and per language (jieba's
     dictionary loaded first; its first load is reported apart)."""
-    from memoryapp.engine.entities import extract_entities
+    from memoryapp.graph.entities import extract_entities
 
     load_started = time.perf_counter()
     extract_entities("我在杭州")
@@ -104,7 +104,7 @@ def timing(cases: list[Case], rounds: int = 5) -> dict:
 def locomo_speed(limit: int = 2000) -> dict | None:
     """Time and entities per turn on LoCoMo's dev turns (English chat written apart from this project; read
     only, never tuned or trained on), or None without the data."""
-    from memoryapp.engine.entities import extract_entities
+    from memoryapp.graph.entities import extract_entities
 
     from .dataset import load
 
@@ -123,7 +123,7 @@ THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
 
 def resolution(use_embedder: bool, splits: list[str]) -> dict:
     """Per split: resolution by names alone and with the embedder's cosine."""
-    from memoryapp.engine.entities import resolve
+    from memoryapp.graph.entities import resolve
 
     embed = None
     if use_embedder:
@@ -171,7 +171,7 @@ def resolution(use_embedder: bool, splits: list[str]) -> dict:
 
 def run(args: argparse.Namespace) -> dict:
     _setup()
-    from memoryapp.engine.entities import extract_entities
+    from memoryapp.graph.entities import extract_entities
 
     started = time.perf_counter()
     extract_entities("我在杭州")  # loads jieba's dictionary

@@ -1,7 +1,7 @@
 """LoCoMo turn-level evidence recall@k for memoryapp's recall, with peers side by side.
 
     python -m bench.locomo [--data PATH] [--k 5 10 20] [--peers [bm25 dense mem0]] [--json OUT] [--limit-samples N]
-                           [--samples ID ...] [--variants NAME ...]
+                           [--samples ID ...] [--variants NAME ...] [--graph on off]
 
 Every turn of a sample becomes a memory of a fresh user ("Speaker: text [shares an image: caption]",
 valid_from = the session date); each category 1-4 question is recalled with RECALL_POSTGRES_ONLY
@@ -9,12 +9,15 @@ valid_from = the session date); each category 1-4 question is recalled with RECA
 """
 from __future__ import annotations
 
+import os
+
 import argparse
 import logging
 import time
 from datetime import timedelta
 from pathlib import Path
 
+from . import graph as graph_bench
 from . import runtime
 from .calibration import score_distribution
 from .dataset import CATEGORY_NAMES, load, recall_questions
@@ -40,6 +43,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--context", choices=CONTEXTS, default="previous",
                         help="what each turn's memory keeps as context (searched, not shown)")
     parser.add_argument("--variants", nargs="*", default=[], help="extra config variants (bench/variants.py)")
+    graph_bench.add_argument(parser, tuning=True)
     return parser.parse_args(argv)
 
 
@@ -84,6 +88,10 @@ def build_peers(ingested, names: list[str]) -> list:
 
 
 def run(args: argparse.Namespace) -> dict:
+    if "on" in (getattr(args, "graph", None) or []):
+        # The rules-built graph is not asked by recall by default (GRAPH_RECALL=auto): here it is, in the
+        # runs that switch it on; every other run's config leaves the graph out as before.
+        os.environ["GRAPH_RECALL"] = "on"
     runtime.setup_django()
     from django.conf import settings
 
@@ -105,6 +113,11 @@ def run(args: argparse.Namespace) -> dict:
     peer_tallies: dict[str, RecallTally] = {}
     peer_timers: dict[str, Timer] = {}
     top1, top3 = [], []
+    graph_modes = getattr(args, "graph", None) or []
+    graph_runs = {mode: {"tally": RecallTally(args.k), "timer": Timer(), "degraded": 0,
+                         "config": graph_bench.with_graph(config, mode == "on", args.graph_budget_ms, args.graph_weight)} for mode in graph_modes}
+    graph_only = RecallTally(args.k)  # what graph recall alone finds (its contribution, apart from fusion)
+    graph_sync: dict = {}
     ingest_stats = {"turns": 0, "memories": 0, "duplicates": 0, "embed_s": 0.0, "write_s": 0.0}
     for sample in samples:
         data = ingest(sample, Path(settings.VAR_DIR) / "embcache", context=args.context)
@@ -115,6 +128,10 @@ def run(args: argparse.Namespace) -> dict:
         asked_at = max((t.when for t in sample.turns if t.when), default=None)
         asked_at = asked_at + timedelta(days=1) if asked_at else None
         peers = build_peers(data, chosen_peers(args))
+        if "on" in graph_runs:
+            one = graph_bench.sync_user(data.user.pk, data.ids)
+            graph_bench.merge_sync(graph_sync, one)
+            logger.info("%s: graph sync %s", sample.sample_id, one)
         questions = recall_questions(sample)
         logger.info("%s: %d turns -> %d memories, %d questions", sample.sample_id, len(sample.turns),
                     len(data.ids), len(questions))
@@ -135,6 +152,20 @@ def run(args: argparse.Namespace) -> dict:
                                              query_vector=vector, record_access=False)
                 variant_tallies[name].add(q.category, [i.memory.pk for i in found.items], q.evidence,
                                           data.turns_of)
+            for mode, run_ in graph_runs.items():
+                found = run_["timer"](recall, data.user, q.question, config=run_["config"], k=top, at=asked_at,
+                                      query_vector=vector, record_access=False)
+                run_["degraded"] += found.degraded
+                run_["tally"].add(q.category, [i.memory.pk for i in found.items], q.evidence, data.turns_of)
+            if "on" in graph_runs:
+                from memoryapp.graph import GraphUnavailable, search_memory_ids
+
+                try:
+                    hits = search_memory_ids(data.user.pk, q.question, at=asked_at, limit=top, timeout_s=10,
+                                             query_vector=vector)
+                except GraphUnavailable:
+                    hits = []
+                graph_only.add(q.category, [memory_id for memory_id, _ in hits], q.evidence, data.turns_of)
             for peer in peers:
                 timer = peer_timers.setdefault(peer.name, Timer())
                 hits = timer(peer.search, q.question, vector, top)
@@ -142,9 +173,20 @@ def run(args: argparse.Namespace) -> dict:
                                                                             data.turns_of)
         for peer in peers:
             peer.close()
+        if "on" in graph_runs:
+            graph_bench.drop_user(data.user.pk)
         data.user.delete()  # keeps the bench database (and its HNSW index) from growing run after run
-    return report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
-                  top1, top3, ingest_stats, variant_timers)
+    result = report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
+                    top1, top3, ingest_stats, variant_timers)
+    if graph_runs:
+        result["graph"] = {mode: {"recall": r["tally"].overall(), "by_category": r["tally"].by_category(),
+                                  "latency_ms": latency_summary(r["timer"].ms), "degraded": r["degraded"]}
+                           for mode, r in graph_runs.items()}
+        if "on" in result["graph"]:
+            result["graph"]["on"]["sync"] = graph_sync
+            result["graph"]["on"]["graph_alone"] = {"recall": graph_only.overall(),
+                                                    "by_category": graph_only.by_category()}
+    return result
 
 
 def report(args, ours, embed_t, recall_t, postgres_ms, variant_tallies, peer_tallies, peer_timers,
@@ -189,6 +231,13 @@ def print_summary(result: dict) -> None:
         print(row(f"  cat {category} {CATEGORY_NAMES.get(int(category), '')} n={values['n']}", values, None))
     for name, peer in result["peers"].items():
         print(row(f"peer {name}", peer["recall"], peer["latency_ms"]))
+    for mode, values in result.get("graph", {}).items():
+        print(row(f"graph {mode}", values["recall"], values["latency_ms"]))
+        for category, cat in values["by_category"].items():
+            print(row(f"  cat {category} {CATEGORY_NAMES.get(int(category), '')}", cat, None))
+        if "graph_alone" in values:
+            print(row("  graph alone", values["graph_alone"]["recall"], None))
+            print(f"  sync: {values['sync']}")
     for name, variant in result["variants"].items():
         print(row(f"variant {name}", variant["recall"], variant.get("latency_ms")))
         for category, values in variant["by_category"].items():

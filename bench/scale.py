@@ -1,6 +1,7 @@
 """Latency at scale: one user with 1k, 10k, 100k synthetic memories.
 
     python -m bench.scale [--sizes 1000 10000 100000] [--queries 200] [--json OUT] [--plot PNG] [--explain]
+                          [--graph on off]   (graph sync and recall with/without it, at sizes up to 1,000)
 
 The user grows from size to size. Per size: recall p50/p95 excluding the query embedding
 (RECALL_POSTGRES_ONLY, query_vector= given), the memories-page list (first 20 by -created_at) and
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import graph as graph_bench
 from . import runtime, synthetic
 from .plots import plot_scale
 from .metrics import latency_summary
@@ -37,6 +39,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plot", type=Path, help="also draw latency against size here (PNG; needs matplotlib)")
     parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --json, run nothing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the recall SQL at the largest size")
+    graph_bench.add_argument(parser)
     parser.add_argument("--variants", nargs="*", default=[],
                         help="recall config variants (bench/variants.py) timed beside the default, interleaved")
     return parser.parse_args(argv)
@@ -160,6 +163,35 @@ def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], sho
     return result
 
 
+GRAPH_MAX_SIZE = 1000  # the graph is synced and timed up to this size (a memory at a time, as the app does)
+
+
+def measure_graph(user, queries: list[str], vectors: np.ndarray, args: argparse.Namespace) -> dict:
+    """Sync the user's memories into the graph, then recall p50/p95 with the graph on and off, taking
+    turns per query (the app's recipe for tool recall, RECALL_POSTGRES_ONLY's limits, the app's budget)."""
+    from django.test import override_settings
+
+    from memoryapp.engine.recall.recall import recall
+    from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
+
+    out: dict = {}
+    with override_settings(GRAPH_BACKEND="graphiti", GRAPH_RECALL="on"):
+        if "on" in args.graph:
+            out["sync"] = graph_bench.merge_sync({}, graph_bench.sync_user(user.pk, graph_bench.memory_ids(user.pk)))
+        budget = RECALL_POSTGRES_ONLY.graph.model_copy(update={"enabled": True}).time_budget_ms
+        configs = {mode: graph_bench.with_graph(RECALL_POSTGRES_ONLY, mode == "on", budget) for mode in args.graph}
+        calls = {mode: (lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False))
+                 for mode, config in configs.items()}
+        interleaved(calls, queries[:5], vectors[:5], args.budget)  # warm-up
+        series = interleaved(calls, queries, vectors, args.budget * len(calls))
+        for mode, values in series["latency"].items():
+            out[mode] = {"recall_ms": latency_summary(values), "top10_overlap": round(series["overlap"][mode], 3)}
+        if {"on", "off"} <= set(out):
+            out["p95_on_over_off"] = round(out["on"]["recall_ms"]["p95"] / out["off"]["recall_ms"]["p95"], 2)
+        graph_bench.drop_user(user.pk)
+    return out
+
+
 def run(args: argparse.Namespace) -> dict:
     runtime.setup_django()
     from django.conf import settings
@@ -195,6 +227,8 @@ def run(args: argparse.Namespace) -> dict:
         row = {"size": size, "write_per_s_precomputed": round(written / sum(c / r for c, r in rates), 1) if rates else None,
                "write_per_s_with_embedding": round(with_embedding, 1), "fill_s": round(time.perf_counter() - started, 1),
                **measure(user, queries, query_vectors, short, short_vectors, args.budget, args.variants)}
+        if getattr(args, "graph", None) and size <= GRAPH_MAX_SIZE:
+            row["graph"] = measure_graph(user, queries, query_vectors, args)
         logger.info("%s", json.dumps(row))
         rows.append(row)
     result = {"sizes": rows, "queries": args.queries, "pool": args.pool,

@@ -202,6 +202,8 @@ GRAPH_NAMESPACE = envstr("GRAPH_NAMESPACE", "memoryapp")
 GRAPH_SYNC_TIMEOUT_SECONDS = envfloat("GRAPH_SYNC_TIMEOUT_SECONDS", 300.0)
 GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)
 GRAPH_LLM_STRUCTURED_OUTPUT = envstr("GRAPH_LLM_STRUCTURED_OUTPUT", "json_schema")
+GRAPH_EXTRACTION = envstr("GRAPH_EXTRACTION", "rules")  # rules: no model; model: graphiti's own extraction
+GRAPH_RECALL = envstr("GRAPH_RECALL", "auto")  # auto: recall asks the graph when a model built it; on; off
 
 API_WRITES_PER_MINUTE = envint("API_WRITES_PER_MINUTE", 120)
 # Room for the largest import the API takes (5,000 rows of up to 2,000 characters); bigger bodies get a 413.

@@ -25,6 +25,20 @@ def get_graph() -> GraphPort:
     return GraphitiGraph(config)
 
 
+def graph_recall_enabled() -> bool:
+    """Whether recall should ask the graph. `auto` asks it when a model built its facts (graphiti's
+    extraction, or Zep's): the rules-built graph of the default install found nothing Postgres recall had
+    not (LoCoMo dev recall@10 0.722 off, 0.721 on) at 5x the p95 (docs/benchmarks.md), so there it is
+    written, drawn and rebuilt, and asked only with GRAPH_RECALL=on."""
+    try:
+        config = graph_config()
+        if config.recall == "off" or not graph_enabled():
+            return False
+        return config.recall == "on" or config.backend == "zep" or config.extraction == "model"
+    except Exception:
+        return False
+
+
 def graph_enabled() -> bool:
     """Whether recall should ask the graph at all. Cheap (loads no adapter) and never raises."""
     try:
@@ -33,9 +47,11 @@ def graph_enabled() -> bool:
             return False
         if config.backend == "zep":
             return bool(config.zep_api_url)
+        if config.extraction == "rules":
+            return bool(config.falkordb_url)  # facts are written without a model
         from memoryapp.providers.llm import llm_configured
 
-        # graphiti without a model has built nothing to search (syncs wait as pending).
+        # graphiti's extraction without a model has built nothing to search (syncs wait as pending).
         return bool(config.falkordb_url) and llm_configured()
     except Exception:
         return False

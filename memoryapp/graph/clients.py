@@ -19,12 +19,11 @@ os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
 from graphiti_core.cross_encoder.client import CrossEncoderClient  # noqa: E402
 from graphiti_core.embedder.client import EmbedderClient  # noqa: E402
+from graphiti_core.llm_client import LLMClient  # noqa: E402
 
 from .errors import GraphOffline  # noqa: E402
 
 if TYPE_CHECKING:
-    from graphiti_core.llm_client import LLMClient
-
     from memoryapp.providers.embeddings import Embedder
 
 
@@ -46,6 +45,16 @@ class ProviderEmbedder(EmbedderClient):
 class RankOrderCrossEncoder(CrossEncoderClient):
     async def rank(self, query: str, passages: list[str]) -> list[tuple[str, float]]:
         return [(p, 1.0 / (i + 1)) for i, p in enumerate(passages)]
+
+
+class NoModelClient(LLMClient):
+    """GRAPH_EXTRACTION=rules: graphiti is handed no model, and any prompt it tries fails as offline."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+
+    async def _generate_response(self, *args: object, **kwargs: object) -> dict:
+        raise GraphOffline()
 
 
 def build_llm_client() -> LLMClient:

@@ -8,6 +8,9 @@ backend.py forgets it, with the adapter built from it).
     GRAPH_SYNC_TIMEOUT_SECONDS   one memory's sync (several model calls), default 300
     GRAPH_TIMEOUT_SECONDS        any other graph operation, default 30
     GRAPH_LLM_STRUCTURED_OUTPUT  json_schema (default) | json_object, for servers without json_schema
+    GRAPH_EXTRACTION         rules (default: entities and facts without a model) | model (graphiti's own
+                             extraction with the configured model)
+    GRAPH_RECALL             auto (default: recall asks the graph when a model built its facts) | on | off
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 BACKENDS = ("graphiti", "zep", "off")
 STRUCTURED_OUTPUTS = ("json_schema", "json_object")
+EXTRACTIONS = ("rules", "model")
+RECALLS = ("auto", "on", "off")
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,8 @@ class GraphConfig:
     sync_timeout_s: float
     op_timeout_s: float
     llm_structured_output: str
+    extraction: str = "rules"
+    recall: str = "auto"
 
     def graph_name(self, user_id: int) -> str:
         # graphiti accepts [A-Za-z0-9_-] as a group id, which on FalkorDB is also the graph's name.
@@ -48,6 +55,12 @@ def graph_config() -> GraphConfig:
     structured = str(getattr(settings, "GRAPH_LLM_STRUCTURED_OUTPUT", "") or "json_schema")
     if structured not in STRUCTURED_OUTPUTS:
         raise ImproperlyConfigured(f"GRAPH_LLM_STRUCTURED_OUTPUT must be json_schema or json_object, not {structured!r}")
+    extraction = str(getattr(settings, "GRAPH_EXTRACTION", "") or "rules").lower()
+    if extraction not in EXTRACTIONS:
+        raise ImproperlyConfigured(f"GRAPH_EXTRACTION must be rules or model, not {extraction!r}")
+    recall = str(getattr(settings, "GRAPH_RECALL", "") or "auto").lower()
+    if recall not in RECALLS:
+        raise ImproperlyConfigured(f"GRAPH_RECALL must be auto, on or off, not {recall!r}")
     return GraphConfig(
         backend=backend,
         falkordb_url=str(getattr(settings, "FALKORDB_URL", "") or ""),
@@ -57,4 +70,6 @@ def graph_config() -> GraphConfig:
         sync_timeout_s=float(getattr(settings, "GRAPH_SYNC_TIMEOUT_SECONDS", 300)),
         op_timeout_s=float(getattr(settings, "GRAPH_TIMEOUT_SECONDS", 30)),
         llm_structured_output=structured,
+        extraction=extraction,
+        recall=recall,
     )

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
+from . import rule_facts
 from .errors import GraphError, GraphOffline, GraphUnavailable
 from .falkor import connect, guard
 from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphRelation
 from .runner import loop_state, run
-from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters
+from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters, walk_from_named_entities
 
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
@@ -39,11 +40,13 @@ class MemorySnapshot:
     valid_from: datetime
     valid_until: datetime | None
     episode_id: str
+    embedding: list[float] | None = None  # the row's vector: the fact's embedding without embedding again
 
     @classmethod
     def of(cls, memory: Memory) -> MemorySnapshot:
+        vector = [float(x) for x in memory.embedding] if memory.embedding is not None else None
         return cls(memory.pk, memory.user_id, memory.content, memory.kind, memory.valid_from,
-                   memory.valid_until, memory.graph_episode_id or "")
+                   memory.valid_until, memory.graph_episode_id or "", embedding=vector)
 
     @property
     def body(self) -> str:
@@ -57,12 +60,16 @@ MAX_CACHED_GRAPHS = 256  # per-user Graphiti instances kept per process (they sh
 
 class GraphitiGraph:
     name = "graphiti"
-    needs_llm = True  # graphiti extracts facts with our model; offline, nothing is written
 
     def __init__(self, config: GraphConfig) -> None:
         if not config.falkordb_url:
             raise GraphUnavailable("FALKORDB_URL is not set")
         self.config = config
+
+    @property
+    def needs_llm(self) -> bool:
+        # With rules (the default) facts are written without a model; with `model` graphiti extracts them.
+        return self.config.extraction == "model"
 
     # -- the port (sync facade over the loop thread) ------------------------------------------
 
@@ -90,6 +97,10 @@ class GraphitiGraph:
         them, at most `limit` of each, for the memory graph page."""
         coro = self._with_graph(user_id, lambda g: self._map(g, limit))
         return self._run(coro, timeout_s if timeout_s is not None else self.config.op_timeout_s)
+
+    def counts(self, user_id: int) -> dict[str, int]:
+        """Entity nodes, fact edges and episodes in the user's graph (benchmarks and diagnostics)."""
+        return self._run(self._with_graph(user_id, _counts))
 
     def health(self) -> GraphHealth:
         started = timezone.now()
@@ -123,17 +134,17 @@ class GraphitiGraph:
         from memoryapp.providers.embeddings import get_embedder
         from memoryapp.providers.llm import get_llm
 
-        llm = get_llm()
+        llm = get_llm() if self.needs_llm else None
         name = self.config.graph_name(user_id)
-        key = ("graphiti", self.config.falkordb_url, name, getattr(llm, "name", ""),
+        key = ("graphiti", self.config.falkordb_url, name, self.config.extraction, getattr(llm, "name", ""),
                str(getattr(getattr(llm, "client", None), "base_url", "")))
         state = loop_state()
         if key not in state:
-            if llm is None:
-                raise GraphOffline()  # nothing can be built without a model; recall uses Postgres
+            if llm is None and self.needs_llm:
+                raise GraphOffline()  # graphiti's extraction needs a model; recall uses Postgres
             client = await self._client()
             await client.connection.ping()  # a down server fails here, before any slow set-up
-            llm_client = clients.build_llm_client()
+            llm_client = clients.build_llm_client() if self.needs_llm else clients.NoModelClient()
             # The first use loads the local embedding model (seconds): keep it off the loop.
             embedder = await asyncio.to_thread(get_embedder)
             driver = FalkorDriver(falkor_db=client, database=name)
@@ -157,14 +168,25 @@ class GraphitiGraph:
         await client.connection.ping()
 
     async def _sync(self, snap: MemorySnapshot) -> str:
-        from graphiti_core.nodes import EpisodeType
-
         g = await self._graph(snap.user_id)
         if snap.episode_id:
             episode = await _episode(g, snap.episode_id)
             if episode is not None and episode.content == snap.body and same_time(episode.valid_at, snap.valid_from):
                 await self._apply_validity(g, snap.episode_id, snap)  # unchanged: no model calls
                 return snap.episode_id
+        if not self.needs_llm:
+            new_id = await rule_facts.write_memory(g, snap, self.config.graph_name(snap.user_id), g.embedder.embedder)
+        else:
+            new_id = await self._extract_with_model(g, snap)
+        if self.needs_llm or snap.valid_until is not None:  # new rule facts start open: nothing to clear
+            await self._apply_validity(g, new_id, snap)
+        if snap.episode_id and snap.episode_id != new_id:
+            await self._purge(g, snap.episode_id)  # the memory's content changed: drop its old facts
+        return new_id
+
+    async def _extract_with_model(self, g: Graphiti, snap: MemorySnapshot) -> str:
+        from graphiti_core.nodes import EpisodeType
+
         result = await g.add_episode(
             name=f"memory-{snap.id}", episode_body=snap.body, source_description=f"memoryapp {snap.kind} memory",
             reference_time=snap.valid_from, source=EpisodeType.message, group_id=self.config.graph_name(snap.user_id),
@@ -175,9 +197,6 @@ class GraphitiGraph:
             "MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep AND r.valid_at IS NULL "
             "SET r.valid_at = $at", ep=new_id, at=snap.valid_from,
         )
-        await self._apply_validity(g, new_id, snap)
-        if snap.episode_id and snap.episode_id != new_id:
-            await self._purge(g, snap.episode_id)  # the memory's content changed: drop its old facts
         return new_id
 
     async def _apply_validity(self, g: Graphiti, episode_id: str, snap: MemorySnapshot) -> None:
@@ -220,8 +239,18 @@ class GraphitiGraph:
     async def _search(self, user_id: int, query: str, at: datetime | None, limit: int,
                       include_history: bool, query_vector: list[float] | None = None) -> list[GraphFact]:
         g = await self._graph(user_id)
-        config = edge_hybrid_search_bfs_rrf().model_copy(update={"limit": max(limit, 1) * 3})
+        origins: list[str] | None = None
+        recipe = edge_hybrid_search_bfs_rrf()
+        if not self.needs_llm:
+            # Postgres already searches the same texts by words and meaning; what only the graph adds is the
+            # walk from the entities the query names. None named (or only hubs): nothing to add.
+            origins = await rule_facts.query_nodes(g, query)
+            if not origins:
+                return []
+            recipe = walk_from_named_entities()
+        config = recipe.model_copy(update={"limit": max(limit, 1) * 3})
         results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
+                                  bfs_origin_node_uuids=origins,
                                   search_filter=search_filters(at, include_history), query_vector=query_vector)
         facts = []
         scores = results.edge_reranker_scores or [0.0] * len(results.edges)
@@ -266,3 +295,13 @@ async def _episode(g: Graphiti, episode_id: str) -> Any:
         return await EpisodicNode.get_by_uuid(g.driver, episode_id)
     except NodeNotFoundError:
         return None
+
+
+async def _counts(g: Graphiti) -> dict[str, int]:
+    out = {}
+    for key, query in (("entities", "MATCH (n:Entity) RETURN count(n) AS n"),
+                       ("edges", "MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS n"),
+                       ("episodes", "MATCH (n:Episodic) RETURN count(n) AS n")):
+        records, _, _ = await g.driver.execute_query(query)
+        out[key] = int(records[0]["n"]) if records else 0
+    return out

@@ -162,7 +162,9 @@ def backfill(
     return counts
 
 
-def rebuild_from_rows(graph: GraphPort, user_id: int) -> dict[int, str]:
+def rebuild_from_rows(graph: GraphPort, user_id: int,
+                      progress: Callable[[int, int, int, SyncOutcome | str, float], None] | None = None,
+                      ) -> dict[int, str]:
     """Drop the user's graph and re-add every memory row (any status; recall filters), oldest first;
     returns memory id -> episode id."""
     from memoryapp.models import GraphSyncState as S
@@ -172,6 +174,10 @@ def rebuild_from_rows(graph: GraphPort, user_id: int) -> dict[int, str]:
         raise GraphOffline()
     graph.drop_user(user_id)
     Memory.objects.filter(user_id=user_id).update(graph_sync_state=S.PENDING, graph_episode_id="", graph_synced_at=None)
-    for memory_id in pending_ids(user_id=user_id):
-        sync_memory(memory_id, graph)
+    ids = pending_ids(user_id=user_id)
+    for n, memory_id in enumerate(ids, 1):
+        started = time.monotonic()
+        outcome = sync_memory(memory_id, graph)
+        if progress:
+            progress(n, len(ids), memory_id, outcome, time.monotonic() - started)
     return dict(Memory.objects.filter(user_id=user_id).exclude(graph_episode_id="").values_list("id", "graph_episode_id"))

@@ -56,9 +56,9 @@ def _start_graph(query: RecallQuery, config: RecallConfig, graph: GraphPort | No
     if not config.graph.enabled:
         return None
     if graph is None:
-        from memoryapp.graph import graph_enabled
+        from memoryapp.graph import graph_recall_enabled
 
-        if not graph_enabled():
+        if not graph_recall_enabled():
             return None
     return _graph_pool.submit(retrievers.graph_search, query, config, graph)
 
@@ -98,7 +98,7 @@ def recall(
 
     Its clients arrive as arguments, as graphiti's search() receives its own: `embedder` embeds the query
     (default: the configured one, `get_embedder()`), `graph` is the temporal graph asked when the config
-    enables it (default: the configured adapter, when `graph_enabled()`)."""
+    enables it (default: the configured adapter, when `graph_recall_enabled()`)."""
     started = time.perf_counter()
     timings: dict[str, float] = {}
     if query_vector is None:

@@ -85,7 +85,8 @@ class Command(BaseCommand):
         users = sorted(self._user_ids())
         if not sync.graph_can_write(graph):
             self.stdout.write(self.style.WARNING(
-                "graph not rebuilt: no language model is configured (recall answers from Postgres alone). "
+                "graph not rebuilt: GRAPH_EXTRACTION=model and no language model is configured (recall answers "
+                "from Postgres alone). "
                 "Once one is, run `manage.py graph_sync --rebuild --user ID` for each user: "
                 + (", ".join(map(str, users)) or "there are none")))
             return

@@ -40,8 +40,9 @@ def graph_namespace(settings) -> Iterator[str]:
 
 
 @pytest.fixture
-def graph_script(llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphitiScript]:
-    """A configured model (the scripted server) answering graphiti's prompts."""
+def graph_script(llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPatch, settings) -> Iterator[GraphitiScript]:
+    """A configured model (the scripted server) answering graphiti's prompts (GRAPH_EXTRACTION=model)."""
+    settings.GRAPH_EXTRACTION = "model"
     script = GraphitiScript()
     llm_server.default = script
     configure_llm(monkeypatch, OPENAI_BASE_URL=llm_server.url, OPENAI_API_KEY="test-key", LLM_TIMEOUT_SECONDS="10")

@@ -85,7 +85,9 @@ def test_it_skips_a_memory_claimed_by_another_worker(alice, graph, graph_script,
     assert llm_server.chat_requests() == []
 
 
-def test_it_leaves_memories_pending_without_a_model_then_backfills(alice, graph_namespace, llm_server, monkeypatch):
+def test_it_leaves_memories_pending_without_a_model_then_backfills(alice, graph_namespace, llm_server, monkeypatch,
+                                                                    settings):
+    settings.GRAPH_EXTRACTION = "model"  # graphiti's own extraction, asked for with no model configured
     configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
     reset_llm()
     memory = make_memory(alice, "I live in Lisbon")

@@ -1,8 +1,8 @@
-"""Entities without a model (memoryapp/engine/entities): named bilingual memories, the entities a graph
+"""Entities without a model (memoryapp/graph/entities): named bilingual memories, the entities a graph
 should get from them, and resolution against names already known."""
 from __future__ import annotations
 
-from memoryapp.engine.entities import extract_entities, normalise_name, resolve
+from memoryapp.graph.entities import extract_entities, normalise_name, resolve
 
 
 def named(text: str) -> set[tuple[str, str]]:

@@ -46,3 +46,21 @@ def test_it_tells_recall_whether_to_ask_the_graph(settings):
     assert graph_enabled() is True
     settings.GRAPH_BACKEND = "nonsense"
     assert graph_enabled() is False  # misconfigured: never raises into recall
+
+
+def test_graphiti_needs_no_model_with_rules_extraction(settings, monkeypatch):
+    from memoryapp.providers.llm import reset_llm
+    from tests.support.fixtures import configure_llm
+
+    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
+    reset_llm()
+    settings.GRAPH_BACKEND = "graphiti"
+    settings.GRAPH_EXTRACTION = ""
+    assert graph_config().extraction == "rules"  # the default: the embedded install has a graph
+    assert graph_enabled() is True
+    settings.GRAPH_EXTRACTION = "model"
+    assert graph_enabled() is False  # graphiti's own extraction waits for a model
+    settings.GRAPH_EXTRACTION = "llm"
+    with pytest.raises(ImproperlyConfigured, match="GRAPH_EXTRACTION"):
+        graph_config()
+    reset_llm()
