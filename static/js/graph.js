@@ -81,13 +81,15 @@
 
   // --- the drawing ------------------------------------------------------------------------------
   const short = (text) => (text.length > 60 ? text.slice(0, 59) + "…" : text);
+  // Labels in the page's own font (app.css), Chinese ones included, rather than cytoscape's Helvetica.
+  const FONT = getComputedStyle(document.body).fontFamily;
   const STYLE = [
     // Few properties, and colours as data, on the thousand memory nodes: cytoscape works out every
     // element's style in the first frame (the most of it, cold), per selector matched and per property.
     // Memory nodes carry no label until chosen (choose() sets it): measuring a thousand labels costs a frame.
     { selector: "node", style: { width: 12, height: 12, "background-color": "data(colour)" } },
     { selector: "node.chat, node.name, node.entity, node:selected", style: { label: "data(label)", "font-size": 10,
-      "min-zoomed-font-size": 7, "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330" } },
+      "min-zoomed-font-size": 7, "font-family": FONT, "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330" } },
     { selector: "node.replaced", style: { "background-opacity": 0.12, "border-width": 2, "border-style": "dashed",
       "border-color": "data(colour)", color: "#667085" } },
     { selector: "node.chat", style: { shape: "round-rectangle", width: 18, height: 12 } },
@@ -277,8 +279,10 @@
     timed("read", () => read(json));
     timed("draw", draw);
     timed("apply", apply);
+    const applied = performance.now();
     // The list after the drawing's first frame: its thousand items' styles would otherwise delay that frame.
     return new Promise((resolve) => cy.one("render", () => {
+      performance.measure("graph:frame", { start: applied, end: performance.now() });
       root.dataset.drawn = String(Math.round(performance.now()));
       root.dispatchEvent(new CustomEvent("graph:drawn"));
       setTimeout(() => { timed("list", buildList); root.dataset.listed = root.dataset.drawn; resolve(); });
