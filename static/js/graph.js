@@ -81,13 +81,17 @@
 
   // --- the drawing ------------------------------------------------------------------------------
   const short = (text) => (text.length > 60 ? text.slice(0, 59) + "…" : text);
+  // Labels in the page's own font (app.css), Chinese ones included, rather than cytoscape's Helvetica.
+  const FONT = getComputedStyle(document.body).fontFamily;
   const STYLE = [
-    // One selector per look, colours as data: each selector is matched against every element. Memory nodes
-    // carry no label until chosen (choose() sets it): measuring a thousand labels is most of a first frame.
-    { selector: "node", style: { width: 12, height: 12, label: "data(label)", "font-size": 10, "min-zoomed-font-size": 7,
-      "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330", "background-color": "data(colour)",
-      "border-color": "data(colour)", "border-width": 0 } },
-    { selector: "node.replaced", style: { "background-opacity": 0.12, "border-width": 2, "border-style": "dashed", color: "#667085" } },
+    // Few properties, and colours as data, on the thousand memory nodes: cytoscape works out every
+    // element's style in the first frame (the most of it, cold), per selector matched and per property.
+    // Memory nodes carry no label until chosen (choose() sets it): measuring a thousand labels costs a frame.
+    { selector: "node", style: { width: 12, height: 12, "background-color": "data(colour)" } },
+    { selector: "node.chat, node.name, node.entity, node:selected", style: { label: "data(label)", "font-size": 10,
+      "min-zoomed-font-size": 7, "font-family": FONT, "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330" } },
+    { selector: "node.replaced", style: { "background-opacity": 0.12, "border-width": 2, "border-style": "dashed",
+      "border-color": "data(colour)", color: "#667085" } },
     { selector: "node.chat", style: { shape: "round-rectangle", width: 18, height: 12 } },
     { selector: "node.name", style: { shape: "diamond", width: 14, height: 14 } },
     { selector: "node.entity", style: { shape: "hexagon", width: 16, height: 16 } },
@@ -113,10 +117,21 @@
     const lines = links.filter((l) => isHub(l) && (l.a === node || l.b === node) && l.a.state > 0 && l.b.state > 0);
     cy.add(lines.map((l) => ({ ...edge(l), classes: l.type + " chosen" })));
   }
+  // The viewport that fits every node, from the positions place() chose: cy.fit() would measure every
+  // element's bounding box (labels included), a quarter of a cold first draw at 1,000 memories.
+  function view() {
+    const box = $("graph-canvas"), pad = 30, xs = nodes.map((n) => n.pos.x), ys = nodes.map((n) => n.pos.y);
+    if (!nodes.length) return { zoom: 1, pan: { x: 0, y: 0 } };
+    const [x1, x2, y1, y2] = [Math.min(...xs) - 10, Math.max(...xs) + 10, Math.min(...ys) - 10, Math.max(...ys) + 20];
+    const zoom = Math.min(4, Math.max(0.05, Math.min((box.clientWidth - 2 * pad) / (x2 - x1), (box.clientHeight - 2 * pad) / (y2 - y1))));
+    return { zoom, pan: { x: (box.clientWidth - zoom * (x1 + x2)) / 2, y: (box.clientHeight - zoom * (y1 + y2)) / 2 } };
+  }
   function draw() {
     place();
+    const { zoom, pan } = view();
     if (!cy) {
-      cy = cytoscape({ container: $("graph-canvas"), elements: elements(), layout: { name: "preset" }, style: STYLE,
+      cy = cytoscape({ container: $("graph-canvas"), elements: elements(), layout: { name: "preset", fit: false }, style: STYLE,
+                       zoom, pan,
                        minZoom: 0.05, maxZoom: 4, autoungrabify: true, boxSelectionEnabled: false,
                        textureOnViewport: true, hideEdgesOnViewport: true });
       root.graph = cy;  // for the browser tests and bench.graph_page, which click and time the drawing
@@ -126,7 +141,7 @@
     }
     for (const n of nodes) n.ele = cy.getElementById(n.id);
     for (const l of links) { l.ele = isHub(l) ? null : cy.getElementById("l" + l.index); l.shown = true; }
-    cy.fit(undefined, 20);
+    cy.viewport({ zoom, pan });
   }
 
   // --- the list of the same nodes and links ------------------------------------------------------
@@ -264,8 +279,10 @@
     timed("read", () => read(json));
     timed("draw", draw);
     timed("apply", apply);
+    const applied = performance.now();
     // The list after the drawing's first frame: its thousand items' styles would otherwise delay that frame.
     return new Promise((resolve) => cy.one("render", () => {
+      performance.measure("graph:frame", { start: applied, end: performance.now() });
       root.dataset.drawn = String(Math.round(performance.now()));
       root.dispatchEvent(new CustomEvent("graph:drawn"));
       setTimeout(() => { timed("list", buildList); root.dataset.listed = root.dataset.drawn; resolve(); });
