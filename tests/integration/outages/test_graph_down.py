@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def graph_down(settings):
     settings.GRAPH_BACKEND = "graphiti"
+    settings.GRAPH_RECALL = "on"  # recall asks the graph (by default only one a model built)
     settings.FALKORDB_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     reset_graph()
     yield
@@ -37,7 +38,7 @@ async def test_it_cites_the_postgres_memory_when_the_graph_is_down(alice, llm_se
                                                                    caplog):
     memory = await sync_to_async(lambda: write.add_memory(alice, "I am allergic to peanuts", kind="fact").memory)()
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
-    llm_server.script(None, "Better skip the satay sauce then.")
+    llm_server.script(None, "Better skip the satay sauce then [1].")  # marks the memory it used
     socket = chat_socket(alice, conversation.pk)
     assert (await socket.connect())[0]
     try:
@@ -51,7 +52,7 @@ async def test_it_cites_the_postgres_memory_when_the_graph_is_down(alice, llm_se
     finally:
         await socket.disconnect()
 
-    assert "Better skip the satay sauce then." in frames
+    assert "Better skip the satay sauce then" in frames
     assert "Based on memory:" in frames and "I am allergic to peanuts" in frames
     cited = await sync_to_async(lambda: list(Citation.objects.filter(message__conversation=conversation)
                                              .values_list("memory_id", flat=True)))()
