@@ -108,6 +108,18 @@ def _session_settings(cursor, wanted: dict[str, object]) -> Iterator[None]:
                 cursor.execute("SELECT set_config(%s, %s, false)", [name, str(_SESSION_DEFAULTS[name])])
 
 
+def _bound_cursor():
+    """A cursor whose parameters travel apart from the SQL (server-side binding): the query vector, named
+    several times, is sent and parsed once instead of inlined as text at every mention. Django's wrapper
+    keeps its execute hooks (bench/scale.py's capture) and error mapping; never prepared (a generic plan
+    could not choose between HNSW and an exact scan by the user's size)."""
+    import psycopg
+    from django.db.backends.utils import CursorWrapper
+
+    connection.ensure_connection()
+    return CursorWrapper(psycopg.Cursor(connection.connection), connection)
+
+
 def best_distance(cues: bool) -> str:
     """SQL for a memory's cosine distance to the query: with cues, the nearer of its content's vector and
     its cues' (a memory without cues has only the first)."""
@@ -187,7 +199,7 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         wanted["hnsw.ef_search"] = config.vector.ef_search
     if mode == "scan":
         wanted["pg_trgm.word_similarity_threshold"] = config.trigram.min_similarity
-    with connection.cursor() as cursor, _session_settings(cursor, wanted):
+    with connection.cursor() as plain, _session_settings(plain, wanted), _bound_cursor() as cursor:
         cursor.execute(sql, params)
         for src, memory_id, score, rank, cosine, importance, valid_from, kind in cursor.fetchall():
             found = candidates.setdefault(memory_id, Candidate(memory_id))
