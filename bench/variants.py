@@ -84,6 +84,8 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "rrf_k_40": lambda n: _with(baseline(n), fusion={"rrf_k": 40}),
     "rrf_k_10": lambda n: _with(baseline(n), fusion={"rrf_k": 10}),
     "trigram_0.25": lambda n: _with(baseline(n), trigram={"weight": 0.25}),
+    # Issue #35: the recipe before trigram's re-rank of longer questions was dropped from it.
+    "trigram_rerank": lambda n: _with(baseline(n), trigram={"rerank": True}),
 }
 
 

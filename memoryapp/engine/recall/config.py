@@ -67,6 +67,9 @@ class TrigramConfig(_Frozen):
     enabled: bool = True
     limit: int = Field(default=20, ge=1, le=1000)
     scan_max_chars: int = 16
+    # False: longer queries skip the re-rank (word_similarity per candidate was a third of the
+    # Postgres-only statement on LoCoMo dev and did not move recall@10; docs/recall.md).
+    rerank: bool = True
     candidate_cap: int = Field(default=500, ge=1)
     max_query_chars: int = 512
     # Also the trigram index's cut (pg_trgm.word_similarity_threshold) when a short query scans it.

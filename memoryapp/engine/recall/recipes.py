@@ -82,7 +82,9 @@ SEARCH_METHODS: dict[str, RecallConfig] = {
 # what is recent: validity already keeps replaced facts out, and a 0.15 recency term outweighed the
 # difference between full text's first and tenth match. Shared rare words (BM25) count double the
 # vector's rank. Chosen on LoCoMo conv-26/30/41, measured on conv-42/43/44: recall@10 0.644 -> 0.679
-# (docs/benchmarks.md, "Choosing the embedder").
+# (docs/benchmarks.md, "Choosing the embedder"). A longer question skips trigram's re-rank of what
+# vector and full text found: a third of the statement's time, recall@10 0.697 with it, 0.701 without
+# (issue #35, docs/recall.md); a short search (<= 16 chars) still scans for close spellings.
 RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False),
-                                    full_text=FullTextConfig(weight=2.0),
+                                    full_text=FullTextConfig(weight=2.0), trigram=TrigramConfig(rerank=False),
                                     scoring=ScoringConfig(similarity=1.0, importance=0.0, recency=0.0))

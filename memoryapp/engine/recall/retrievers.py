@@ -108,6 +108,18 @@ def _session_settings(cursor, wanted: dict[str, object]) -> Iterator[None]:
                 cursor.execute("SELECT set_config(%s, %s, false)", [name, str(_SESSION_DEFAULTS[name])])
 
 
+def _bound_cursor():
+    """A cursor whose parameters travel apart from the SQL (server-side binding): the query vector, named
+    several times, is sent and parsed once instead of inlined as text at every mention. Django's wrapper
+    keeps its execute hooks (bench/scale.py's capture) and error mapping; never prepared (a generic plan
+    could not choose between HNSW and an exact scan by the user's size)."""
+    import psycopg
+    from django.db.backends.utils import CursorWrapper
+
+    connection.ensure_connection()
+    return CursorWrapper(psycopg.Cursor(connection.connection), connection)
+
+
 def best_distance(cues: bool) -> str:
     """SQL for a memory's cosine distance to the query: with cues, the nearer of its content's vector and
     its cues' (a memory without cues has only the first)."""
@@ -187,7 +199,7 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         wanted["hnsw.ef_search"] = config.vector.ef_search
     if mode == "scan":
         wanted["pg_trgm.word_similarity_threshold"] = config.trigram.min_similarity
-    with connection.cursor() as cursor, _session_settings(cursor, wanted):
+    with connection.cursor() as plain, _session_settings(plain, wanted), _bound_cursor() as cursor:
         cursor.execute(sql, params)
         for src, memory_id, score, rank, cosine, importance, valid_from, kind in cursor.fetchall():
             found = candidates.setdefault(memory_id, Candidate(memory_id))
@@ -212,12 +224,14 @@ def _bm25_ctes(where: str) -> list[str]:
         f"""ftc AS MATERIALIZED (
             SELECT m.id, m.search_vector AS sv FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
             WHERE {where} AND m.search_vector @@ q.tsq LIMIT %(fcap)s)""",
-        """ftq AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('memoryapp_mixed', %(fwords)s)))""",
+        # Each match keeps only the query's words before unnest: unnesting whole vectors (positions and
+        # weights of every word) was most of full text's cost; sv minus (sv minus the words) is exact.
+        """ftq AS (SELECT tsvector_to_array(to_tsvector('memoryapp_mixed', %(fwords)s)) AS words)""",
         """fth AS MATERIALIZED (
             SELECT c.id, u.lexeme, length(c.sv)::float8 AS len,
                 (cardinality(array_positions(u.weights, 'A')) + %(fbw)s * cardinality(array_positions(u.weights, 'B'))
                  + %(fcw)s * cardinality(array_positions(u.weights, 'C')))::float8 AS tf
-            FROM ftc c, unnest(c.sv) AS u WHERE u.lexeme IN (SELECT lexeme FROM ftq))""",
+            FROM ftc c CROSS JOIN ftq q, unnest(ts_delete(c.sv, tsvector_to_array(ts_delete(c.sv, q.words)))) AS u)""",
         """ftd AS (SELECT lexeme, count(*)::float8 AS df FROM fth GROUP BY lexeme)""",
         f"""ftn AS (SELECT greatest((SELECT count(*) FROM (
                 SELECT 1 FROM memoryapp_memory m WHERE {where} LIMIT %(ncap)s) AS x), 1)::float8 AS n,
@@ -265,7 +279,7 @@ def trigram_mode(query: RecallQuery, config: RecallConfig) -> str | None:
     if length <= config.trigram.scan_max_chars:
         return "scan"
     has_other = config.vector.enabled or bool(config.full_text.enabled and fulltext_query(query))
-    return "rerank" if has_other else None
+    return "rerank" if has_other and config.trigram.rerank else None
 
 
 def enabled_sources(query: RecallQuery, config: RecallConfig) -> list[Source]:
