@@ -64,7 +64,9 @@
   }
   function place() {
     const memories = nodes.filter((n) => n.type === "memory");
-    const start = times.length ? times[0] : Date.now(), end = Math.max(Date.now(), times[times.length - 1] || 0);
+    // From the first change to the last, not to the clock: a reload for a live mark that changed nothing
+    // draws every node where it was, so the drawing does not shift under the reader's pointer.
+    const start = times.length ? times[0] : 0, end = times.length ? times[times.length - 1] : 0;
     const width = Math.max(900, Math.sqrt(memories.length) * 110);
     const x = (t) => (end > start ? ((t - start) / (end - start)) * width : width / 2);
     // Lanes top to bottom: chats, each kind present, shared names, entities; the whole about 2:3 of the width.

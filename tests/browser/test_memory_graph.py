@@ -75,6 +75,10 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     expect(page.locator("#graph-list > li:visible")).to_have_count(4)
 
     # Click-through from the drawing: the memory's own card, with its actions.
+    # Where the node is drawn now: the page redraws on a live mark from the worker (the suite's worker may
+    # still be busy with earlier tests' jobs), so the drawing is read once the last load has settled.
+    page.wait_for_function("() => document.getElementById('graph-root').dataset.listed"
+                           " === document.getElementById('graph-root').dataset.drawn")
     x, y = page.evaluate("""(id) => {
         const cy = document.getElementById('graph-root').graph, p = cy.getElementById(id).renderedPosition();
         const box = cy.container().getBoundingClientRect();
