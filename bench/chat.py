@@ -13,7 +13,7 @@ questions per LoCoMo dev conversation, asked after the conversation's last two t
 (bench/chat_cases/*/, all splits) and synthetic ones for the rest. `--model-path` runs each persona's cases
 a second time as a turn with a model is handed its memories (engine/chat/offer.py: wider, numbered) and
 reports `model_path` (bench/chat_metrics.py `model_path_summary`).
-The graph is off (GRAPH_BACKEND=off): its facts come from a model, which the benchmark does not run.
+The graph is off (GRAPH_BACKEND=off) unless `--graph on` syncs each persona into it (bench/graph.py) and asks it.
 `--cues PATH` (bench/chat_cases/cues.json: situations written for each persona memory from its text
 alone, as the extraction prompt asks a model) writes every persona a second time, its memories with
 those cues, and asks each turn of both: `with_cues` reports the second beside the plain figures. The
