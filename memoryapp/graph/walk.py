@@ -19,17 +19,18 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .entities import extract_entities, resolve
+from .rule_facts import USER_NAME
 from .runner import loop_state
 
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
 
-USER_NAME = "User"  # rule_facts writes the user's own node under this name
 HUB_SHARE = 0.05  # an entity that more than this share of the user's memories name is a hub...
 HUB_MIN_MEMORIES = 8  # ...and never one named by this few (a small graph has no hubs but the user)
 SECOND_HOP = 0.8  # a fact two hops away counts this much of one on a named entity
 TABLE_TTL_S = 30.0  # the per-user entity table is re-read at most this often (new entities show up then)
 FACTS_PER_QUERY = 200  # what one walk returns at most, best first
+MAX_CACHED_TABLES = 256  # users' tables kept per process, as graphiti.MAX_CACHED_GRAPHS
 
 
 @dataclass(frozen=True)
@@ -72,12 +73,16 @@ async def entity_table(g: Graphiti, group_id: str) -> EntityTable:
         uuid_of={r["name"]: r["uuid"] for r in records if r["name"] != USER_NAME},
         mentions={r["uuid"]: int(r["mentions"]) for r in records},
         memories=int(counted[0]["n"]) if counted else 0, user_uuid=user, read_at=time.monotonic())
-    state[key] = table
+    state.pop(key, None)
+    state[key] = table  # last in, so the oldest tables go first
+    cached = [k for k in state if k[0] == "entity-table"]
+    for stale in cached[:-MAX_CACHED_TABLES]:
+        del state[stale]
     return table
 
 
 def forget_table(group_id: str) -> None:
-    """Drop a user's cached table (after a purge or a dropped graph: its entities may be gone)."""
+    """Drop a user's cached table (their graph was dropped). Call it on the graph loop."""
     loop_state().pop(("entity-table", group_id), None)
 
 
