@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
-from . import rule_facts
+from . import rule_facts, walk
 from .errors import GraphError, GraphOffline, GraphUnavailable
 from .falkor import connect, guard
 from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphRelation
 from .runner import loop_state, run
-from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters, walk_from_named_entities
+from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters
 
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
@@ -86,7 +86,11 @@ class GraphitiGraph:
         return self._run(coro, timeout_s if timeout_s is not None else self.config.op_timeout_s)
 
     def drop_user(self, user_id: int) -> None:
-        self._run(self._with_graph(user_id, lambda g: g.driver.execute_query("MATCH (n) DETACH DELETE n")))
+        async def drop(g: Graphiti) -> None:
+            walk.forget_table(self.config.graph_name(user_id))  # on the loop, as loop_state asks
+            await g.driver.execute_query("MATCH (n) DETACH DELETE n")
+
+        self._run(self._with_graph(user_id, drop))
 
     def facts_of_user(self, user_id: int) -> list[GraphFact]:
         """Every edge in the user's graph (tests and diagnostics)."""
@@ -239,18 +243,17 @@ class GraphitiGraph:
     async def _search(self, user_id: int, query: str, at: datetime | None, limit: int,
                       include_history: bool, query_vector: list[float] | None = None) -> list[GraphFact]:
         g = await self._graph(user_id)
-        origins: list[str] | None = None
-        recipe = edge_hybrid_search_bfs_rrf()
         if not self.needs_llm:
+            if query_vector is None:
+                query_vector = await asyncio.to_thread(_embed_query, query)
             # Postgres already searches the same texts by words and meaning; what only the graph adds is the
-            # walk from the entities the query names. None named (or only hubs): nothing to add.
-            origins = await rule_facts.query_nodes(g, query)
-            if not origins:
-                return []
-            recipe = walk_from_named_entities()
+            # walk from the entities the query names (walk.py). None named: nothing to add.
+            episodes = await walk.walk(g, self.config.graph_name(user_id), query, query_vector, at=at,
+                                       include_history=include_history, now=timezone.now())
+            return [GraphFact("", (episode,), score) for episode, score in episodes[:max(limit, 1) * 3]]
+        recipe = edge_hybrid_search_bfs_rrf()
         config = recipe.model_copy(update={"limit": max(limit, 1) * 3})
         results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
-                                  bfs_origin_node_uuids=origins,
                                   search_filter=search_filters(at, include_history), query_vector=query_vector)
         facts = []
         scores = results.edge_reranker_scores or [0.0] * len(results.edges)
@@ -285,6 +288,12 @@ class GraphitiGraph:
             tuple(GraphRelation(r["source"], r["target"], r["fact"] or "", tuple(r["episodes"] or ()),
                                 parse_db_date(r["valid_at"]), parse_db_date(r["invalid_at"])) for r in relations),
         )
+
+
+def _embed_query(query: str) -> list[float]:
+    from memoryapp.providers.embeddings import get_embedder, query_vector
+
+    return query_vector(get_embedder(), query)
 
 
 async def _episode(g: Graphiti, episode_id: str) -> Any:

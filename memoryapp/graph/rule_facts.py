@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 USER_NAME = "User"
 FACT_NAME = "MENTIONED_WITH"  # the relation: named in the same memory
-HUB_DEGREE = 60  # an entity on more facts than this is a hub: no walk starts there
 MAX_ENTITIES = 6  # a memory naming more is a list; its first six carry its edges
 _NAMESPACE = uuid.UUID("3f0d6f8e-5b8e-4c1e-9a55-2d1f0c9b7e21")
 
@@ -115,37 +114,3 @@ async def write_memory(g: Graphiti, snap: MemorySnapshot, group_id: str, embedde
                 for u, _, _ in named]
     await add_nodes_and_edges_bulk(g.driver, [episode], mentions, nodes, edges, g.embedder)
     return episode.uuid
-
-
-async def query_nodes(g: Graphiti, query: str) -> list[str]:
-    """Where graph recall walks from (one hop each): the user's entity nodes the query names (by normalised
-    name and the rules of resolve) and their neighbours, so the walk reaches facts two hops away; hubs left
-    out. A hub (an entity on most of the user's facts: the user, the other side of every conversation)
-    reaches everything, says nothing, and a walk through it costs the most."""
-    entities = extract_entities(query)
-    if not entities:
-        return []
-    known = await known_entities(g)
-    resolutions = resolve([e.name for e in entities], list(known))
-    named = list(dict.fromkeys(known[r.match] for r in resolutions if r.match is not None))
-    if not named:
-        return []
-    degree = await _degrees(g, named)
-    origins = [u for u in named if degree.get(u, 0) <= HUB_DEGREE]
-    if not origins:
-        return []
-    records, _, _ = await g.driver.execute_query(
-        "MATCH (o:Entity)-[:RELATES_TO]->(n:Entity) WHERE o.uuid IN $uuids RETURN DISTINCT n.uuid AS uuid",
-        uuids=origins)
-    neighbours = [r["uuid"] for r in records if r["uuid"] not in origins]
-    degree = await _degrees(g, neighbours)
-    return origins + [u for u in neighbours if degree.get(u, 0) <= HUB_DEGREE]
-
-
-async def _degrees(g: Graphiti, uuids: list[str]) -> dict[str, int]:
-    if not uuids:
-        return {}
-    records, _, _ = await g.driver.execute_query(
-        "MATCH (n:Entity)-[r:RELATES_TO]->() WHERE n.uuid IN $uuids RETURN n.uuid AS uuid, count(r) AS degree",
-        uuids=uuids)
-    return {r["uuid"]: r["degree"] for r in records}

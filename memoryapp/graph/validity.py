@@ -25,23 +25,6 @@ def edge_hybrid_search_bfs_rrf() -> Any:
     return _RECIPE
 
 
-_WALK: Any = None
-
-
-def walk_from_named_entities() -> Any:
-    """The model-free graph's recipe: graphiti's BFS alone, from the entity nodes the query names."""
-    global _WALK
-    if _WALK is None:
-        from graphiti_core.search.search_config import EdgeSearchMethod
-
-        recipe = edge_hybrid_search_bfs_rrf()
-        # One hop from each origin (rule_facts.query_nodes adds the named entities' neighbours): two hops in
-        # all, never through a hub, where graphiti's own two-hop walk would enumerate every path through one.
-        edge = recipe.edge_config.model_copy(update={"search_methods": [EdgeSearchMethod.bfs], "bfs_max_depth": 1})
-        _WALK = recipe.model_copy(update={"edge_config": edge})
-    return _WALK
-
-
 def search_filters(at: datetime | None, include_history: bool) -> Any:
     from graphiti_core.search.search_filters import ComparisonOperator as Op
     from graphiti_core.search.search_filters import DateFilter, SearchFilters
