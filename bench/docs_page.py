@@ -40,6 +40,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("chat_past", ("chat_past",), _one(tables.chat_shape_table)),
     Block("locomo", ("locomo",), _one(tables.locomo_tables)),
     Block("scale_1k", ("scale_1k",), _one(tables.scale_table)),
+    Block("graph_cost", ("graph_cost",), _one(tables.graph_cost_table)),
     Block("locomo_peers", ("locomo_peers",), _one(tables.locomo_tables)),
     Block("scale", ("scale",), _one(tables.scale_table)),
     Block("load", ("load_offline", "load_scripted", "load_offline_think15"), tables.load_table),

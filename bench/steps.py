@@ -55,6 +55,7 @@ STEPS: tuple[Step, ...] = (
     Step("chat_past", "bench.chat", ("--split", "past", "--locomo", "0"), minutes=0.5),
     Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5, reads_locomo=True),
     Step("scale_1k", "bench.scale", ("--sizes", "1000", "--budget", "20"), minutes=2),
+    Step("graph_cost", "bench.graph_cost", minutes=1),
     Step("locomo_peers", "bench.locomo", ("--peers", "bm25", "dense", "mem0"), Tier.FULL,
          needs=("bm25s", *MEM0), minutes=5, reads_locomo=True),
     Step("scale", "bench.scale", ("--sizes", "1000", "10000", "100000", "--explain"), Tier.FULL, minutes=20),

@@ -169,3 +169,34 @@ def load_table(results: list[dict]) -> str:
                           f"{_ms(lat, 'GET /api/memories', 'p95')} / {_ms(lat, 'GET /api/conversations', 'p95')}",
                           both("POST /api/memories/search")))
     return "\n".join(lines)
+
+
+# --- what each graph extraction costs (bench.graph_cost) ----------------------------------------
+
+def graph_cost_table(result: dict) -> str:
+    """Per mode and language: our seconds, model calls, rounds, tokens, embedder calls; then the model's calls
+    by purpose and the estimate with a real model."""
+    lines = [_head("GRAPH_EXTRACTION, memories", "s per memory, ours (mean / p95)", "model calls (min-max)",
+                   "rounds", "tokens in / out", "embedder calls (texts)")]
+    for mode, part in result["modes"].items():
+        for label, s in [("all", part["overall"]), *part["by_language"].items()]:
+            seconds, calls = s["seconds_per_memory"], s["model_calls_per_memory"]
+            lines.append(_row(f"{mode}, {label} ({s['memories']})", f"{seconds['mean']:.3f} / {seconds['p95']:.3f}",
+                              f"{calls['mean']:.2f} ({calls['min']}-{calls['max']})", f"{s['model_rounds_per_memory']:.2f}",
+                              f"{s['prompt_tokens_per_memory']:,.0f} / {s['completion_tokens_per_memory']:,.0f}",
+                              f"{s['embedding_calls_per_memory']:.2f} ({s['embedded_texts_per_memory']:.1f})"))
+    lines += ["", _head("graphiti's call", "calls per memory", "memories calling", "tokens in / out per call")]
+    overall = result["modes"]["model"]["overall"]
+    for purpose, p in overall["by_purpose"].items():
+        lines.append(_row(purpose, f"{p['calls_per_memory']:.2f}", f"{p['memories_calling']} of {overall['memories']}",
+                          f"{p['prompt_tokens_per_call']:,.0f} / {p['completion_tokens_per_call']:,.0f}"))
+    a = result["assumptions"]
+    low, high = a["latency_s_per_call"]
+    lines += ["", f"With a real model ({low:g}-{high:g} s a call; USD {a['usd_per_million_in']:g} / "
+                  f"{a['usd_per_million_out']:g} per million tokens in / out, {a['price_of']}):", "",
+              _head("GRAPH_EXTRACTION", "s per memory", "memories per hour, one worker", "USD per 1,000 memories")]
+    for mode, e in result["estimate"].items():
+        lo, hi = e["seconds_per_memory"]
+        per_hour = " to ".join(f"{n:,}" for n in dict.fromkeys(e["memories_per_hour_one_worker"]))
+        lines.append(_row(mode, f"{lo:g}" if lo == hi else f"{lo:g} to {hi:g}", per_hour, f"{e['usd_per_1000_memories']:.2f}"))
+    return "\n".join(lines)
