@@ -200,3 +200,64 @@ def graph_cost_table(result: dict) -> str:
         per_hour = " to ".join(f"{n:,}" for n in dict.fromkeys(e["memories_per_hour_one_worker"]))
         lines.append(_row(mode, f"{lo:g}" if lo == hi else f"{lo:g} to {hi:g}", per_hour, f"{e['usd_per_1000_memories']:.2f}"))
     return "\n".join(lines)
+
+
+# --- secrets never stored (bench.secrets) -------------------------------------------------------
+
+def _rate(value) -> str:
+    return "–" if value is None else f"{value * 100:.1f} %"
+
+
+def secrets_table(result: dict) -> str:
+    """Per split and language: secrets offered and stored, ordinary sentences and the share refused."""
+    lines = [_head("split", "language", "secrets", "stored", "ordinary", "over-blocked")]
+    for split, part in result["by_split"].items():
+        for language, s in part["by_language"].items():
+            lines.append(_row(split, language, s["secrets"], s["stored"], s["ordinary"], _rate(s["over_blocked_rate"])))
+    if result.get("locomo"):
+        lo = result["locomo"]
+        lines += ["", f"LoCoMo dev turns refused: {lo['blocked']} of {lo['turns']:,} ({_rate(lo['blocked_rate'])})."]
+    baseline = result.get("embedding_baseline_dev")
+    if baseline:
+        cells = "; ".join(f"threshold {b['threshold']:g}: {b['stored']} stored, {_rate(b['over_blocked_rate'])} over-blocked"
+                          for b in baseline.values())
+        lines += ["", f"The trained alternative on dev (`--baseline`): {cells}."]
+    return "\n".join(lines)
+
+
+# --- what a new statement changes (bench.changes) -----------------------------------------------
+
+CHANGE_METRICS = ("update_detection", "wrong_replacements", "restate_detection", "wrong_skips")
+DECIDERS = {"offline": "rules", "learned": "learned + rules' changes"}  # the result's keys, as the docs name them
+
+
+def changes_table(result: dict) -> str:
+    """Per split, decider (the rules alone, the learned model) and language."""
+    lines = [_head("split", "decider", "language", "statements", *(m.replace("_", " ") for m in CHANGE_METRICS))]
+    for split, deciders in result["by_split"].items():
+        for decider, languages in deciders.items():
+            for language, s in languages.items():
+                lines.append(_row(split, DECIDERS.get(decider, decider), language, s["statements"], *(_num(s.get(m)) for m in CHANGE_METRICS)))
+    return "\n".join(lines)
+
+
+# --- entities without a model (bench.entities) --------------------------------------------------
+
+def entities_table(result: dict) -> str:
+    """Per split and language: precision and recall, typed and untyped, and recall on unlisted names."""
+    lines = [_head("split", "language", "sentences", "gold", "precision", "recall", "typed P", "typed R",
+                   "recall on names the gazetteer lacks")]
+    for split, part in result["by_split"].items():
+        for language, s in part["by_language"].items():
+            lines.append(_row(split, language, s["sentences"], s["gold"], _num(s["precision"]), _num(s["recall"]),
+                              _num(s["typed_precision"]), _num(s["typed_recall"]), _num(s.get("unlisted_recall"))))
+    t = result.get("timing")
+    if t:
+        by_language = ", ".join(f"{k} {v:g}" for k, v in t["us_per_memory_by_language"].items())
+        lines += ["", f"- Time per memory: {t['us_per_memory']:g} µs ({by_language} µs); the first call "
+                      f"{t['first_call_s']:g} s (loading jieba)."]
+    for split, r in (result.get("resolution") or {}).items():
+        names = r["names_only"]
+        lines.append(f"- Resolution, {split}: names only {names['accuracy']:.3f} over {r['cases']} names "
+                     f"({names['wrong_merges']} wrong merges, {names['missed_merges']} missed).")
+    return "\n".join(lines)
