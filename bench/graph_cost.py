@@ -10,7 +10,8 @@ sync one at a time as the graph task does (graph/sync.py), on the embedded Falko
 embedder. With `model`, graphiti's prompts go to the scripted OpenAI-protocol server
 (tests/support/llm_server.py), which answers at once with valid JSON for each prompt's response model
 (tests/integration/graph/graphiti_script.py), naming as entities the sentence's gold entities and the
-speaker "User", and one fact from User to each: about what a good model would say.
+speaker "User", and one fact from User to each, and summarising an entity in 900 characters: about what a
+good model would say.
 
 Per memory: model calls by purpose (graphiti names each prompt's response model; the server sees only that),
 rounds (a step's calls run together), prompt and completion tokens as the server sees the requests
@@ -40,6 +41,7 @@ logger = logging.getLogger("bench.graph_cost")
 RESULTS = runtime.REPO / "bench" / "results"
 MODES = ("rules", "model")
 LANGUAGES = ("en", "zh")
+SUMMARY_CHARS = 900
 WARM_UP = ("I visited Lisbon with my friend Anna", "我和同事小林去了杭州")  # loads graphiti, the model, jieba
 
 
@@ -91,6 +93,13 @@ def gold_script(ledger: CallLedger, cases: list[Case]):
             return {"edges": [{"source_entity_name": "User", "target_entity_name": name, "relation_type": relation,
                                "fact": fact, "valid_at": when, "invalid_at": None}
                               for name in names if name != "User"]}
+
+        def _SummarizedEntities(self, prompt: str) -> dict[str, Any]:
+            # A model writing near graphiti's 1,000-character limit: the next call comes once facts appended
+            # to it pass 2,000 characters (an empty answer would leave it long and ask again every memory).
+            entities = json.loads(_block(prompt, "ENTITIES") or "[]")
+            return {"summaries": [{"name": e["name"], "summary": str(e.get("summary") or "")[:SUMMARY_CHARS]}
+                                  for e in entities]}
 
     return GoldScript()
 
