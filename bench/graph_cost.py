@@ -45,9 +45,15 @@ SUMMARY_CHARS = 900
 WARM_UP = ("I visited Lisbon with my friend Anna", "我和同事小林去了杭州")  # loads graphiti, the model, jieba
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of memories, at least 1, not {text!r}")
+    return int(text)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.graph_cost", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--per-language", type=int, default=20, help="memories per language and mode")
+    parser.add_argument("--per-language", type=_positive, default=20, help="memories per language and mode")
     parser.add_argument("--latency-s", type=float, nargs=2, default=list(Assumptions.latency_s), metavar=("FAST", "SLOW"),
                         help="a real model's seconds per call, for the estimate (default 0.5 2.0)")
     parser.add_argument("--usd-per-million", type=float, nargs=2, metavar=("IN", "OUT"),
@@ -208,8 +214,10 @@ def run(args: argparse.Namespace) -> dict:
     warm_embedder()
     cases = pick_cases(args.per_language)
     ledger = CallLedger(count_tokens)
-    assumptions = Assumptions(latency_s=tuple(args.latency_s), usd_per_million_in=args.usd_per_million[0],
-                              usd_per_million_out=args.usd_per_million[1])
+    usd_in, usd_out = args.usd_per_million
+    named = (usd_in, usd_out) == (Assumptions.usd_per_million_in, Assumptions.usd_per_million_out)
+    assumptions = Assumptions(latency_s=tuple(args.latency_s), usd_per_million_in=usd_in, usd_per_million_out=usd_out,
+                              price_of=Assumptions.price_of if named else "--usd-per-million")
     modes = {}
     with ScriptedLLMServer() as server:
         server.default = gold_script(ledger, cases)
