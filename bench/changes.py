@@ -182,11 +182,15 @@ def print_summary(result: dict) -> None:
                       + " ".join(f"{s[n]:14.3f}" for n in names))
 
 
-def main(argv: list[str] | None = None) -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.changes", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=["dev", "holdout"])
     parser.add_argument("--json", type=Path, help="write the results here")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
     result = run(args.split)
     print_summary(result)
     if args.json:

@@ -55,6 +55,11 @@ STEPS: tuple[Step, ...] = (
     Step("chat_past", "bench.chat", ("--split", "past", "--locomo", "0"), minutes=0.5),
     Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5, reads_locomo=True),
     Step("scale_1k", "bench.scale", ("--sizes", "1000", "--budget", "20"), minutes=2),
+    Step("graph_cost", "bench.graph_cost", minutes=1),
+    # No database: pure checks and the embedder (LoCoMo's turns only where ../shared has them).
+    Step("secrets", "bench.secrets", ("--split", "dev", "holdout", "--baseline"), minutes=0.5),
+    Step("changes", "bench.changes", ("--split", "dev", "holdout"), minutes=0.3),
+    Step("entities", "bench.entities", minutes=0.5),
     Step("locomo_peers", "bench.locomo", ("--peers", "bm25", "dense", "mem0"), Tier.FULL,
          needs=("bm25s", *MEM0), minutes=5, reads_locomo=True),
     Step("scale", "bench.scale", ("--sizes", "1000", "10000", "100000", "--explain"), Tier.FULL, minutes=20),

@@ -169,3 +169,95 @@ def load_table(results: list[dict]) -> str:
                           f"{_ms(lat, 'GET /api/memories', 'p95')} / {_ms(lat, 'GET /api/conversations', 'p95')}",
                           both("POST /api/memories/search")))
     return "\n".join(lines)
+
+
+# --- what each graph extraction costs (bench.graph_cost) ----------------------------------------
+
+def graph_cost_table(result: dict) -> str:
+    """Per mode and language: our seconds, model calls, rounds, tokens, embedder calls; then the model's calls
+    by purpose and the estimate with a real model."""
+    lines = [_head("GRAPH_EXTRACTION, memories", "s per memory, ours (mean / p95)", "model calls (min-max)",
+                   "rounds", "tokens in / out", "embedder calls (texts)")]
+    for mode, part in result["modes"].items():
+        for label, s in [("all", part["overall"]), *part["by_language"].items()]:
+            seconds, calls = s["seconds_per_memory"], s["model_calls_per_memory"]
+            lines.append(_row(f"{mode}, {label} ({s['memories']})", f"{seconds['mean']:.3f} / {seconds['p95']:.3f}",
+                              f"{calls['mean']:.2f} ({calls['min']}-{calls['max']})", f"{s['model_rounds_per_memory']:.2f}",
+                              f"{s['prompt_tokens_per_memory']:,.0f} / {s['completion_tokens_per_memory']:,.0f}",
+                              f"{s['embedding_calls_per_memory']:.2f} ({s['embedded_texts_per_memory']:.1f})"))
+    lines += ["", _head("graphiti's call", "calls per memory", "memories calling", "tokens in / out per call")]
+    overall = result["modes"]["model"]["overall"]
+    for purpose, p in overall["by_purpose"].items():
+        lines.append(_row(purpose, f"{p['calls_per_memory']:.2f}", f"{p['memories_calling']} of {overall['memories']}",
+                          f"{p['prompt_tokens_per_call']:,.0f} / {p['completion_tokens_per_call']:,.0f}"))
+    a = result["assumptions"]
+    low, high = a["latency_s_per_call"]
+    lines += ["", f"With a real model ({low:g}-{high:g} s a call; USD {a['usd_per_million_in']:g} / "
+                  f"{a['usd_per_million_out']:g} per million tokens in / out, {a['price_of']}):", "",
+              _head("GRAPH_EXTRACTION", "s per memory", "memories per hour, one worker", "USD per 1,000 memories")]
+    for mode, e in result["estimate"].items():
+        lo, hi = e["seconds_per_memory"]
+        per_hour = " to ".join(f"{n:,}" for n in dict.fromkeys(e["memories_per_hour_one_worker"]))
+        lines.append(_row(mode, f"{lo:g}" if lo == hi else f"{lo:g} to {hi:g}", per_hour, f"{e['usd_per_1000_memories']:.2f}"))
+    return "\n".join(lines)
+
+
+# --- secrets never stored (bench.secrets) -------------------------------------------------------
+
+def _rate(value) -> str:
+    return "–" if value is None else f"{value * 100:.1f} %"
+
+
+def secrets_table(result: dict) -> str:
+    """Per split and language: secrets offered and stored, ordinary sentences and the share refused."""
+    lines = [_head("split", "language", "secrets", "stored", "ordinary", "over-blocked")]
+    for split, part in result["by_split"].items():
+        for language, s in part["by_language"].items():
+            lines.append(_row(split, language, s["secrets"], s["stored"], s["ordinary"], _rate(s["over_blocked_rate"])))
+    if result.get("locomo"):
+        lo = result["locomo"]
+        lines += ["", f"LoCoMo dev turns refused: {lo['blocked']} of {lo['turns']:,} ({_rate(lo['blocked_rate'])})."]
+    baseline = result.get("embedding_baseline_dev")
+    if baseline:
+        cells = "; ".join(f"threshold {b['threshold']:g}: {b['stored']} stored, {_rate(b['over_blocked_rate'])} over-blocked"
+                          for b in baseline.values())
+        lines += ["", f"The trained alternative on dev (`--baseline`): {cells}."]
+    return "\n".join(lines)
+
+
+# --- what a new statement changes (bench.changes) -----------------------------------------------
+
+CHANGE_METRICS = ("update_detection", "wrong_replacements", "restate_detection", "wrong_skips")
+DECIDERS = {"offline": "rules", "learned": "learned + rules' changes"}  # the result's keys, as the docs name them
+
+
+def changes_table(result: dict) -> str:
+    """Per split, decider (the rules alone, the learned model) and language."""
+    lines = [_head("split", "decider", "language", "statements", *(m.replace("_", " ") for m in CHANGE_METRICS))]
+    for split, deciders in result["by_split"].items():
+        for decider, languages in deciders.items():
+            for language, s in languages.items():
+                lines.append(_row(split, DECIDERS.get(decider, decider), language, s["statements"], *(_num(s.get(m)) for m in CHANGE_METRICS)))
+    return "\n".join(lines)
+
+
+# --- entities without a model (bench.entities) --------------------------------------------------
+
+def entities_table(result: dict) -> str:
+    """Per split and language: precision and recall, typed and untyped, and recall on unlisted names."""
+    lines = [_head("split", "language", "sentences", "gold", "precision", "recall", "typed P", "typed R",
+                   "recall on names the gazetteer lacks")]
+    for split, part in result["by_split"].items():
+        for language, s in part["by_language"].items():
+            lines.append(_row(split, language, s["sentences"], s["gold"], _num(s["precision"]), _num(s["recall"]),
+                              _num(s["typed_precision"]), _num(s["typed_recall"]), _num(s.get("unlisted_recall"))))
+    t = result.get("timing")
+    if t:
+        by_language = ", ".join(f"{k} {v:g}" for k, v in t["us_per_memory_by_language"].items())
+        lines += ["", f"- Time per memory: {t['us_per_memory']:g} µs ({by_language} µs); the first call "
+                      f"{t['first_call_s']:g} s (loading jieba)."]
+    for split, r in (result.get("resolution") or {}).items():
+        names = r["names_only"]
+        lines.append(f"- Resolution, {split}: names only {names['accuracy']:.3f} over {r['cases']} names "
+                     f"({names['wrong_merges']} wrong merges, {names['missed_merges']} missed).")
+    return "\n".join(lines)
