@@ -1,6 +1,7 @@
 """How fast memories go in: the batch write path, an import through its job, extraction per worker.
 
-    python -m bench.writes [--rows 5000] [--embed-rows 1000] [--floor-rows 2000] [--windows 60] [--json bench/results/writes.json]
+    python -m bench.writes [--rows 5000] [--embed-rows 1000] [--floor-rows 2000] [--floor-rounds 2] [--windows 60]
+                           [--json bench/results/writes.json]
 
 - `write_per_s_precomputed`: `bulk_add` of `--rows` synthetic memories with their vectors given (pool
   vectors with noise, as bench/scale.py), into a fresh user: the database's share alone.
