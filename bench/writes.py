@@ -1,11 +1,16 @@
 """How fast memories go in: the batch write path, an import through its job, extraction per worker.
 
-    python -m bench.writes [--rows 5000] [--embed-rows 1000] [--windows 60] [--json bench/results/writes.json]
+    python -m bench.writes [--rows 5000] [--embed-rows 1000] [--floor-rows 2000] [--floor-rounds 2] [--windows 60]
+                           [--json bench/results/writes.json]
 
 - `write_per_s_precomputed`: `bulk_add` of `--rows` synthetic memories with their vectors given (pool
   vectors with noise, as bench/scale.py), into a fresh user: the database's share alone.
 - `write_per_s_with_embedding`: `bulk_add` of `--embed-rows` new sentences embedded by the configured
   (default) embedder, batch by batch, as an import does.
+- `floor_per_s`: the floor under the first: `--floor-rows` more such rows copied into the memories table as
+  `bulk_add` copies them, in a transaction rolled back, with every index (`all_indexes`), with only the HNSW
+  index on the content's vector (`hnsw_only`: no batch write goes faster while every insert updates that
+  graph) and with none (`no_index`), each `--floor-rounds` times, alternating.
 - `import_5000_s`: the first user's memories exported (the JSON the memories page sends), posted to
   `POST /api/memories/import` as another user, and polled at `GET /api/memories/import/{id}` until done:
   seconds from the POST to the answer that says done, with a real Celery worker (started here, solo pool)
@@ -39,6 +44,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.writes", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=5000, help="memories written with vectors given, then imported")
     parser.add_argument("--embed-rows", type=int, default=1000, help="memories written with embedding")
+    parser.add_argument("--floor-rows", type=int, default=2000, help="rows per floor measurement (0: none)")
+    parser.add_argument("--floor-rounds", type=int, default=2, help="floor measurements per variant")
     parser.add_argument("--windows", type=int, default=60, help="extraction jobs run by one worker")
     parser.add_argument("--pool", type=int, default=3000, help="base sentences embedded once")
     parser.add_argument("--json", type=Path, default=RESULTS / "writes.json")
@@ -55,6 +62,44 @@ def write_rate(user_id: int, texts: list[str], vectors: list[list[float]] | None
     written = bulk_add(user_id, items, embeddings=vectors)
     assert all(memory is not None for memory in written), "the bench's sentences must all be new"
     return len(items) / (time.perf_counter() - started)
+
+
+FLOOR_VARIANTS = ("all_indexes", "hnsw_only", "no_index")
+HNSW_INDEX = "memory_embedding_hnsw"
+
+
+def floor_rates(user_id: int, texts: list[str], vectors: list[list[float]], rounds: int) -> dict[str, list[float]]:
+    """Memories per second copied into the table (copy_insert, as bulk_add does) with every index, only the
+    content's HNSW index, or none: each in a transaction that drops the others and is rolled back."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from memoryapp.engine.memories.copy_rows import copy_insert
+    from memoryapp.engine.text import content_key, search_tokens
+    from memoryapp.models import Memory
+
+    table = Memory._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s", [table])
+        indexes = [name for (name,) in cursor.fetchall()]
+    kept = {"all_indexes": set(indexes), "hnsw_only": {f"{table}_pkey", HNSW_INDEX}, "no_index": {f"{table}_pkey"}}
+    rates: dict[str, list[float]] = {variant: [] for variant in FLOOR_VARIANTS}
+    for round_ in range(rounds):
+        for variant in FLOOR_VARIANTS if round_ % 2 == 0 else reversed(FLOOR_VARIANTS):
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    for name in indexes:
+                        if name not in kept[variant]:
+                            cursor.execute(f'DROP INDEX "{name}"')  # names from pg_indexes, never input
+                now = timezone.now()
+                rows = [Memory(user_id=user_id, content=text, content_key=content_key(text), valid_from=now,
+                               source="imported", embedding=vector, search_tokens=search_tokens(text))
+                        for text, vector in zip(texts, vectors)]
+                started = time.perf_counter()
+                copy_insert(rows)
+                rates[variant].append(round(len(rows) / (time.perf_counter() - started), 1))
+                transaction.set_rollback(True)
+    return rates
 
 
 def import_through_job(source, timeout: float = 600) -> dict:
@@ -164,6 +209,11 @@ def run(args: argparse.Namespace) -> dict:
     vectors = synthetic.perturbed(pool_vectors, [i for _, i in rows]).tolist()
     result["write_per_s_precomputed"] = round(write_rate(source.pk, [text for text, _ in rows], vectors), 1)
     logger.info("precomputed: %s/s", result["write_per_s_precomputed"])
+    if args.floor_rows:
+        extra = synthetic.memories(args.floor_rows, pool, start=40_000_000)
+        extra_vectors = synthetic.perturbed(pool_vectors, [i for _, i in extra]).tolist()
+        result["floor_per_s"] = floor_rates(source.pk, [text for text, _ in extra], extra_vectors, args.floor_rounds)
+        logger.info("floor: %s", result["floor_per_s"])
 
     embedded = runtime.fresh_user("writes-embed")
     texts = [text for text, _ in synthetic.memories(args.embed_rows, pool, start=20_000_000)]

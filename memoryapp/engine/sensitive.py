@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from .regex_literals import required_literals
+
 
 class SecretKind(StrEnum):
     PASSWORD = "password"
@@ -104,6 +106,11 @@ _KEY_CUE = (r"api[\s_-]*keys?|secret(?:\s+access)?[\s_-]*keys?|access[\s_-]*(?:k
             r"client[\s_-]*secret|\btokens?\b|bearer|private[\s_-]*key|\bkey\b|密钥|秘钥|令牌|accesskey(?:\s*(?:id|secret))?")
 _SECURITY_CUE = (r"security\s+(?:question|answer)s?|secret\s+question|memorable\s+word|maiden\s+name|"
                  r"密保(?:问题)?|安全问题")
+_COMBINATION_CUE = r"combination|combo|密码锁"
+_PASSPHRASE_CUE = r"pass\s*phrase"
+_KEY_WORD_CUE = r"api[\s_-]*key|secret[\s_-]*key|access[\s_-]*token|client[\s_-]*secret|\btoken"
+_ANSWER_CUE = _SECURITY_CUE + r"|(?:the\s+)?answer"
+_ASKED_CUE = r"\b(?:bank|security|account|site|app)\s+asked\b"
 
 _I = re.IGNORECASE
 
@@ -164,7 +171,7 @@ _NAMED: tuple[tuple[SecretKind, re.Pattern[str]], ...] = (
     (SecretKind.OTP, _named(_OTP_CUE, rf"(?:{_VALUE_DIGITS}){_UNIT_AFTER}")),
     (SecretKind.PIN, _named(_PIN_CUE, _VALUE)),
     (SecretKind.PASSWORD, _named(_PASSWORD_CUE, _VALUE)),
-    (SecretKind.OTHER, _named(r"combination|combo|密码锁", rf"(?:{_VALUE_DIGITS}){_UNIT_AFTER}")),
+    (SecretKind.OTHER, _named(_COMBINATION_CUE, rf"(?:{_VALUE_DIGITS}){_UNIT_AFTER}")),
 )
 # Looser: a credential, then within its sentence a colon or "=" and a value ("my amazon password's the same as
 # my email one: Dolphin2021", "instagram login: maya_k / sunset#2019"), or a value that only a password looks like.
@@ -176,16 +183,15 @@ _LOOSE = tuple(
 # After an explicit link, one plain word can be the whole password or answer.
 _WORD_AFTER_LINK: tuple[tuple[SecretKind, re.Pattern[str]], ...] = (
     (SecretKind.PASSWORD, _named(_PASSWORD_CUE, rf"(?P<word>{_VALUE_WORD})", _LINK)),
-    (SecretKind.PASSWORD, _named(r"pass\s*phrase", r"(?P<word>[A-Za-z][\w'-]*)", _LINK)),  # several words
-    (SecretKind.API_KEY, _named(r"api[\s_-]*key|secret[\s_-]*key|access[\s_-]*token|client[\s_-]*secret|\btoken",
-                                rf"(?P<word>{_VALUE_WORD})", _LINK)),
-    (SecretKind.SECURITY_ANSWER, _named(_SECURITY_CUE + r"|(?:the\s+)?answer", rf"(?P<word>{_VALUE_WORD})", _LINK)),
+    (SecretKind.PASSWORD, _named(_PASSPHRASE_CUE, r"(?P<word>[A-Za-z][\w'-]*)", _LINK)),  # several words
+    (SecretKind.API_KEY, _named(_KEY_WORD_CUE, rf"(?P<word>{_VALUE_WORD})", _LINK)),
+    (SecretKind.SECURITY_ANSWER, _named(_ANSWER_CUE, rf"(?P<word>{_VALUE_WORD})", _LINK)),
 )
 # A security answer: a security question named, then what was answered ("…the answer is 旺财", "I put Oakwood").
 _SECURITY = re.compile(
     rf"(?:{_SECURITY_CUE}).{{0,40}}?(?:answer(?:\s+is)?|I\s+(?:put|said|wrote|used|chose)|was\s+called|was|is"
     rf"|答案(?:是|为|填的是)?|填的是|写的是|[:：])\s*[^\s,.;，。；?？]{{2,}}", _I)
-_ASKED = re.compile(r"\b(?:bank|security|account|site|app)\s+asked\b[^.。!?！？\n]{0,40}?"
+_ASKED = re.compile(rf"{_ASKED_CUE}[^.。!?！？\n]{{0,40}}?"
                     r"\bI\s+(?:answered|said|put|wrote)\s+\S+", _I)  # "the bank asked my favourite teacher and I said …"
 _SECURITY_NOT = re.compile(r"answers?\s+(?:is|are)\s+(?:so\s+|too\s+)?(?:easy|hard)|记不住|忘了|hate|never remember|"
                            r"can't remember|was on the form|太难", _I)
@@ -201,29 +207,72 @@ def _plain_word_is_value(match: re.Match[str]) -> bool:
     return (word not in _NOT_A_VALUE and not word.endswith(("ing", "ed")) and not re.fullmatch(_NUM_WORD, word))
 
 
+# Every pattern that ties a credential to its value needs one of these cues to match: _named and _LOOSE
+# start with one, _WORD_AFTER_LINK, _SECURITY and _ASKED too, _REVERSED ends with one. A text with none of
+# them can hold a secret by its shape only (a key, an ID, a card, an IBAN), and most texts have none: one
+# pass over it spares them the two dozen patterns (the answer is the same; tests/unit/engine/test_sensitive.py).
+_CUE_PATTERN = "|".join(f"(?:{cue})" for cue in (
+    _CVV_CUE, _ID_CUE, _PASSPORT_CUE, _CARD_CUE, _ACCOUNT_CUE, _KEY_CUE, _OTP_CUE, _PIN_CUE, _PASSWORD_CUE,
+    _COMBINATION_CUE, _PASSWORD_WORD, _PASSPHRASE_CUE, _KEY_WORD_CUE, _ANSWER_CUE, _SECURITY_CUE, _ASKED_CUE,
+))
+_CUES = re.compile(_CUE_PATTERN, _I)
+# And no cue matches without one of these words ("pass", "pin", "card", "密码"…): in an ASCII text, where
+# IGNORECASE is `str.lower`, a plain substring test finds them many times faster than _CUES. The other
+# words have a caseless character beyond ASCII ("码"), which no ASCII text holds; should one ever not, the
+# substring test is left out.
+_CUE_WORDS = required_literals(_CUE_PATTERN, _I)
+_ASCII_CUE_WORDS = (
+    tuple(sorted({word.lower() for word in _CUE_WORDS if word.isascii()}))
+    if _CUE_WORDS and all(word.isascii() or any(not char.isascii() and char.lower() == char.upper() for char in word)
+                          for word in _CUE_WORDS)
+    else None)
+
+
+def _names_a_credential(text: str) -> bool:
+    if _ASCII_CUE_WORDS is not None and text.isascii():
+        lowered = text.lower()
+        if not any(word in lowered for word in _ASCII_CUE_WORDS):
+            return False
+    return _CUES.search(text) is not None
+
+
+_LONG_DIGITS_RE = re.compile(_LONG_DIGITS)
+
+
 def find_secret(text: str) -> SecretKind | None:
     """What secret `text` holds, or None when it holds none (see the module's docstring)."""
+    return _secret_in(text, cued=_names_a_credential(text))
+
+
+def _secret_in(text: str, *, cued: bool) -> SecretKind | None:
+    """find_secret's rules in their order; `cued` False skips those that need a cue (_CUES) to match."""
     if any(_iban(match.group()) for match in _IBAN.finditer(text)):
         return SecretKind.BANK_ACCOUNT
     for kind, pattern in _SHAPES:
         if pattern.search(text):
             return kind
-    for kind, pattern in (*_NAMED, *_LOOSE):
-        if pattern.search(text):
-            return kind
-    for kind, pattern in _WORD_AFTER_LINK:
-        if any(_plain_word_is_value(m) for m in pattern.finditer(text)):
-            return kind
-    if (_SECURITY.search(text) or _ASKED.search(text)) and not _SECURITY_NOT.search(text):
-        return SecretKind.SECURITY_ANSWER
-    if not _NOT_SECRET_NUMBER.search(text):
-        for match in re.finditer(_LONG_DIGITS, text):
-            digits = re.sub(r"\D", "", match.group())
-            if 15 <= len(digits) <= 19 or (13 <= len(digits) <= 19 and _luhn(digits)):
-                return SecretKind.CARD
-    if _REVERSED.search(text):
+    if cued:
+        for kind, pattern in (*_NAMED, *_LOOSE):
+            if pattern.search(text):
+                return kind
+        for kind, pattern in _WORD_AFTER_LINK:
+            if any(_plain_word_is_value(m) for m in pattern.finditer(text)):
+                return kind
+        if (_SECURITY.search(text) or _ASKED.search(text)) and not _SECURITY_NOT.search(text):
+            return SecretKind.SECURITY_ANSWER
+    if _card_sized_number(text) and not _NOT_SECRET_NUMBER.search(text):
+        return SecretKind.CARD
+    if cued and _REVERSED.search(text):
         return SecretKind.PASSWORD
     return None
+
+
+def _card_sized_number(text: str) -> bool:
+    for match in _LONG_DIGITS_RE.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 15 <= len(digits) <= 19 or (13 <= len(digits) <= 19 and _luhn(digits)):
+            return True
+    return False
 
 
 def contains_sensitive(text: str) -> bool:

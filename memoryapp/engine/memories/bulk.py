@@ -3,7 +3,7 @@
 `embedded_batches` is the one loop: it cuts the work into batches, embeds each batch in one call (the
 next batch is embedded on a thread while the caller writes this one: the model and the database each
 keep a core busy) and reports progress after each batch is written. `bulk_add` writes through it:
-validated rows in, one multi-row INSERT of memories and one of their history rows per batch, exact
+validated rows in, one COPY of memories and one of their history rows per batch (copy_rows.py), exact
 duplicates (by content_key, within the write or against current memories) skipped and reported. No
 per-memory signal: one `memory_changed` for the whole write (a `MemoryEventType.BATCH` event with its
 count, after commit); graph sync leaves the new rows pending for its drain.
@@ -21,12 +21,13 @@ from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySour
 from memoryapp.providers.embeddings.base import Embedder
 
 from ..text import content_key, search_context, search_tokens
+from .copy_rows import copy_insert
 from .cue_fields import cue_fields, embed_cues
 from .snapshots import snapshot
 from .validation import MemoryInput
 from .write import _lock_user, announce
 
-BATCH = 256  # rows embedded and written at a time: one model call and two INSERTs each
+BATCH = 256  # rows embedded and written at a time: one model call and two COPYs each
 Item = TypeVar("Item")
 Vector = list[float]
 Progress = Callable[[int, int], None]
@@ -122,8 +123,8 @@ def _write_batch(user_id: int, batch: Sequence[MemoryInput], vectors: list[Vecto
                 context=item.context, search_context=search_context(item.context, valid_from),
                 **cue_fields(item.cues, cue_vector),
             ))
-        created = Memory.objects.bulk_create(rows)
-        MemoryEvent.objects.bulk_create([
+        created = copy_insert(rows)
+        copy_insert([
             MemoryEvent(user_id=user_id, memory=m, memory_ref=m.pk, action=action, actor=actor,
                         after=snapshot(m)) for m in created
         ])

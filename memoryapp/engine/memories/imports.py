@@ -24,7 +24,7 @@ from .. import jobs
 from ..jobs import Job
 from .bulk import BATCH, bulk_add
 from .transfer import ImportReport, RowError, validate_rows
-from .validation import MemoryInput
+from .validation import SECRETS_CHECKED, MemoryInput
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,8 @@ def _write(job_id: int, row: _JobRow) -> ImportReport:
             return ImportReport()
         if job.status == RunStatus.DONE:
             return ImportReport(imported=job.imported, duplicates=job.duplicates)
-        items = [MemoryInput.model_validate(item) for item in job.rows]
+        # Checked for secrets when the job was queued (_new_job): parsed back, not checked again.
+        items = [MemoryInput.model_validate(item, context=SECRETS_CHECKED) for item in job.rows]
         created = bulk_add(job.user_id, items, source=MemorySource.IMPORTED, actor=job.actor, batch_size=BATCH,
                            progress=row.progress)
         report = ImportReport(imported=sum(1 for memory in created if memory is not None))

@@ -17,8 +17,8 @@ from typing import Annotated, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import (
-    AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, ValidatorFunctionWrapHandler,
-    WrapValidator,
+    AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, ValidationInfo,
+    ValidatorFunctionWrapHandler, WrapValidator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -72,8 +72,15 @@ _SECRET_NAMES = {
 _FIELD_NAMES = {"content": gettext_lazy("content"), "context": gettext_lazy("context"), "cues": gettext_lazy("cues")}
 
 
+# Validation context for rows this app checked before and kept (an import job's rows, parsed again by the
+# worker): the secrets check, the slow part, is not run twice.
+SECRETS_CHECKED = {"secrets_checked": True}
+
+
 def _without_secret(field: str):
-    def check(value: str) -> str:
+    def check(value: str, info: ValidationInfo) -> str:
+        if info.context and info.context.get("secrets_checked"):
+            return value
         kind = find_secret(value)
         if kind is not None:
             message = _("%(field)s looks like it holds %(secret)s: passwords, PINs, codes, keys and ID, passport, "

@@ -167,3 +167,35 @@ def test_it_reports_bulk_progress_per_batch_and_skips_duplicates(alice):
     assert reports == [(2, 6), (4, 6), (6, 6)]
     assert [m is None for m in written] == [False] * 5 + [True]
     assert Memory.objects.filter(user=alice).count() == 5
+
+
+def test_it_stores_a_bulk_write_as_given_vectors_cues_history_and_words(alice, settings):
+    """bulk_add copies its rows in (copy_rows.copy_insert): what comes back is what was stored, bit for bit."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    vectors = rng.normal(size=(3, settings.EMBEDDING_DIM)).tolist()
+    cue_vectors = [rng.normal(size=settings.EMBEDDING_DIM).tolist(), None, None]
+    items = [MemoryInput(content="Visited the Louvre in May", cues=["planning a trip to Paris"]),
+             MemoryInput(content="我喜欢在周末去博物馆", context="chat about weekends"),
+             MemoryInput(content="Prefers oat milk in coffee", importance=0.9)]
+    written = bulk_add(alice.pk, items, embeddings=vectors, cue_embeddings=cue_vectors)
+
+    stored = {m.pk: m for m in Memory.objects.filter(user=alice)}
+    assert sorted(stored) == sorted(m.pk for m in written)
+    for memory, vector in zip(written, vectors):
+        row = stored[memory.pk]
+        assert np.array_equal(np.asarray(row.embedding, dtype=np.float32), np.asarray(vector, dtype=np.float32))
+        assert row.created_at is not None and row.source == "imported"
+    louvre, museum, milk = (stored[m.pk] for m in written)
+    assert louvre.cues == ["planning a trip to Paris"]
+    assert np.array_equal(np.asarray(louvre.cue_embedding, dtype=np.float32),
+                          np.asarray(cue_vectors[0], dtype=np.float32))
+    assert museum.cue_embedding is None and museum.context == "chat about weekends" and milk.importance == 0.9
+    events = MemoryEvent.objects.filter(user=alice, action=EventAction.IMPORTED)
+    assert sorted(e.memory_id for e in events) == sorted(stored)
+    assert {e.after["content"] for e in events} == {m.content for m in written}
+    with connection.cursor() as cursor:  # the generated full-text vector is there, Chinese segmented
+        cursor.execute("SELECT id FROM memoryapp_memory WHERE user_id = %s AND search_vector @@ "
+                       "plainto_tsquery('memoryapp_mixed', %s)", [alice.pk, "博物馆"])
+        assert [row[0] for row in cursor.fetchall()] == [museum.pk]

@@ -8,6 +8,7 @@ from django.utils import translation
 from bench.secrets import load_cases
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.memories.validation import MemoryFields, parse
+from memoryapp.engine import sensitive
 from memoryapp.engine.sensitive import SecretKind, find_secret
 
 
@@ -73,3 +74,13 @@ def test_the_refusal_says_what_it_found_in_the_users_language(language, words):
     with translation.override(language), pytest.raises(MemoryValidationError) as refused:
         parse(MemoryFields, {"content": "my passport number is C01X00T47"})
     assert refused.value.field == "content" and refused.value.message.startswith(words)
+
+
+@pytest.mark.parametrize("split", ["train", "dev"])
+def test_the_cue_prefilter_never_changes_an_answer(split):
+    """find_secret skips the rules that tie a credential to a value when no credential is named at all: on
+    every written case, cued or not, its answer is the one all the rules give."""
+    texts = [c["text"] for c in load_cases(split)]
+    texts += ["Alice cancelled chess openings since last year with the kids (note 4821).",
+              "我的银行卡号是 6222 0202 0012 3456 789", "4916338506082832 is my visa", "870412是我的支付密码"]
+    assert [find_secret(t) for t in texts] == [sensitive._secret_in(t, cued=True) for t in texts]
