@@ -56,20 +56,23 @@ def _embed_names(embedder: Any, keys: list[str]) -> list[list[float]]:
     return [_name_vectors[k] for k in keys]
 
 
-async def named_nodes(g: Graphiti, group_id: str, text: str, language: str | None, embedder: Any,
-                      known: dict[str, str]) -> list[tuple[str, str, list[str]]]:
-    """(uuid, name, labels) of the entities `text` names, resolved to the user's nodes where they exist."""
+def _named_in(text: str) -> list:
+    """The entities `text` names, each normalised name once, at most MAX_ENTITIES."""
     entities, seen = [], set()
-    for entity in extract_entities(text, language or None):
+    for entity in extract_entities(text):
         key = normalise_name(entity.name)
         if key and key not in seen:
             seen.add(key)
             entities.append(entity)
-    entities = entities[:MAX_ENTITIES]
+    return entities[:MAX_ENTITIES]
+
+
+def _resolve_nodes(group_id: str, entities: list, embedder: Any, known: dict[str, str]) -> list[tuple[str, str, list[str]]]:
+    """(uuid, name, labels) of `entities`, resolved to the known nodes where they exist (labels only for new ones)."""
     if not entities:
         return []
     embed = (lambda texts: _embed_names(embedder, list(texts))) if known else None
-    resolutions = await asyncio.to_thread(resolve, [e.name for e in entities], list(known), embed)
+    resolutions = resolve([e.name for e in entities], list(known), embed)
     out: dict[str, tuple[str, str, list[str]]] = {}  # two names resolving to one node count once
     for entity, resolution in zip(entities, resolutions):
         if resolution.match is not None:
@@ -80,41 +83,88 @@ async def named_nodes(g: Graphiti, group_id: str, text: str, language: str | Non
     return list(out.values())
 
 
-async def write_memory(g: Graphiti, snap: MemorySnapshot, group_id: str, embedder: Any) -> str:
-    """Write the memory as a new episode with its entities and facts; return the episode's uuid."""
+def plan_memories(snaps: list[MemorySnapshot], group_id: str, embedder: Any, known: dict[str, str]) -> Any:
+    """The episodes, new entity nodes, fact edges and mentions for `snaps`, oldest first, as one-at-a-time
+    syncs would write them: each memory resolves its names against the user's graph *and* the entities
+    the memories before it in the batch created, so a name shared across the batch is one node. CPU only
+    (run it off the loop); every name the batch needs is embedded in one embedder call."""
     from graphiti_core.edges import EntityEdge, EpisodicEdge
     from graphiti_core.nodes import EntityNode, EpisodeType, EpisodicNode
-    from graphiti_core.utils.bulk_utils import add_nodes_and_edges_bulk
     from graphiti_core.utils.datetime_utils import utc_now
 
-    known = await known_entities(g)
-    named = await named_nodes(g, group_id, snap.content, None, embedder, known)
-    known_uuids = set(known.values())
-    if len(named) < 2:  # a memory about the user alone, or the user and one thing
-        named = [(user_uuid(group_id), USER_NAME, ["Person"]), *named]
+    known = dict(known)  # grows with the batch's own new entities
+    named_per_memory = [_named_in(snap.content) for snap in snaps]
+    _embed_names(embedder, [normalise_name(e.name) for named in named_per_memory for e in named]
+                 + [normalise_name(name) for name in known])
+    missing = [snap.body for snap in snaps if not snap.embedding]
+    body_vectors = dict(zip(missing, embedder.embed(missing))) if missing else {}
     now = utc_now()
-    episode = EpisodicNode(
-        name=f"memory-{snap.id}", group_id=group_id, source=EpisodeType.message,
-        source_description=f"memoryapp {snap.kind} memory", content=snap.body, valid_at=snap.valid_from,
-        created_at=now,
-    )
-    new_nodes = [n for n in named if n[0] not in known_uuids]
-    vectors = await asyncio.to_thread(_embed_names, embedder, [normalise_name(name) for _, name, _ in new_nodes])
-    nodes = [EntityNode(uuid=u, name=name, group_id=group_id, labels=["Entity", *labels], name_embedding=v,
-                        created_at=now) for (u, name, labels), v in zip(new_nodes, vectors)]
-    fact_vector = snap.embedding or (await asyncio.to_thread(embedder.embed, [snap.body]))[0]
-    pairs = [(a[0], b[0]) for a, b in zip(named, named[1:])] or [(named[0][0], named[0][0])]
-    edges = [
-        EntityEdge(source_node_uuid=s, target_node_uuid=t, name=FACT_NAME, fact=snap.content, group_id=group_id,
-                   episodes=[episode.uuid], fact_embedding=fact_vector, valid_at=snap.valid_from,
-                   reference_time=snap.valid_from, created_at=now)
-        for a, b in pairs for s, t in ({(a, b), (b, a)})
-    ]
-    episode.entity_edges = [e.uuid for e in edges]
-    mentions = [EpisodicEdge(source_node_uuid=episode.uuid, target_node_uuid=u, group_id=group_id, created_at=now)
-                for u, _, _ in named]
-    await add_nodes_and_edges_bulk(g.driver, [episode], mentions, nodes, edges, g.embedder)
-    return episode.uuid
+    episodes, nodes, edges, mentions = [], {}, [], []
+    for snap, entities in zip(snaps, named_per_memory):
+        named = _resolve_nodes(group_id, entities, embedder, known)
+        if len(named) < 2:  # a memory about the user alone, or the user and one thing
+            named = [(user_uuid(group_id), USER_NAME, ["Person"]), *named]
+        for uuid_, name, labels in named:
+            if labels and uuid_ not in nodes:  # new to the graph: written once, known to the rest of the batch
+                nodes[uuid_] = EntityNode(uuid=uuid_, name=name, group_id=group_id, labels=["Entity", *labels],
+                                          name_embedding=_embed_names(embedder, [normalise_name(name)])[0],
+                                          created_at=now)
+                if name != USER_NAME:
+                    known[name] = uuid_
+        episode = EpisodicNode(
+            name=f"memory-{snap.id}", group_id=group_id, source=EpisodeType.message,
+            source_description=f"memoryapp {snap.kind} memory", content=snap.body, valid_at=snap.valid_from,
+            created_at=now,
+        )
+        # A superseded memory's facts end when it was superseded (as _apply_validity would set them).
+        ended = {"memoryapp_invalidated": True} if snap.valid_until is not None else {}
+        fact_vector = snap.embedding or body_vectors[snap.body]
+        pairs = [(a[0], b[0]) for a, b in zip(named, named[1:])] or [(named[0][0], named[0][0])]
+        own = [
+            EntityEdge(source_node_uuid=s, target_node_uuid=t, name=FACT_NAME, fact=snap.content, group_id=group_id,
+                       episodes=[episode.uuid], fact_embedding=fact_vector, valid_at=snap.valid_from,
+                       invalid_at=snap.valid_until, reference_time=snap.valid_from, created_at=now,
+                       attributes=dict(ended))
+            for a, b in pairs for s, t in ({(a, b), (b, a)})
+        ]
+        episode.entity_edges = [e.uuid for e in own]
+        episodes.append(episode)
+        edges.extend(own)
+        mentions.extend(EpisodicEdge(source_node_uuid=episode.uuid, target_node_uuid=u, group_id=group_id,
+                                     created_at=now) for u, _, _ in named)
+    return episodes, list(nodes.values()), edges, mentions
+
+
+async def write_memories(g: Graphiti, snaps: list[MemorySnapshot], group_id: str, embedder: Any) -> list[str]:
+    """Write each memory (one user's, oldest first) as a new episode with its entities and facts; return the
+    episodes' uuids in order. One lookup of the user's entities, then a handful of UNWIND queries for the
+    whole batch (graphiti's bulk writer saves entity nodes one query each: those are saved here, by label)."""
+    from graphiti_core.utils.bulk_utils import add_nodes_and_edges_bulk
+
+    if not snaps:
+        return []
+    known = await known_entities(g)
+    episodes, nodes, edges, mentions = await asyncio.to_thread(plan_memories, snaps, group_id, embedder, known)
+    await _save_entity_nodes(g, nodes)
+    await add_nodes_and_edges_bulk(g.driver, episodes, mentions, [], edges, g.embedder)
+    return [episode.uuid for episode in episodes]
+
+
+async def _save_entity_nodes(g: Graphiti, nodes: list) -> None:
+    """graphiti's FalkorDB node upsert (MERGE on uuid, labels, properties, vecf32 name embedding), one UNWIND
+    per label set instead of one query per node."""
+    by_labels: dict[str, list[dict]] = {}
+    for node in nodes:
+        labels = sorted(set(node.labels) | {"Entity"})
+        assert all(label.isidentifier() for label in labels), labels  # labels are Cypher, not parameters
+        by_labels.setdefault(":".join(labels), []).append({
+            "uuid": node.uuid, "name": node.name, "group_id": node.group_id, "summary": node.summary,
+            "created_at": node.created_at, "name_embedding": node.name_embedding,
+        })
+    for labels, rows in by_labels.items():
+        await g.driver.execute_query(
+            f"UNWIND $nodes AS node MERGE (n:Entity {{uuid: node.uuid}}) SET n:{labels} SET n = node "
+            "WITH n, node SET n.name_embedding = vecf32(node.name_embedding) RETURN n.uuid AS uuid", nodes=rows)
 
 
 async def query_nodes(g: Graphiti, query: str) -> list[str]:
