@@ -19,6 +19,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from .entities import extract_entities, normalise_name, resolve
+from .falkor import params_header
 
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
@@ -138,33 +139,85 @@ def plan_memories(snaps: list[MemorySnapshot], group_id: str, embedder: Any, kno
 async def write_memories(g: Graphiti, snaps: list[MemorySnapshot], group_id: str, embedder: Any) -> list[str]:
     """Write each memory (one user's, oldest first) as a new episode with its entities and facts; return the
     episodes' uuids in order. One lookup of the user's entities, then a handful of UNWIND queries for the
-    whole batch (graphiti's bulk writer saves entity nodes one query each: those are saved here, by label)."""
-    from graphiti_core.utils.bulk_utils import add_nodes_and_edges_bulk
-
+    whole batch: graphiti's own queries for its records (entity nodes by label set, where graphiti's bulk
+    writer sends one query per node; nodes and facts with their embeddings through falkor.params_header)."""
     if not snaps:
         return []
     known = await known_entities(g)
     episodes, nodes, edges, mentions = await asyncio.to_thread(plan_memories, snaps, group_id, embedder, known)
-    await _save_entity_nodes(g, nodes)
-    await add_nodes_and_edges_bulk(g.driver, episodes, mentions, [], edges, g.embedder)
+    graph = g.driver.client.select_graph(group_id)
+    await _save_entity_nodes(graph, nodes)
+    await _save_episodes(graph, episodes, mentions)
+    await _save_entity_edges(graph, edges)
     return [episode.uuid for episode in episodes]
 
 
-async def _save_entity_nodes(g: Graphiti, nodes: list) -> None:
+async def _save_episodes(graph: Any, episodes: list, mentions: list) -> None:
+    """The episodes and their MENTIONS edges: graphiti's bulk queries, with the records as its bulk writer
+    makes them."""
+    from graphiti_core.driver.driver import GraphProvider
+    from graphiti_core.models.edges.edge_db_queries import get_episodic_edge_save_bulk_query
+    from graphiti_core.models.nodes.node_db_queries import get_episode_node_save_bulk_query
+
+    rows = []
+    for episode in episodes:
+        row = dict(episode)
+        row["source"] = str(row["source"].value)
+        row.pop("labels", None)
+        rows.append(row)
+    await graph.query(params_header(episodes=rows) + get_episode_node_save_bulk_query(GraphProvider.FALKORDB))
+    await graph.query(params_header(episodic_edges=[m.model_dump() for m in mentions])
+                      + get_episodic_edge_save_bulk_query(GraphProvider.FALKORDB))
+
+
+async def _save_entity_nodes(graph: Any, nodes: list) -> None:
     """graphiti's FalkorDB node upsert (MERGE on uuid, labels, properties, vecf32 name embedding), one UNWIND
     per label set instead of one query per node."""
     by_labels: dict[str, list[dict]] = {}
     for node in nodes:
         labels = sorted(set(node.labels) | {"Entity"})
         assert all(label.isidentifier() for label in labels), labels  # labels are Cypher, not parameters
-        by_labels.setdefault(":".join(labels), []).append({
+        by_labels.setdefault(":".join(labels), []).append({**(node.attributes or {}), **{
             "uuid": node.uuid, "name": node.name, "group_id": node.group_id, "summary": node.summary,
             "created_at": node.created_at, "name_embedding": node.name_embedding,
-        })
+        }})
     for labels, rows in by_labels.items():
-        await g.driver.execute_query(
+        await graph.query(params_header(nodes=rows) + (
             f"UNWIND $nodes AS node MERGE (n:Entity {{uuid: node.uuid}}) SET n:{labels} SET n = node "
-            "WITH n, node SET n.name_embedding = vecf32(node.name_embedding) RETURN n.uuid AS uuid", nodes=rows)
+            "WITH n, node SET n.name_embedding = vecf32(node.name_embedding) RETURN n.uuid AS uuid"))
+
+
+# graphiti's FalkorDB fact upsert (get_entity_edge_save_bulk_query), except that each embedding is sent once
+# in $vectors and the facts point at it: a memory's facts share its vector (both directions, each pair), and
+# parsing the vectors was most of FalkorDB's time on a batch.
+SAVE_FACTS = """
+    UNWIND $entity_edges AS edge
+    MATCH (source:Entity {uuid: edge.source_node_uuid})
+    MATCH (target:Entity {uuid: edge.target_node_uuid})
+    MERGE (source)-[r:RELATES_TO {uuid: edge.uuid}]->(target)
+    SET r = edge
+    SET r.fact_embedding = vecf32($vectors[edge.vector]), r.vector = NULL
+    RETURN edge.uuid AS uuid
+"""
+
+
+async def _save_entity_edges(graph: Any, edges: list) -> None:
+    """The facts, with the properties graphiti's bulk writer gives them (attributes beside the fields, never
+    over them)."""
+    if not edges:
+        return
+    rows, vectors, index = [], [], {}
+    for edge in edges:
+        key = edge.episodes[0]  # a new fact has its memory's episode alone, and the memory's vector
+        if key not in index:
+            index[key] = len(vectors)
+            vectors.append(edge.fact_embedding)
+        row = {"uuid": edge.uuid, "source_node_uuid": edge.source_node_uuid, "target_node_uuid": edge.target_node_uuid,
+               "name": edge.name, "fact": edge.fact, "group_id": edge.group_id, "episodes": edge.episodes,
+               "created_at": edge.created_at, "expired_at": edge.expired_at, "valid_at": edge.valid_at,
+               "invalid_at": edge.invalid_at, "reference_time": edge.reference_time, "vector": index[key]}
+        rows.append({**(edge.attributes or {}), **row})
+    await graph.query(params_header(entity_edges=rows, vectors=vectors) + SAVE_FACTS)
 
 
 async def query_nodes(g: Graphiti, query: str) -> list[str]:

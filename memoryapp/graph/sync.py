@@ -31,6 +31,9 @@ from .port import GraphPort
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=15)  # a claim older than this belonged to a worker that died
+# What a sync reads of a row (graphiti.MemorySnapshot, zep): not its search columns or cue vectors.
+SNAPSHOT_FIELDS = ("id", "user_id", "content", "kind", "valid_from", "valid_until", "embedding", "graph_episode_id",
+                   "graph_sync_state", "graph_synced_at")
 
 
 class SyncOutcome(str, Enum):
@@ -114,7 +117,7 @@ def sync_batch(memory_ids: list[int], graph: GraphPort | None = None) -> dict[in
         return outcomes
     # The content as of the claim; a row changed since (back to pending) is its own task's again.
     mine = list(Memory.objects.filter(pk__in=waiting, graph_sync_state=S.SYNCING, graph_synced_at=now)
-                .order_by("valid_from", "id"))
+                .only(*SNAPSHOT_FIELDS).order_by("valid_from", "id"))
     outcomes.update(dict.fromkeys((i for i in waiting if i not in {m.pk for m in mine}), SyncOutcome.REQUEUED))
     if not mine:
         return outcomes
