@@ -1,5 +1,5 @@
-"""Graph sync jobs: one memory's episode, a purged memory's episode, a
-user's whole graph, and the periodic drain.
+"""Graph sync jobs: a memory's episode (with the user's rows waiting before it, in batches), a purged
+memory's episode, a user's whole graph, and the periodic drain.
 
 Tasks take ids and re-fetch; they are idempotent (a synced row is skipped; the claim in
 memoryapp/graph/sync.py admits one worker), so acks_late is safe. GraphUnavailable (graph down,

@@ -11,6 +11,9 @@ records graphiti would have written, and its search reads them as its own:
 - the memory's text is the fact on `EntityEdge`s between the nodes it names, written both ways so that
   graphiti's BFS (which follows edge direction) walks from any of them; the fact embedding is the memory
   row's own vector (same embedder), so a sync embeds only names the graph has not seen.
+
+A batch of one user's memories is planned together (plan_memories: CPU only) and written with a handful of
+queries (write_memories); it writes the graph that syncing them one at a time would.
 """
 from __future__ import annotations
 
