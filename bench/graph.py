@@ -1,5 +1,5 @@
 """`--graph on off` for the recall benchmarks: sync a user's memories into the temporal graph as the app
-does (the outbox, graph/sync.py, one memory at a time), count what it built, and the recall config per mode.
+does (the outbox, graph/sync.py, a batch of the user's rows at a time), count what it built, and the recall config per mode.
 
 The graph is graphiti on the embedded FalkorDB with GRAPH_EXTRACTION (rules by default: no model)."""
 from __future__ import annotations
@@ -34,15 +34,17 @@ def with_graph(config, on: bool, budget_ms: int = BUDGET_MS, weight: float | Non
 
 
 def sync_user(user_id: int, memory_ids: Iterable[int]) -> dict:
-    """Sync the memories (oldest first, as graph_sync does) and report outcomes, counts and throughput."""
+    """Sync the memories as the app does after a bulk write: the drain queues the user's newest waiting row,
+    whose task syncs it with the older ones, a batch at a time; report outcomes, counts and throughput."""
     from memoryapp.graph import get_graph, sync
+    from memoryapp.models import Memory
 
     ids = list(memory_ids)
+    newest = Memory.objects.filter(pk__in=ids).order_by("-valid_from", "-id").values_list("id", flat=True).first()
     outcomes: dict[str, int] = {}
     started = time.perf_counter()
-    for memory_id in ids:
-        outcome = sync.sync_memory(memory_id).value
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    for outcome in (sync.sync_through(newest).values() if newest is not None else ()):
+        outcomes[outcome.value] = outcomes.get(outcome.value, 0) + 1
     seconds = time.perf_counter() - started
     graph = get_graph()
     counts = graph.counts(user_id) if hasattr(graph, "counts") else {}

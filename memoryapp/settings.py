@@ -201,6 +201,7 @@ GRAPH_BACKEND = envstr("GRAPH_BACKEND", "zep" if ZEP_API_URL else "graphiti")  #
 GRAPH_NAMESPACE = envstr("GRAPH_NAMESPACE", "memoryapp")
 GRAPH_SYNC_TIMEOUT_SECONDS = envfloat("GRAPH_SYNC_TIMEOUT_SECONDS", 300.0)
 GRAPH_TIMEOUT_SECONDS = envfloat("GRAPH_TIMEOUT_SECONDS", 30.0)
+GRAPH_SYNC_BATCH = envint("GRAPH_SYNC_BATCH", 200)  # memories of one user per rule-facts write
 GRAPH_LLM_STRUCTURED_OUTPUT = envstr("GRAPH_LLM_STRUCTURED_OUTPUT", "json_schema")
 GRAPH_EXTRACTION = envstr("GRAPH_EXTRACTION", "rules")  # rules: no model; model: graphiti's own extraction
 GRAPH_RECALL = envstr("GRAPH_RECALL", "auto")  # auto: recall asks the graph when a model built it; on; off

@@ -1,5 +1,5 @@
-"""Graph sync jobs: one memory's episode, a purged memory's episode, a
-user's whole graph, and the periodic drain.
+"""Graph sync jobs: a memory's episode (with the user's rows waiting before it, in batches), a purged
+memory's episode, a user's whole graph, and the periodic drain.
 
 Tasks take ids and re-fetch; they are idempotent (a synced row is skipped; the claim in
 memoryapp/graph/sync.py admits one worker), so acks_late is safe. GraphUnavailable (graph down,
@@ -31,7 +31,8 @@ RETRY = dict(
 
 @shared_task(name="tasks.graph_sync.sync_memory", **RETRY)
 def sync_memory(memory_id: int) -> str:
-    return sync.sync_memory(memory_id).value
+    """This memory's outcome; the user's rows waiting before it are synced with it (sync.sync_through)."""
+    return sync.sync_through(memory_id)[memory_id].value
 
 
 @shared_task(name="tasks.graph_sync.purge_episode", **RETRY)
@@ -48,7 +49,8 @@ def drop_user(user_id: int) -> str:
 
 @shared_task(name="tasks.graph_sync.drain_pending", acks_late=True)
 def drain_pending(limit: int = 500) -> int:
-    """Queue a sync for rows left pending (graph was down, broker was down, model was offline)."""
+    """Queue a sync for rows left pending (graph was down, broker was down, model was offline): one task per
+    user (at most `limit`), for their newest waiting row, which syncs the older ones in batches."""
     from memoryapp.graph import get_graph
     from memoryapp.graph.conf import graph_config
 
@@ -65,7 +67,10 @@ def drain_pending(limit: int = 500) -> int:
     if not health.ok:
         log.info("graph drain skipped: %s", health.detail)
         return 0
-    ids = sync.pending_ids()[:limit]
+    newest: dict[int, int] = {}  # user -> their newest waiting row: its task syncs the older ones with it
+    for memory_id, user_id in sync.pending_owners():
+        newest[user_id] = memory_id
+    ids = list(newest.values())[:limit]
     for memory_id in ids:
         jobs.enqueue(Job.SYNC_MEMORY, memory_id)  # the one seam, as every other job is queued
     return len(ids)

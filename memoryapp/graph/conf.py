@@ -7,6 +7,7 @@ backend.py forgets it, with the adapter built from it).
     ZEP_API_URL, ZEP_API_KEY the Zep server, for GRAPH_BACKEND=zep
     GRAPH_SYNC_TIMEOUT_SECONDS   one memory's sync (several model calls), default 300
     GRAPH_TIMEOUT_SECONDS        any other graph operation, default 30
+    GRAPH_SYNC_BATCH         memories of one user written to the graph together without a model, default 200
     GRAPH_LLM_STRUCTURED_OUTPUT  json_schema (default) | json_object, for servers without json_schema
     GRAPH_EXTRACTION         rules (default: entities and facts without a model) | model (graphiti's own
                              extraction with the configured model)
@@ -38,6 +39,7 @@ class GraphConfig:
     llm_structured_output: str
     extraction: str = "rules"
     recall: str = "auto"
+    sync_batch: int = 200
 
     def graph_name(self, user_id: int) -> str:
         # graphiti accepts [A-Za-z0-9_-] as a group id, which on FalkorDB is also the graph's name.
@@ -61,6 +63,9 @@ def graph_config() -> GraphConfig:
     recall = str(getattr(settings, "GRAPH_RECALL", "") or "auto").lower()
     if recall not in RECALLS:
         raise ImproperlyConfigured(f"GRAPH_RECALL must be auto, on or off, not {recall!r}")
+    sync_batch = int(getattr(settings, "GRAPH_SYNC_BATCH", 200))
+    if sync_batch < 1:
+        raise ImproperlyConfigured(f"GRAPH_SYNC_BATCH must be at least 1, not {sync_batch}")
     return GraphConfig(
         backend=backend,
         falkordb_url=str(getattr(settings, "FALKORDB_URL", "") or ""),
@@ -72,4 +77,5 @@ def graph_config() -> GraphConfig:
         llm_structured_output=structured,
         extraction=extraction,
         recall=recall,
+        sync_batch=sync_batch,
     )

@@ -73,8 +73,20 @@ class GraphitiGraph:
 
     # -- the port (sync facade over the loop thread) ------------------------------------------
 
+    @property
+    def sync_batch_size(self) -> int:
+        # Rule facts cost milliseconds, written a batch at a time; a model's extraction costs seconds per memory.
+        return 1 if self.needs_llm else self.config.sync_batch
+
     def sync_memory(self, memory: Memory) -> str:
-        return self._run(self._sync(MemorySnapshot.of(memory)), self.config.sync_timeout_s)
+        return self.sync_memories([memory])[0]
+
+    def sync_memories(self, memories: list[Memory]) -> list[str]:
+        """Sync one user's memories (oldest first) together; their episode ids in order."""
+        snaps = [MemorySnapshot.of(memory) for memory in memories]
+        if len({snap.user_id for snap in snaps}) > 1:
+            raise ValueError("sync_memories takes the memories of one user")
+        return self._run(self._sync_batch(snaps), self.config.sync_timeout_s * (len(snaps) if self.needs_llm else 1))
 
     def purge(self, episode_id: str, user_id: int) -> None:
         if episode_id:
@@ -171,22 +183,33 @@ class GraphitiGraph:
         client = await self._client()
         await client.connection.ping()
 
-    async def _sync(self, snap: MemorySnapshot) -> str:
-        g = await self._graph(snap.user_id)
-        if snap.episode_id:
-            episode = await _episode(g, snap.episode_id)
+    async def _sync_batch(self, snaps: list[MemorySnapshot]) -> list[str]:
+        """Each memory's episode id: kept where the graph already holds its content and time (validity
+        refreshed only), else a new episode (rule facts for the whole batch at once, or graphiti's model
+        extraction one by one), the memory's previous episode purged."""
+        if not snaps:
+            return []
+        g = await self._graph(snaps[0].user_id)
+        out: dict[int, str] = {}
+        held = await _episodes(g, [snap.episode_id for snap in snaps if snap.episode_id])
+        for snap in snaps:
+            episode = held.get(snap.episode_id)
             if episode is not None and episode.content == snap.body and same_time(episode.valid_at, snap.valid_from):
                 await self._apply_validity(g, snap.episode_id, snap)  # unchanged: no model calls
-                return snap.episode_id
-        if not self.needs_llm:
-            new_id = await rule_facts.write_memory(g, snap, self.config.graph_name(snap.user_id), g.embedder.embedder)
+                out[snap.id] = snap.episode_id
+        changed = [snap for snap in snaps if snap.id not in out]
+        if not self.needs_llm:  # new rule facts carry their validity already
+            group_id = self.config.graph_name(changed[0].user_id) if changed else ""
+            out.update(zip([s.id for s in changed], await rule_facts.write_memories(g, changed, group_id,
+                                                                                    g.embedder.embedder)))
         else:
-            new_id = await self._extract_with_model(g, snap)
-        if self.needs_llm or snap.valid_until is not None:  # new rule facts start open: nothing to clear
-            await self._apply_validity(g, new_id, snap)
-        if snap.episode_id and snap.episode_id != new_id:
-            await self._purge(g, snap.episode_id)  # the memory's content changed: drop its old facts
-        return new_id
+            for snap in changed:
+                out[snap.id] = await self._extract_with_model(g, snap)
+                await self._apply_validity(g, out[snap.id], snap)
+        for snap in changed:
+            if snap.episode_id and snap.episode_id != out[snap.id]:
+                await self._purge(g, snap.episode_id)  # the memory's content changed: drop its old facts
+        return [out[snap.id] for snap in snaps]
 
     async def _extract_with_model(self, g: Graphiti, snap: MemorySnapshot) -> str:
         from graphiti_core.nodes import EpisodeType
@@ -296,14 +319,13 @@ def _embed_query(query: str) -> list[float]:
     return query_vector(get_embedder(), query)
 
 
-async def _episode(g: Graphiti, episode_id: str) -> Any:
-    from graphiti_core.errors import NodeNotFoundError
+async def _episodes(g: Graphiti, episode_ids: list[str]) -> dict[str, Any]:
+    """The episodes the graph still holds, by uuid (one query; the missing ones are left out)."""
     from graphiti_core.nodes import EpisodicNode
 
-    try:
-        return await EpisodicNode.get_by_uuid(g.driver, episode_id)
-    except NodeNotFoundError:
-        return None
+    if not episode_ids:
+        return {}
+    return {episode.uuid: episode for episode in await EpisodicNode.get_by_uuids(g.driver, episode_ids)}
 
 
 async def _counts(g: Graphiti) -> dict[str, int]:

@@ -1,7 +1,7 @@
 """The port every temporal-graph backend implements (graphiti on FalkorDB, Zep over zep-python).
 
 The memory row is the source of truth; a backend only stores derived facts, so a user's graph can be
-rebuilt from Postgres with `drop_user` and `sync_memory` (sync.rebuild_from_rows). Every method raises
+rebuilt from Postgres with `drop_user` and `sync_memories` (sync.rebuild_from_rows). Every method raises
 `GraphError` subclasses and nothing else.
 """
 from __future__ import annotations
@@ -75,6 +75,13 @@ class GraphPort(Protocol):
         is re-extracted (only its facts' validity follows the memory's: superseded, restored);
         a changed memory gets a new episode and the old one is purged.
         """
+        ...
+
+    sync_batch_size: int  # how many memories of one user sync_memories takes at once (1: no gain from more)
+
+    def sync_memories(self, memories: list[Memory]) -> list[str]:
+        """`sync_memory` for several memories of one user, oldest first, written together; their episode ids
+        in order (a batch writes the same graph as one memory at a time)."""
         ...
 
     def purge(self, episode_id: str, user_id: int) -> None:

@@ -60,6 +60,11 @@ class ZepGraph:
 
     # -- the port ---------------------------------------------------------------------------
 
+    sync_batch_size = 1  # one HTTP exchange per memory: nothing to gain from batching
+
+    def sync_memories(self, memories: list[Memory]) -> list[str]:
+        return [self.sync_memory(memory) for memory in memories]
+
     def sync_memory(self, memory: Memory) -> str:
         from zep_python.types import Message
 

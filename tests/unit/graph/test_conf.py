@@ -25,6 +25,19 @@ def test_it_rejects_an_unknown_backend_or_namespace(settings):
         graph_config()
 
 
+def test_it_writes_rule_facts_in_batches_and_model_extraction_one_at_a_time(settings):
+    from memoryapp.graph.graphiti import GraphitiGraph
+
+    settings.GRAPH_SYNC_BATCH = 50
+    assert graph_config().sync_batch == 50
+    assert GraphitiGraph(graph_config()).sync_batch_size == 50
+    settings.GRAPH_EXTRACTION = "model"
+    assert GraphitiGraph(graph_config()).sync_batch_size == 1  # seconds of model calls per memory
+    settings.GRAPH_SYNC_BATCH = 0
+    with pytest.raises(ImproperlyConfigured, match="GRAPH_SYNC_BATCH"):
+        graph_config()
+
+
 def test_it_is_unavailable_when_switched_off(settings):
     settings.GRAPH_BACKEND = "off"
     with pytest.raises(GraphUnavailable, match="off"):
