@@ -152,12 +152,13 @@ def drop_indexes(cursor, indexes: dict[str, str]) -> None:
 
 
 def build_indexes(cursor, indexes: dict[str, str], maintenance_work_mem: str) -> dict[str, dict]:
-    """Build each index, timed; returns name -> {seconds, bytes}."""
+    """Build each index, timed, the HNSW ones last (the longest: the table can be queried by the others
+    meanwhile); returns name -> {seconds, bytes}."""
     cursor.execute("SELECT set_config('maintenance_work_mem', %s, false)", [maintenance_work_mem])
     # One worker beside the leader: these machines have two cores, shared.
     cursor.execute("SET max_parallel_maintenance_workers = 1")
     out = {}
-    for name, statement in indexes.items():
+    for name, statement in sorted(indexes.items(), key=lambda item: ("USING hnsw" in item[1], item[0])):
         started = time.perf_counter()
         cursor.execute(statement)
         seconds = time.perf_counter() - started
