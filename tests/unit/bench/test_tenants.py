@@ -57,3 +57,16 @@ def test_it_counts_a_top_10_equal_only_in_the_exact_searchs_order():
     assert tenants.same_top(exact[:10] + [99], exact)
     assert not tenants.same_top([2, 1, *exact[2:10]], exact)
     assert not tenants.same_top(exact[:9], exact)
+
+
+def test_the_committed_result_holds_what_issue_35_asks():
+    import json
+
+    from bench import runtime
+
+    result = json.loads((runtime.REPO / "bench" / "results" / "scale_tenants.json").read_text())["tenants"]
+    assert result["rows"] >= 1_000_000 and result["users"] >= 2000
+    for key in ("recall_ms", "recall_with_embedding_ms"):
+        assert {"p50", "p95"} <= set(result["small_user"][key])
+    assert 0 <= result["small_user"]["exact_top10_share"] <= 1
+    assert {"p50", "p95"} <= set(result["large_user"]["recall_ms"])
