@@ -128,7 +128,8 @@ def copy_users(connection, plan: list[tuple[int, int]], pool: list[str], pool_ve
             for part in interleaved_plan(plan, rounds):
                 rows = []
                 for user_id, count in part:
-                    rows.extend(encode_row(kinds, row) for row in user_rows(user_id, count, written, pool, pool_vectors, seed))
+                    made = user_rows(user_id, count, written, pool, pool_vectors, seed)
+                    rows.extend(encode_row(kinds, row) for row in made)
                     written += count
                 shuffle.shuffle(rows)
                 copy.write(b"".join(rows))

@@ -34,12 +34,14 @@ VAR_DIR = runtime.REPO / "var" / "bench-tenants"
 def add_arguments(parser) -> None:
     group = parser.add_argument_group("many users (--tenants)")
     group.add_argument("--tenants", action="store_true", help="many users in one table instead of one growing user")
-    group.add_argument("--tenant-rows", type=int, default=1_000_000, help="memories over all the users but the large one")
+    group.add_argument("--tenant-rows", type=int, default=1_000_000,
+                       help="memories over all the users but the large one")
     group.add_argument("--users", type=int, default=2000)
     group.add_argument("--large-user", type=int, default=100_000, help="memories of the one large user (0: none)")
     group.add_argument("--small-max", type=int, default=1000, help="a small user has at most this many memories")
     group.add_argument("--sample-users", type=int, default=60, help="random users asked, per group")
-    group.add_argument("--mid-queries", type=int, default=80, help="queries for mid-sized users (their exact arm is slow)")
+    group.add_argument("--mid-queries", type=int, default=80,
+                       help="queries for mid-sized users (their exact arm is slow)")
     group.add_argument("--large-queries", type=int, default=40)
     group.add_argument("--reload", action="store_true", help="load the table again even if this shape is loaded")
     group.add_argument("--maintenance-work-mem", default="6GB", help="for the index builds")
@@ -94,7 +96,7 @@ def load(args, pool: list[str], pool_vectors: np.ndarray) -> dict:
     started = time.perf_counter()
     with connection.cursor() as cursor:  # this database holds the bench's dataset only
         indexes = tenant_load.secondary_indexes(cursor)
-        saved = Path(settings_var_dir()) / "tenants_indexes.json"
+        saved = record_path.parent / "tenants_indexes.json"
         if saved.exists():  # an interrupted load left some dropped: the first definitions stand
             indexes = {**json.loads(saved.read_text()), **indexes}
         saved.write_text(json.dumps(indexes, indent=1))
@@ -120,12 +122,6 @@ def load(args, pool: list[str], pool_vectors: np.ndarray) -> dict:
               "loadavg_after_load": [round(x, 2) for x in os.getloadavg()]}
     record_path.write_text(json.dumps(record, indent=1))
     return {**record, "reused": False}
-
-
-def settings_var_dir() -> str:
-    from django.conf import settings
-
-    return str(settings.VAR_DIR)
 
 
 def storage(rows: int) -> dict:
@@ -217,7 +213,8 @@ def measure_group(members: list[tuple[int, int]], queries: list[str], vectors: n
         same_set.append(set(ids[:10]) == set(exact_ids[:10]))
     sizes = sorted(n for _, n in members)
     return {**{key: latency_summary(values) for key, values in times.items()},
-            "exact_top10_share": round(sum(same) / len(same), 4), "exact_top10_set_share": round(sum(same_set) / len(same_set), 4),
+            "exact_top10_share": round(sum(same) / len(same), 4),
+            "exact_top10_set_share": round(sum(same_set) / len(same_set), 4),
             "queries": len(same), "users": len(members),
             "memories_per_user": {"min": sizes[0], "median": sizes[len(sizes) // 2], "max": sizes[-1]}}
 
@@ -256,7 +253,8 @@ def run(args) -> dict:
     result["explain"] = {name: explain_user(members[0][0], queries[0], vectors[0].tolist())
                          for name, members in groups.items()}
     return {"tenants": result, "queries": args.queries, "pool": args.pool,
-            "vector_note": "pool vectors with Gaussian noise sigma 0.02 per dimension drawn per user slice, renormalised"}
+            "vector_note": "pool vectors with Gaussian noise sigma 0.02 per dimension drawn per user slice, "
+                           "renormalised"}
 
 
 def summary_lines(result: dict) -> list[str]:
