@@ -2,6 +2,7 @@
 
     python -m bench.scale [--sizes 1000 10000 100000] [--queries 200] [--json OUT] [--plot PNG] [--explain]
                           [--graph on off]   (graph sync and recall with/without it, at sizes up to 1,000)
+    python -m bench.scale --tenants ...   many users in one table (bench/tenants.py; scale_tenants.json)
 
 The user grows from size to size. Per size: recall p50/p95 excluding the query embedding
 (RECALL_POSTGRES_ONLY, query_vector= given), the memories-page list (first 20 by -created_at) and
@@ -20,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from . import graph as graph_bench
-from . import runtime, synthetic
+from . import runtime, synthetic, tenants
 from .plots import plot_scale
 from .metrics import latency_summary
 
@@ -35,14 +36,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--budget", type=float, default=60, help="seconds per latency series (>= 20 calls)")
     parser.add_argument("--pool", type=int, default=3000, help="base sentences embedded once")
     parser.add_argument("--embed-sample", type=int, default=128, help="memories written with embedding")
-    parser.add_argument("--json", type=Path, default=RESULTS / "scale.json")
+    parser.add_argument("--json", type=Path, help="default bench/results/scale.json (scale_tenants.json with --tenants)")
     parser.add_argument("--plot", type=Path, help="also draw latency against size here (PNG; needs matplotlib)")
     parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --json, run nothing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the recall SQL at the largest size")
     graph_bench.add_argument(parser)
     parser.add_argument("--variants", nargs="*", default=[],
                         help="recall config variants (bench/variants.py) timed beside the default, interleaved")
-    return parser.parse_args(argv)
+    tenants.add_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.json is None:
+        args.json = RESULTS / ("scale_tenants.json" if args.tenants else "scale.json")
+    return args
 
 
 def timed(fn, repeat: int) -> list[float]:
@@ -269,6 +274,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.plot_only:
         plot_scale(json.loads(args.json.read_text())["sizes"], args.plot)
+        return
+    if args.tenants:
+        result = tenants.run(args)
+        runtime.write_result(args.json, result, "bench.scale", argv)
+        print("\n".join(tenants.summary_lines(result)))
         return
     result = run(args)
     runtime.write_result(args.json, result, "bench.scale", argv)

@@ -135,6 +135,9 @@ class Memory(models.Model):
             models.Index(fields=["user", "status", "-created_at", "-id"], name="memory_user_status_recent"),
             models.Index(fields=["user", "valid_from", "valid_until"], name="memory_user_validity"),
             models.Index(fields=["graph_sync_state"], name="memory_graph_sync"),
+            # Recall's cue branch (the nearest by cues) for a user whose memories have few or no cues yet:
+            # without it Postgres read all of the user's rows to find none (510 ms for a 100k-memory user).
+            models.Index(fields=["user"], name="memory_user_cued", condition=Q(cue_embedding__isnull=False)),
             HnswIndex(
                 name="memory_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                 opclasses=["vector_cosine_ops"],

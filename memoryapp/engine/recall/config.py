@@ -75,6 +75,10 @@ class TrigramConfig(_Frozen):
     # Also the trigram index's cut (pg_trgm.word_similarity_threshold) when a short query scans it.
     min_similarity: float = Field(default=DEFAULT_TRIGRAM_THRESHOLD, ge=0, le=1)
     weight: float = 0.5
+    # A user with fewer memories than this has each row checked instead of the trigram index read: the
+    # index is over every user, and a common spelling matched ~98k rows of others (~400 ms) before the
+    # few hundred of a small user were picked out (bench.scale --tenants; docs/benchmarks.md, "Many users").
+    row_check_below: int = Field(default=1000, ge=0)
 
 
 class GraphConfig(_Frozen):

@@ -175,12 +175,8 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         params.update(qt=query.text.strip(), tmin=config.trigram.min_similarity)
         if mode == "scan":
             # Same bound as full text: re-checking every row that shares a trigram is what costs.
-            params["tcap"] = config.trigram.candidate_cap
-            ctes.append(f"""tri AS MATERIALIZED (
-                SELECT c.id, word_similarity(%(qt)s, c.content) AS s FROM (
-                    SELECT m.id, m.content FROM memoryapp_memory m
-                    WHERE {where} AND %(qt)s <%% m.content LIMIT %(tcap)s) AS c
-                ORDER BY s DESC, c.id LIMIT %(tlimit)s)""")
+            params.update(tcap=config.trigram.candidate_cap, tfew=config.trigram.row_check_below)
+            ctes.extend(_trigram_scan_ctes(where))
             parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s")
         else:  # re-rank what the other retrievers found (they applied the filters): a third opinion
             found = " UNION ".join(f"SELECT id FROM {name}" for name in names)
@@ -207,6 +203,25 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
             found.cosine, found.importance, found.valid_from = float(cosine or 0), importance, valid_from
             found.kind = kind
     return candidates
+
+
+def _trigram_scan_ctes(where: str) -> list[str]:
+    """Rows whose words come close to the query's spelling. A user with fewer than `tfew` memories has
+    each row checked (word_similarity, the `<%` operator's own test); a larger one reads the trigram
+    index. Postgres decides once per statement (the branch whose one-time filter is false never runs)."""
+    return [
+        """trifew AS (SELECT count(*) < %(tfew)s AS small FROM (
+            SELECT 1 FROM memoryapp_memory m WHERE m.user_id = %(user)s LIMIT %(tfew)s) AS f)""",
+        f"""tri AS MATERIALIZED (
+            SELECT c.id, word_similarity(%(qt)s, c.content) AS s FROM (
+                (SELECT m.id, m.content FROM memoryapp_memory m
+                 WHERE {where} AND %(qt)s <%% m.content AND NOT (SELECT small FROM trifew) LIMIT %(tcap)s)
+                UNION ALL
+                (SELECT m.id, m.content FROM memoryapp_memory m
+                 WHERE {where} AND word_similarity(%(qt)s, m.content) >= %(tmin)s AND (SELECT small FROM trifew)
+                 LIMIT %(tcap)s)) AS c
+            ORDER BY s DESC, c.id LIMIT %(tlimit)s)""",
+    ]
 
 
 def _bm25_ctes(where: str) -> list[str]:
