@@ -108,6 +108,12 @@ def write_result(path: Path, result: dict, module: str, argv: list[str] | None =
     print(f"written to {path}")
 
 
+def write_state(path: Path, state: dict) -> None:
+    """A benchmark's own bookkeeping under var/ (what a reusable dataset holds), not a result: no provenance."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(state, indent=1) + "\n")
+
+
 def run_benchmark(module: str, argv, parse_args, run, print_summary, print_misses) -> None:
     """A bench command's main: parse, run, print, optionally list misses (--show-misses) and write --json."""
     import logging

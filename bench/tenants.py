@@ -99,7 +99,7 @@ def load(args, pool: list[str], pool_vectors: np.ndarray) -> dict:
         saved = record_path.parent / "tenants_indexes.json"
         if saved.exists():  # an interrupted load left some dropped: the first definitions stand
             indexes = {**json.loads(saved.read_text()), **indexes}
-        saved.write_text(json.dumps(indexes, indent=1))
+        runtime.write_state(saved, indexes)
         cursor.execute("TRUNCATE memoryapp_memory CASCADE")
         tenant_load.drop_indexes(cursor, indexes)
     User.objects.filter(username__startswith="tenants-").delete()
@@ -120,7 +120,7 @@ def load(args, pool: list[str], pool_vectors: np.ndarray) -> dict:
               "maintenance_work_mem": args.maintenance_work_mem,
               "total_load_s": round(time.perf_counter() - started, 1),
               "loadavg_after_load": [round(x, 2) for x in os.getloadavg()]}
-    record_path.write_text(json.dumps(record, indent=1))
+    runtime.write_state(record_path, record)
     return {**record, "reused": False}
 
 
