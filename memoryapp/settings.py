@@ -176,6 +176,10 @@ CHAT_IDLE_MINUTES = envint("CHAT_IDLE_MINUTES", 30)
 # A chat whose last tab left ends (a temporary one is discarded) this long after, unless a tab shows it
 # again: a reload, or a dropped connection that the page reconnects (conversations/consumers.py).
 CHAT_TAB_GRACE_SECONDS = envfloat("CHAT_TAB_GRACE_SECONDS", 60)
+# Replies one web process streams at once; each holds a thread that waits on the model (conversations/streaming.py).
+CHAT_STREAM_THREADS = envint("CHAT_STREAM_THREADS", 100)
+# Chat turns one web process works on at once (saving, recall, the prompt); more wait their turn.
+CHAT_TURN_THREADS = envint("CHAT_TURN_THREADS", 4)
 # A deleted memory can be restored for this long, then the beat purges it for good (engine/memories/purge.py).
 DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
 if DELETED_RETENTION_DAYS < 0:
