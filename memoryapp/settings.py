@@ -110,8 +110,9 @@ FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
 DB_CONN_MAX_AGE = envint("DB_CONN_MAX_AGE", 0)
 DB_CONNECT_TIMEOUT = envint("DB_CONNECT_TIMEOUT", 5)
 # A pool of connections per process (psycopg_pool through Django). Without it every request and every
-# websocket step opened a connection of its own and Postgres forked a backend for it: under bench.load
-# that cost more than the queries themselves. DB_CONN_MAX_AGE > 0 keeps one connection per thread instead.
+# websocket step opened a connection of its own, Postgres forking a backend for each: under bench.load
+# chat sockets then timed out at the handshake (docs/benchmarks.md, Load). DB_CONN_MAX_AGE > 0 keeps one
+# connection per thread instead.
 DB_POOL_SIZE = envint("DB_POOL_SIZE", 0 if DB_CONN_MAX_AGE else 20)
 if DB_POOL_SIZE and DB_CONN_MAX_AGE:
     raise ImproperlyConfigured("Set DB_POOL_SIZE or DB_CONN_MAX_AGE, not both: a pooled connection is not kept per thread")
