@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -23,17 +24,25 @@ from memoryapp.providers.llm import ProviderError
 
 from . import services
 from .models import Conversation, Role
+from .streaming import iterate_in_thread
 from .templatetags.chat import inline_chip
 
 logger = logging.getLogger(__name__)
-_END = object()
+
+
+_turn_pool: ThreadPoolExecutor | None = None
 
 
 def _off_shared_thread(function):
     """The turn's heavy parts (recall embeds the query) in a pool thread of their own. On Channels'
     one shared sync thread they queued every other socket's session lookup behind them: under load
-    new chat sockets timed out at the handshake (bench/load.py, docs/benchmarks.md)."""
-    return database_sync_to_async(function, thread_sensitive=False)
+    new chat sockets timed out at the handshake (bench/load.py, docs/benchmarks.md). The pool is small
+    (CHAT_TURN_THREADS): more threads running Python at once only take the GIL from each other and from
+    the threads that serve sockets, which then wait for it after every database round trip."""
+    global _turn_pool
+    if _turn_pool is None:
+        _turn_pool = ThreadPoolExecutor(max_workers=settings.CHAT_TURN_THREADS, thread_name_prefix="chat-turn")
+    return database_sync_to_async(function, thread_sensitive=False, executor=_turn_pool)
 
 
 def _language(scope: dict) -> str:
@@ -139,22 +148,20 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             context = {"conversation": self.conversation, "show_citations": turn.prefs.show_citations}
             user_html = "" if text is None else render_to_string(
                 "conversations/_message.html", {**context, "m": turn.user_message})
-            first = text is not None and await database_sync_to_async(self._is_first_turn)()
-            sidebar = await database_sync_to_async(self._sidebar)() if first else None
+            first, sidebar = await _off_shared_thread(self._first_turn)() if text is not None else (False, None)
             await self.send(render_to_string("conversations/_pending.html", {
                 "turn_id": turn_id, "user_html": user_html, "retry": text is None, "first": first,
                 "conversation": self.conversation, "sidebar": sidebar}))
             await self._stream(turn, turn_id, context)
 
-    def _is_first_turn(self) -> bool:
-        """The chat's first message: only then is the empty chat's placeholder on the page to remove."""
-        return self.conversation.messages.filter(role=Role.USER).count() == 1
-
-    def _sidebar(self) -> list[Conversation] | None:
-        """The sidebar's chats once this one has its first message (and so its title): it joins the list."""
+    def _first_turn(self) -> tuple[bool, list[Conversation] | None]:
+        """Whether this is the chat's first message (only then is the empty chat's placeholder on the page
+        to remove) and, if so, the sidebar's chats: with its first message (and so its title) it joins them."""
+        if self.conversation.messages.filter(role=Role.USER).count() != 1:
+            return False, None
         if self.conversation.temporary:
-            return None
-        return list(services.listed_conversations(self.conversation.user))
+            return True, None
+        return True, list(services.listed_conversations(self.conversation.user))
 
     async def _stream(self, turn: chat.Turn, turn_id: int, context: dict) -> None:
         parts: list[str] = []
@@ -162,12 +169,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         # A model's markers ("[1]") arrive as its chips, in place, even when split across deltas.
         markers = MarkerStream(len(turn.recalled)) if turn.numbered else None
         try:
-            deltas = await sync_to_async(chat.stream_reply, thread_sensitive=False)(turn)
-            while True:
-                # Each read blocks on the network: a plain worker thread, never the shared sync thread.
-                delta = await sync_to_async(next, thread_sensitive=False)(deltas, _END)
-                if delta is _END:
-                    break
+            # The model's stream blocks on the network: read in a thread of its own (streaming.py).
+            async for delta in iterate_in_thread(lambda: chat.stream_reply(turn)):
                 parts.append(delta)
                 await self._append(turn, turn_id, markers.feed(delta) if markers else [delta], context)
             if markers:
@@ -188,7 +191,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             if message is None:
                 await self.send(f'<div id="pending-{turn_id}" hx-swap-oob="delete"></div>')
                 return
-            message = await database_sync_to_async(services.message_for_page)(message.pk)
+            message = await _off_shared_thread(services.message_for_page)(message.pk)
             await self.send(render_to_string("conversations/_message.html", {
                 **context, "m": message, "swap_target": f"pending-{turn_id}", "stopped": stopped}))
         except Exception:

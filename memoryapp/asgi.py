@@ -10,9 +10,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from memoryapp.warmup import warm_embedder  # noqa: E402
+from memoryapp.warmup import warm_chat, warm_embedder  # noqa: E402
 
 warm_embedder()  # before the event loop serves anyone
+warm_chat()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -107,16 +107,29 @@ DATABASE_URL = envstr("DATABASE_URL") or stack.postgres_url(VAR_DIR)
 REDIS_URL = envstr("REDIS_URL") or stack.redis_url(VAR_DIR, EMBEDDED_REDIS_PORT)
 FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
 
+DB_CONN_MAX_AGE = envint("DB_CONN_MAX_AGE", 0)
+DB_CONNECT_TIMEOUT = envint("DB_CONNECT_TIMEOUT", 5)
+# A pool of connections per process (psycopg_pool through Django). Without it every request and every
+# websocket step opened a connection of its own, Postgres forking a backend for each: under bench.load
+# chat sockets then timed out at the handshake (docs/benchmarks.md, Load). DB_CONN_MAX_AGE > 0 keeps one
+# connection per thread instead.
+DB_POOL_SIZE = envint("DB_POOL_SIZE", 0 if DB_CONN_MAX_AGE else 20)
+if DB_POOL_SIZE and DB_CONN_MAX_AGE:
+    raise ImproperlyConfigured("Set DB_POOL_SIZE or DB_CONN_MAX_AGE, not both: a pooled connection is not kept per thread")
 try:
-    # Health checks: with DB_CONN_MAX_AGE > 0, a connection that a Postgres restart cut is noticed and
-    # replaced before use; without them the next chat turn on it failed ("terminating connection").
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 0),
+    # Health checks: a connection that a Postgres restart cut is noticed and replaced before use (the pool
+    # checks each one it lends); without them the next chat turn on it failed ("terminating connection").
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=DB_CONN_MAX_AGE,
                                                   conn_health_checks=True)}
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL Django understands: {exc}") from None
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL 15+ with pgvector (postgres://...)")
-DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", 5)
+DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = DB_CONNECT_TIMEOUT
+if DB_POOL_SIZE:
+    # `timeout`: how long a request waits for a free connection, as for a new one without the pool.
+    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": min(2, DB_POOL_SIZE), "max_size": DB_POOL_SIZE,
+                                               "timeout": DB_CONNECT_TIMEOUT}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # After a Redis restart every pooled connection is dead, and redis-py does not retry by default: the
@@ -164,6 +177,10 @@ CHAT_IDLE_MINUTES = envint("CHAT_IDLE_MINUTES", 30)
 # A chat whose last tab left ends (a temporary one is discarded) this long after, unless a tab shows it
 # again: a reload, or a dropped connection that the page reconnects (conversations/consumers.py).
 CHAT_TAB_GRACE_SECONDS = envfloat("CHAT_TAB_GRACE_SECONDS", 60)
+# Replies one web process streams at once; each holds a thread that waits on the model (conversations/streaming.py).
+CHAT_STREAM_THREADS = envint("CHAT_STREAM_THREADS", 100)
+# Chat turns one web process works on at once (saving, recall, the prompt); more wait their turn.
+CHAT_TURN_THREADS = envint("CHAT_TURN_THREADS", 4)
 # A deleted memory can be restored for this long, then the beat purges it for good (engine/memories/purge.py).
 DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
 if DELETED_RETENTION_DAYS < 0:
@@ -289,5 +306,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    # The pool warns at each failed try of its own; the request that needed the connection fails with one
+    # clear error (DB_CONNECT_TIMEOUT later), which is what gets reported.
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"}},
 }

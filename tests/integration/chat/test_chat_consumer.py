@@ -1,6 +1,8 @@
 """The chat websocket: streams the reply for the owner, refuses everyone else."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -86,3 +88,29 @@ async def test_it_answers_a_message_sent_while_the_last_reply_is_still_coming(al
     said = await sync_to_async(lambda: list(conversation.messages.order_by("pk").values_list("role", "content")))()
     assert said == [("user", "first question"), ("assistant", "First answer"),
                     ("user", "second question"), ("assistant", "Second answer")]
+
+
+async def test_it_answers_one_chat_while_many_others_wait_on_a_slow_model(alice, llm_server, use_scripted_llm):
+    """More chats waiting on the model than the event loop's default pool has threads (min(32, cores + 4)):
+    each waiting reply once held one of them, and a chat whose answer was ready waited for them all."""
+    waiting = min(32, (os.cpu_count() or 1) + 4) + 1
+    llm_server.script(None, *[Delay(12, then="Slow answer") for _ in range(waiting)], "Quick answer")
+    sockets = []
+    try:
+        for _ in range(waiting):
+            conversation = await sync_to_async(Conversation.objects.create)(user=alice)
+            socket = chat_socket(alice, conversation.pk)
+            assert (await socket.connect())[0]
+            sockets.append(socket)
+            await socket.send_json_to({"action": "send", "text": "take your time"})
+            await frames_until(socket, "pending-")
+        quick = await sync_to_async(Conversation.objects.create)(user=alice)
+        socket = chat_socket(alice, quick.pk)
+        assert (await socket.connect())[0]
+        sockets.append(socket)
+        await socket.send_json_to({"action": "send", "text": "and you?"})
+        frames = await frames_until(socket, "Quick answer", timeout=9)  # the slow ones are still waiting
+        assert "Slow answer" not in frames
+    finally:
+        for socket in sockets:
+            await socket.disconnect()

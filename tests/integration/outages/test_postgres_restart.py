@@ -1,5 +1,5 @@
 """Postgres restarted under a running app: every session is cut; the next requests, websocket turns and
-tasks succeed without anyone restarting the app, with persistent connections too (CONN_HEALTH_CHECKS).
+tasks succeed without anyone restarting the app, with pooled and with persistent connections (CONN_HEALTH_CHECKS).
 
 This restarts the suite's own embedded Postgres (pg_ctl restart -m fast), so the test process proves it
 recovers as well; it is skipped when DATABASE_URL points at a server the suite does not own.
@@ -29,8 +29,10 @@ pytestmark = [
 ]
 
 
-def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack):
-    stack.env["DB_CONN_MAX_AGE"] = "600"  # persistent connections: the case that needs health checks
+@pytest.mark.parametrize("connections", [{"DB_CONN_MAX_AGE": "600"}, {}], ids=["persistent", "pooled"])
+def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack, connections):
+    # Persistent connections are checked before reuse; the pool (the default, DB_POOL_SIZE) checks each loan.
+    stack.env.update(connections)
     stack.start_worker("worker", wait=False)
     start_web(stack)
     conversation = Conversation.objects.create(user=alice)
