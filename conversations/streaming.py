@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from django.conf import settings
+from django.db import connections
 
 T = TypeVar("T")
 _END = object()
@@ -58,6 +59,9 @@ async def iterate_in_thread(open_items: Callable[[], Iterator[T]]) -> AsyncItera
             close = getattr(items, "close", None)
             if close is not None:
                 close()
+            # A reply that read the database here holds a pooled connection until it is closed: give it
+            # back, or CHAT_STREAM_THREADS threads would keep DB_POOL_SIZE connections out for good.
+            connections.close_all()
         hand_over(_END)
 
     # In this context's copy, as asyncio.to_thread runs a function: the active language goes along.

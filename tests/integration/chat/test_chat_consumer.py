@@ -111,6 +111,8 @@ async def test_it_answers_one_chat_while_many_others_wait_on_a_slow_model(alice,
         await socket.send_json_to({"action": "send", "text": "and you?"})
         frames = await frames_until(socket, "Quick answer", timeout=9)  # the slow ones are still waiting
         assert "Slow answer" not in frames
+        for slow in sockets[:-1]:  # then each slow one is answered too, and no reply is left running
+            await frames_until(slow, "outerHTML:#pending-", timeout=60)
     finally:
         for socket in sockets:
             await socket.disconnect()
