@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memoryapp.engine.recall.config import RecallConfig
-from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
+from memoryapp.engine.recall.recipes import RECALL_CHAT, RECALL_POSTGRES_ONLY
 
 
 def _with(config: RecallConfig, **parts: dict) -> RecallConfig:
@@ -86,6 +86,9 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "trigram_0.25": lambda n: _with(baseline(n), trigram={"weight": 0.25}),
     # Issue #35: the recipe before trigram's re-rank of longer questions was dropped from it.
     "trigram_rerank": lambda n: _with(baseline(n), trigram={"rerank": True}),
+    # What a chat turn's recall runs (vector and its gates only), timed beside the peers (issue #35); the
+    # graph stays out as in every run here without --graph on.
+    "chat_recipe": lambda n: _with(RECALL_CHAT, limit=n, graph={"enabled": False}),
 }
 
 
