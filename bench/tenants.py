@@ -229,6 +229,8 @@ def explain_user(user_id: int, query: str, vector: list[float]) -> list[str]:
 
 def run(args) -> dict:
     os.environ.setdefault("MEMORYAPP_VAR_DIR", str(VAR_DIR))
+    # The recipe for a table of many users (README: DB_RANDOM_PAGE_COST); `DB_RANDOM_PAGE_COST=0` measures without.
+    os.environ.setdefault("DB_RANDOM_PAGE_COST", "1.1")
     runtime.setup_django()
     from django.conf import settings
 

@@ -109,6 +109,9 @@ FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
 
 DB_CONN_MAX_AGE = envint("DB_CONN_MAX_AGE", 0)
 DB_CONNECT_TIMEOUT = envint("DB_CONNECT_TIMEOUT", 5)
+# Postgres' price of a random page read for recall's sessions; unset: the server's own (4). 1.1 pays on a
+# table of many users (bench.scale --tenants) and costs a small install (memoryapp/dbsession.py).
+DB_RANDOM_PAGE_COST = envfloat("DB_RANDOM_PAGE_COST", 0.0)
 # A pool of connections per process (psycopg_pool through Django). Without it every request and every
 # websocket step opened a connection of its own, Postgres forking a backend for each: under bench.load
 # chat sockets then timed out at the handshake (docs/benchmarks.md, Load). DB_CONN_MAX_AGE > 0 keeps one

@@ -1,6 +1,6 @@
 """What keeps a small user's recall cheap in a table of many users (bench.scale --tenants, issue #35):
-random reads priced as on SSD (else Postgres intersects the user's rows with a common word's global
-GIN match list), and an index on the user among the memories that have cue vectors (else the cue
+random reads priced as on SSD where the operator sets DB_RANDOM_PAGE_COST (else Postgres intersects the
+user's rows with a common word's global GIN match list), and an index on the user among the memories that have cue vectors (else the cue
 branch reads every row of a user that has none)."""
 from __future__ import annotations
 
@@ -10,10 +10,26 @@ from django.db import connection
 pytestmark = pytest.mark.django_db
 
 
-def test_it_prices_random_reads_as_on_ssd():
+def _page_cost_after_session_setup() -> float:
+    from memoryapp.dbsession import session_sql
+
     with connection.cursor() as cursor:
+        cursor.execute(session_sql())
         cursor.execute("SHOW random_page_cost")
-        assert float(cursor.fetchone()[0]) == pytest.approx(1.1)
+        return float(cursor.fetchone()[0])
+
+
+def test_it_prices_random_reads_as_an_operator_sets_them(settings):
+    settings.DB_RANDOM_PAGE_COST = 1.1
+    try:
+        assert _page_cost_after_session_setup() == pytest.approx(1.1)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET random_page_cost")
+
+
+def test_it_leaves_postgres_own_price_by_default():
+    assert _page_cost_after_session_setup() == pytest.approx(4.0)
 
 
 def test_it_indexes_each_users_memories_that_have_cue_vectors():
