@@ -84,6 +84,35 @@ def plot_scale(rows: list[dict], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+TENANT_GROUPS = (("small_user", "small users"), ("mid_user", "mid-sized users"), ("large_user", "the 100k user"))
+TENANT_MEASURES = (("recall_ms", "recall"), ("recall_with_embedding_ms", "recall + query embedding"),
+                   ("page_list_ms", "page list"), ("page_search_ms", "page search"))
+
+
+def plot_tenants(tenants: dict, path: Path) -> None:
+    """bench.scale --tenants: p50 (solid) and p95 (pale) of each measure, one group of bars per kind of user."""
+    plt = _pyplot()
+    groups = [(key, label) for key, label in TENANT_GROUPS if key in tenants]
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    width = 0.8 / len(TENANT_MEASURES)
+    for i, (measure, label) in enumerate(TENANT_MEASURES):
+        xs = [j + i * width for j in range(len(groups))]
+        bars = ax.bar(xs, [tenants[key][measure]["p95"] for key, _ in groups], width, alpha=0.45, label=f"{label}: p95")
+        ax.bar(xs, [tenants[key][measure]["p50"] for key, _ in groups], width,
+               color=bars.patches[0].get_facecolor(), label=f"{label}: p50")
+    ax.set_xticks([j + width * (len(TENANT_MEASURES) - 1) / 2 for j in range(len(groups))],
+                  [label for _, label in groups])
+    ax.axhline(10, color="grey", linewidth=0.8, linestyle=":", label="10 ms goal (small users' recall p95)")
+    ax.set_yscale("log")
+    ax.set_ylabel("latency (ms)")
+    ax.set_title(f"{tenants['rows']:,} memories, {tenants['users']:,} users in one table")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
 def plot_load(runs: list[dict], path: Path) -> None:
     """bench.load: p50 and p95 per operation, one group of bars per run."""
     plt = _pyplot()

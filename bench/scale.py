@@ -22,7 +22,7 @@ import numpy as np
 
 from . import graph as graph_bench
 from . import runtime, synthetic, tenants
-from .plots import plot_scale
+from .plots import plot_scale, plot_tenants
 from .metrics import latency_summary
 
 logger = logging.getLogger("bench.scale")
@@ -273,11 +273,17 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
     args = parse_args(argv)
     if args.plot_only:
-        plot_scale(json.loads(args.json.read_text())["sizes"], args.plot)
+        saved = json.loads(args.json.read_text())
+        if args.tenants:
+            plot_tenants(saved["tenants"], args.plot)
+        else:
+            plot_scale(saved["sizes"], args.plot)
         return
     if args.tenants:
         result = tenants.run(args)
         runtime.write_result(args.json, result, "bench.scale", argv)
+        if args.plot:
+            plot_tenants(result["tenants"], args.plot)
         print("\n".join(tenants.summary_lines(result)))
         return
     result = run(args)
