@@ -15,6 +15,17 @@ from tests.support.fixtures import llm_server, scripted_llm, use_offline_llm, us
 from tests.support.servers import app_server, celery_worker, session_llm_server  # noqa: F401
 
 
+def pytest_configure(config):
+    """The suite's own process connects without the pool (DB_POOL_SIZE). Tests call the ORM from threads of
+    their own that nothing closes (plain sync_to_async, executors), and each such thread would keep a pooled
+    connection for the rest of the session: the pool then ran dry after a Postgres restart. The app's
+    processes the suite starts (Daphne, the worker) keep the default pool, and the Postgres-restart test
+    covers it there."""
+    from django.conf import settings
+
+    settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+
+
 @pytest.fixture
 def alice(db):
     return get_user_model().objects.create_user("alice", password=PASSWORD)

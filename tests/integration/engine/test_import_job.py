@@ -6,7 +6,7 @@ import pytest
 
 from memoryapp.engine.memories import bulk, imports
 from memoryapp.engine.memories.reembed import stored_dimension
-from memoryapp.models import Memory
+from memoryapp.models import Actor, Memory
 from memoryapp.pipeline.models import ImportJob
 from memoryapp.providers.llm.errors import ProviderError
 
@@ -26,13 +26,16 @@ def scripted_embedder(settings, llm_server):
 
 def test_an_import_that_fails_midway_writes_nothing_and_a_second_run_writes_it_once(alice, scripted_embedder):
     rows = [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(bulk.BATCH * 2 + 10)]
-    queued = imports.queue_import(alice, rows)
+    # The job as queue_import keeps it, but not sent to the broker: the session's Celery worker (started by
+    # earlier tests) would race this test for it, and win with its own embedder.
+    job, errors = imports._new_job(alice, rows, Actor.USER)
+    assert job is not None and errors == []
     scripted_embedder.state.embeddings_left = 1  # the first batch is embedded (and written), the second is not
 
     with pytest.raises(ProviderError, match="embedding endpoint failed"):
-        imports.run_import(queued.job.pk)
+        imports.run_import(job.pk)
 
-    job = ImportJob.objects.get(pk=queued.job.pk)
+    job = ImportJob.objects.get(pk=job.pk)
     assert (job.status, job.done) == ("failed", 0) and "nothing was imported" in job.error
     assert not Memory.objects.filter(user=alice).exists()  # the first batch went with the rest
 

@@ -52,6 +52,7 @@ def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack, con
         # here for the test's own threads: this one, and asgiref's, where earlier async tests' ORM calls ran.
         close_old_connections()
         SyncToAsync.single_thread_executor.submit(close_old_connections).result()
+        _fresh_chat_threads()
         assert Conversation.objects.filter(pk=conversation.pk).exists()  # the test process is back too
         page = http.get("/settings/memories")
         assert page.status_code == 200, page.text[-2000:]
@@ -72,3 +73,16 @@ def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack, con
     assert list(conversation.messages.order_by("id").values_list("content", flat=True)) == [
         "before the restart", "Before.", "after the restart", "After."]
     assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == ["I am training for a marathon"]
+
+
+def _fresh_chat_threads() -> None:
+    """The chat consumer's thread pools in this test process (earlier tests ran chats in-process): their
+    threads keep the connections the restart cut, so new threads replace them, as a restarted web process
+    would have. The app's own web process recovers by itself above."""
+    from conversations import consumers, streaming
+
+    for module, name in ((consumers, "_turn_pool"), (streaming, "_pool")):
+        pool = getattr(module, name)
+        if pool is not None:
+            pool.shutdown(wait=False)
+            setattr(module, name, None)
