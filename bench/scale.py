@@ -220,15 +220,8 @@ def run(args: argparse.Namespace) -> dict:
 
     from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
-    from .ingest import embed_cached
-
-    cache = Path(settings.VAR_DIR) / "embcache"
-    pool = synthetic.base_sentences(args.pool)
-    pool_vectors = np.asarray(embed_cached(pool, cache)[0], dtype=np.float32)
-    queries = synthetic.queries(args.queries)
-    query_vectors = np.asarray(embed_cached(queries, cache)[0], dtype=np.float32)
-    short = synthetic.search_box_queries(args.queries)
-    short_vectors = np.asarray(embed_cached(short, cache)[0], dtype=np.float32)
+    pool, pool_vectors, queries, query_vectors, short, short_vectors = synthetic.embedded_inputs(
+        args.pool, args.queries, Path(settings.VAR_DIR) / "embcache")
 
     sample_user = runtime.fresh_user("scale-embed")
     embed_rows = synthetic.memories(args.embed_sample, pool, start=10_000_000)

@@ -8,6 +8,7 @@ fires and the full-text and trigram indexes see realistic variety. Pure apart fr
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 
@@ -74,3 +75,15 @@ def perturbed(pool_vectors: np.ndarray, indexes: list[int], scale: float = 0.02,
     rng = np.random.default_rng(seed + len(indexes) + (indexes[0] if indexes else 0))
     rows = pool_vectors[indexes] + rng.normal(0, scale, size=(len(indexes), pool_vectors.shape[1])).astype(np.float32)
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def embedded_inputs(pool_size: int, n_queries: int, cache: Path) -> tuple:
+    """The pool's sentences, the recall questions and the search-box queries, each with its vectors
+    (float32, embedded once and cached under `cache`): what bench.scale and its --tenants run share."""
+    from .ingest import embed_cached
+
+    def embedded(texts: list[str]) -> np.ndarray:
+        return np.asarray(embed_cached(texts, cache)[0], dtype=np.float32)
+
+    pool, asked, short = base_sentences(pool_size), queries(n_queries), search_box_queries(n_queries)
+    return pool, embedded(pool), asked, embedded(asked), short, embedded(short)

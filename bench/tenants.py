@@ -234,15 +234,8 @@ def run(args) -> dict:
     runtime.setup_django()
     from django.conf import settings
 
-    from .ingest import embed_cached
-
-    cache = Path(settings.VAR_DIR) / "embcache"
-    pool = synthetic.base_sentences(args.pool)
-    pool_vectors = np.asarray(embed_cached(pool, cache)[0], dtype=np.float32)
-    queries = synthetic.queries(args.queries)
-    vectors = np.asarray(embed_cached(queries, cache)[0], dtype=np.float32)
-    short = synthetic.search_box_queries(args.queries)
-    short_vectors = np.asarray(embed_cached(short, cache)[0], dtype=np.float32)
+    pool, pool_vectors, queries, vectors, short, short_vectors = synthetic.embedded_inputs(
+        args.pool, args.queries, Path(settings.VAR_DIR) / "embcache")
 
     loaded = load(args, pool, pool_vectors)
     groups = user_groups(args)

@@ -62,3 +62,12 @@ def make_memory(user, content: str, *, valid_from: datetime | None = None, **fie
     if valid_from is not None:
         fields["valid_from"] = valid_from
     return Memory.objects.create(user=user, content=content, content_key=content_key(content), **fields)
+
+
+@pytest.fixture
+def no_model(graph_namespace, monkeypatch):
+    """No language model configured: the graph is built by the rules (GRAPH_EXTRACTION's default)."""
+    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
+    reset_llm()
+    yield
+    reset_llm()

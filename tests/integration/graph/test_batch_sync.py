@@ -12,8 +12,6 @@ from django.utils import timezone
 
 from memoryapp.graph import sync
 from memoryapp.models import GraphSyncState, Memory
-from memoryapp.providers.llm import reset_llm
-from tests.support.fixtures import configure_llm
 
 from .conftest import make_memory
 
@@ -31,14 +29,6 @@ MEMORIES = [
     ("I like green tea", 15, None),
     ("Priya Sharma works at Globex now", 20, None),
 ]
-
-
-@pytest.fixture
-def no_model(graph_namespace, monkeypatch):
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    yield
-    reset_llm()
 
 
 def write(user) -> list[Memory]:

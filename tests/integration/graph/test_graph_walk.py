@@ -7,9 +7,7 @@ import pytest
 
 from memoryapp.graph import search_memory_ids
 from memoryapp.providers.embeddings import get_embedder
-from memoryapp.providers.llm import reset_llm
 from tasks import graph_sync as graph_tasks
-from tests.support.fixtures import configure_llm
 
 from .conftest import make_memory
 
@@ -21,14 +19,6 @@ ABOUT_ANNA = [
     "My sister Anna reads crime novels", "My sister Anna drives an old van", "My sister Anna bakes sourdough",
     "My sister Anna visits every Christmas",
 ]
-
-
-@pytest.fixture
-def no_model(graph_namespace, monkeypatch):
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    yield
-    reset_llm()
 
 
 def remember(user, content: str):

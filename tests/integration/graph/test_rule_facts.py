@@ -8,21 +8,11 @@ from django.conf import settings as django_settings
 
 from memoryapp.graph import GraphUnavailable, get_graph, graph_enabled, search_memory_ids
 from memoryapp.models import GraphSyncState
-from memoryapp.providers.llm import reset_llm
 from tasks import graph_sync as graph_tasks
-from tests.support.fixtures import configure_llm
 
 from .conftest import make_memory
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def no_model(graph_namespace, monkeypatch):
-    configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
-    reset_llm()
-    yield
-    reset_llm()
 
 
 def entity_names(namespace: str, user_id: int) -> set[str]:
