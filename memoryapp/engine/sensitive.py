@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from .regex_literals import required_literals
-
 
 class SecretKind(StrEnum):
     PASSWORD = "password"
@@ -216,23 +214,9 @@ _CUE_PATTERN = "|".join(f"(?:{cue})" for cue in (
     _COMBINATION_CUE, _PASSWORD_WORD, _PASSPHRASE_CUE, _KEY_WORD_CUE, _ANSWER_CUE, _SECURITY_CUE, _ASKED_CUE,
 ))
 _CUES = re.compile(_CUE_PATTERN, _I)
-# And no cue matches without one of these words ("pass", "pin", "card", "密码"…): in an ASCII text, where
-# IGNORECASE is `str.lower`, a plain substring test finds them many times faster than _CUES. The other
-# words have a caseless character beyond ASCII ("码"), which no ASCII text holds; should one ever not, the
-# substring test is left out.
-_CUE_WORDS = required_literals(_CUE_PATTERN, _I)
-_ASCII_CUE_WORDS = (
-    tuple(sorted({word.lower() for word in _CUE_WORDS if word.isascii()}))
-    if _CUE_WORDS and all(word.isascii() or any(not char.isascii() and char.lower() == char.upper() for char in word)
-                          for word in _CUE_WORDS)
-    else None)
 
 
 def _names_a_credential(text: str) -> bool:
-    if _ASCII_CUE_WORDS is not None and text.isascii():
-        lowered = text.lower()
-        if not any(word in lowered for word in _ASCII_CUE_WORDS):
-            return False
     return _CUES.search(text) is not None
 
 
