@@ -1,13 +1,18 @@
 """What an extractor learns from a chat window: the real extraction path, on labelled bilingual windows.
 
-    python -m bench.extraction [--split dev holdout] [--extractor offline learned openai] [--json OUT] [--show-misses N]
-                               [--locomo-data PATH] [--no-locomo] [--plot SVG]
+    python -m bench.extraction [--split dev holdout] [--set windows changes] [--extractor offline learned openai]
+                               [--json OUT] [--show-misses N] [--locomo-data PATH] [--no-locomo] [--plot SVG]
 
 Every window (bench/extraction_cases/<split>/windows.json) becomes a fresh user holding the window's
 `existing` memories and a conversation holding its messages; the window is extracted by
 `engine.learning.extraction.extract` exactly as the worker does (candidates, sensitive-data filter, nearest
 memories, decisions, one transaction), and the memories it wrote are compared with the labels
-(bench/extraction_metrics.py).
+(bench/extraction_metrics.py). Each split's files are sets (`--set`): `windows`, the first written windows,
+and holdout `changes`, stated changes and their look-alikes (en, zh and `cross`: the old memory in the other
+language), reported apart under `by_set`.
+
+Fidelity (`fidelity`, bench/fidelity.py): whether each memory the no-model extractors make from the written
+fidelity cases is the user's own words with every number, time, code, URL and name kept.
 
 LoCoMo (--locomo-data, default the dev file): is each turn worth remembering, at turn level
 (bench/extraction_locomo.py), for `learned` (a PR curve: pr_auc, recall_at_p80, precision_at_r80,
@@ -43,6 +48,7 @@ logger = logging.getLogger("bench.extraction")
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.extraction", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(SPLITS))
+    parser.add_argument("--set", nargs="+", dest="sets", metavar="SET", help="only these files of each split (default: all)")
     parser.add_argument("--extractor", nargs="+", choices=EXTRACTORS, default=list(EXTRACTORS))
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N imperfect windows")
@@ -96,7 +102,8 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
     learnt = Memory.objects.filter(user=user, source_conversation=conversation).prefetch_related("supersedes")
     produced = tuple(Produced(m.content, m.kind, tuple(key_of[s.pk] for s in m.supersedes.all() if s.pk in key_of))
                      for m in learnt.order_by("id"))
-    return WindowOutcome(window.id, window.split, window.language, window.category, window.expected, produced)
+    return WindowOutcome(window.id, window.split, window.language, window.category, window.expected, produced,
+                         window.source)
 
 
 def _extractor(name: str, stack):
@@ -119,7 +126,7 @@ def run(args: argparse.Namespace) -> dict:
 
     os.environ.setdefault("GRAPH_BACKEND", "off")
     runtime.setup_django()
-    windows = load_windows(tuple(args.split))
+    windows = [w for w in load_windows(tuple(args.split)) if not args.sets or w.source in args.sets]
     result: dict = {"benchmark": "bench.extraction", "splits": args.split, "windows": len(windows),
                     "by_extractor": {}}
     for name in args.extractor:
@@ -134,6 +141,10 @@ def run(args: argparse.Namespace) -> dict:
                 "by_category": grouped(outcomes, "category"),
                 "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
                              for split in args.split if (group := [o for o in outcomes if o.split == split])},
+                "by_set": {f"{split}/{source}": {"overall": summarise(group), "by_language": grouped(group, "language"),
+                                                 "by_category": grouped(group, "category")}
+                           for split in args.split for source in sorted({o.source for o in outcomes})
+                           if (group := [o for o in outcomes if o.split == split and o.source == source])},
                 "by_source": {"written": {split: {language: {k: m[k] for k in WRITTEN_METRICS}
                                                     for language, m in part["by_language"].items()}
                                            for split, part in _by_split(outcomes, args.split).items()}},
@@ -142,6 +153,10 @@ def run(args: argparse.Namespace) -> dict:
                              "produced": [[p.kind, p.content, list(p.supersedes)] for p in o.produced]}
                             for o in outcomes],
             }
+    from .fidelity import measure as measure_fidelity
+
+    if no_model := tuple(name for name in args.extractor if name in ("offline", "learned")):
+        result["fidelity"] = measure_fidelity(no_model)
     result["secrets"] = secrets_summary(tuple(args.split))  # the written secret cases, through the write path's check
     if not args.no_locomo and args.locomo_data.exists():
         from .extraction_locomo import measure
@@ -174,13 +189,16 @@ def print_summary(result: dict) -> None:
             return f"{label:28} {s['windows']:7d} " + " ".join(f"{_fmt(s[n]):>9}" for n in names)
 
         print(row(f"{extractor}", values["overall"]))
-        for split, part in values["by_split"].items():
+        for name, part in values["by_set"].items():
             for language, s in part["by_language"].items():
-                print(row(f"  {split} {language}", s))
+                print(row(f"  {name} {language}", s))
         for category, s in values["by_category"].items():
             print(row(f"  category {category}", s))
         if locomo := values["by_source"].get("locomo"):
             print(f"  LoCoMo turns: {json.dumps({k: v for k, v in locomo.items() if k != 'data'})}")
+        if fidelity := result.get("fidelity", {}).get(extractor):
+            print(f"  fidelity: {json.dumps({k: v['fidelity'] for k, v in fidelity['by_language'].items()})}"
+                  f" (learned {fidelity['overall']['learned']})")
 
 
 def print_misses(result: dict, count: int) -> None:

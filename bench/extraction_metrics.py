@@ -38,6 +38,7 @@ class WindowOutcome:
     category: str
     expected: tuple[Expected, ...]
     produced: tuple[Produced, ...]
+    source: str = "windows"
 
 
 def _fold(text: str) -> str:

@@ -1,7 +1,7 @@
 """Forms for the settings pages: the memory filters (a plain GET form) and the settings toggles."""
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 
 from django import forms
 from django.conf import settings
@@ -50,10 +50,11 @@ class MemoryFilterForm(forms.Form):
 
     @staticmethod
     def moment(day) -> datetime | None:
-        """"As of <day>": what was true at the end of that day (or now, for today)."""
+        """"As of <day>": what was true at the end of that day (or now, for today): its last instant, so the
+        page names the day picked, not the midnight after it."""
         if day is None:
             return None
-        end = timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+        end = timezone.make_aware(datetime.combine(day, time.max))
         return min(end, timezone.now())
 
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import re
 
+from memoryapp.lib.sentences import pieces
+
 ENDS_ASKING = re.compile(r"[?？]\s*\W*$")
 QUESTION_EN = re.compile(
     r"^(?:what|how|why|who|where|when|which|can you|could you|would you|will you|do you|does|did you"
     r"|is there|are there|should i)\b", re.I)
 QUESTION_ZH = re.compile(r"(?:吗|呢|嘛)$|是不是|能不能|可不可以|为什么")
 _STRIPPED = " .!。！；;,，"
-# Where a message's sentences and clauses end: a question often sits inside a longer message
-# ("btw 我这个月的 deadline 还来得及吗，还剩两周，帮我排个计划").
-_PIECE_END = re.compile(r"(?<=[.!?。！？；;,，、:：\n])")
 
 
 def is_question(text: str) -> bool:
@@ -29,7 +28,8 @@ def is_question(text: str) -> bool:
 
 def asks(message: str) -> bool:
     """A whole message: does any of its sentences or clauses ask?"""
-    return any(is_question(piece) for piece in _PIECE_END.split(message) if piece.strip())
+    # A question often sits inside a longer message ("btw 我这个月的 deadline 还来得及吗，还剩两周，帮我排个计划").
+    return any(is_question(piece) for piece in pieces(message))
 
 
 # What else asks for an answer without a question's form: a request ("help me plan…", "帮我写个…",

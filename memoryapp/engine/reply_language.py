@@ -12,15 +12,16 @@ import re
 
 from django.utils import translation
 
+from memoryapp.lib.scripts import HAN
+
 ZH, EN = "zh-hans", "en"
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 ENGLISH_OVER_CHINESE = 2  # Latin words per Chinese character above which a mixed message is English
 
 
 def message_language(text: str, default: str | None = None) -> str:
     """`zh-hans` or `en` for a reply to `text`; `default` (else the active UI language) when unclear."""
-    han, words = len(_HAN.findall(text)), len(_LATIN_WORD.findall(text))
+    han, words = len(HAN.findall(text)), len(_LATIN_WORD.findall(text))
     if han and han >= words:
         return ZH
     if words > ENGLISH_OVER_CHINESE * han:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from memoryapp.lib.scripts import HAN_RANGES
+
 
 class SecretKind(StrEnum):
     PASSWORD = "password"
@@ -76,7 +78,7 @@ _LINK_OR_SPACE = rf"(?:{_LINK}|\s*)"
 _BETWEEN_EN = (r"(?:\s+(?:(?:that|which)\s+)?(?:(?:the|my|our)\s+)?\w+\s+(?:sent|texted|emailed|gave|told)(?:\s+(?:me|us))?)?"
                r"(?:\s+(?:for|to|of|on|at|from|in)\s+(?:(?:my|the|our|his|her|their|this|that|a|an)\s+)?"
                r"[\w'’.-]+(?:\s+[\w'’.-]+){0,4}?)?(?:\s*,[^,.;\n]{1,40},)?")
-_BETWEEN_ZH = r"(?:\s*(?!余额|额度|限额|利率|利息|长度|位数)[\u4e00-\u9fff]{1,3}?|\s+(?:number|no\.?|code|password|pin)\b)?"
+_BETWEEN_ZH = rf"(?:\s*(?!余额|额度|限额|利率|利息|长度|位数)[{HAN_RANGES}]{{1,3}}?|\s+(?:number|no\.?|code|password|pin)\b)?"
 
 _PASSWORD_CUE = (r"pass\s*words?|passwd|passphrase|pass\s*code|\bpwd\b|\bpw\b|\bpass\b|\blogin\b|\bpassword"
                  r"|解压密码|登录密码|支付密码|开机密码|锁屏密码|解锁密码|取款密码|交易密码|管理员密码|密码|口令")

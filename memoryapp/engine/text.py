@@ -15,11 +15,11 @@ from datetime import datetime
 
 import jieba
 
+from memoryapp.lib.scripts import CJK, has_cjk
 from memoryapp.models import normalise_content
 
 jieba.setLogLevel(logging.WARNING)
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
 _WORD = re.compile(r"\w", re.UNICODE)
 # Function words that would match nearly every memory; English ones are also dropped by the stemmer.
 ZH_STOPWORDS = frozenset("我 你 他 她 它 的 了 是 在 和 也 就 都 而 及 与 着 或 一个 没有 我们 你们 什么 吗 呢 吧 啊 么 这 那 有 会 要 对 把 被 让 给 从 到 为 以 上 下 中 里 之 其 很 还".split())
@@ -28,10 +28,6 @@ EN_STOPWORDS = frozenset(
     "what which who whom when where why how and or but if of to in on at by for with about as from "
     "that this these those there here have has had not no so than then too very can will just".split()
 )
-
-
-def has_cjk(text: str) -> bool:
-    return bool(_CJK.search(text))
 
 
 def content_key(text: str) -> str:
@@ -108,7 +104,7 @@ def word_forms(word: str) -> list[str]:
 
 def count_tokens(text: str) -> int:
     """Approximate model tokens: ~1 per CJK character, ~1 per 4 other characters (BPE-like)."""
-    cjk = len(_CJK.findall(text))
+    cjk = len(CJK.findall(text))
     return cjk + (len(text) - cjk + 3) // 4
 
 

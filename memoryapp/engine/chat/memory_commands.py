@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
+from memoryapp.lib.scripts import HAN
 from memoryapp.models import Actor, Memory, MemoryKind, MemoryStatus, normalise_content
 
 from ..memories import write
@@ -263,7 +264,7 @@ def _telling(text: str) -> tuple[set[str], set[str]]:
     plain = normalise_content(text)
     words = {w.removesuffix("'s") for w in re.findall(r"[a-z0-9][a-z0-9']*", plain)}
     return ({w for w in words if len(w) > 1 and w not in _GENERIC_EN},
-            set(re.findall(r"[\u3400-\u9fff]", plain)) - _GENERIC_ZH)
+            set(HAN.findall(plain)) - _GENERIC_ZH)
 
 
 def _shares_a_telling_word(said: str, content: str) -> bool:

@@ -11,6 +11,8 @@ import re
 
 import numpy as np
 
+from memoryapp.lib.scripts import HAN_RANGES
+
 # A new value for the old one: moving, switching, leaving, stopping, starting anew. Not "new" / 新: it is
 # mostly news about the thing itself ("马自达出了新款", "Chrome 又出新版本了"), which replaced it wrongly.
 _CHANGE_EN = re.compile(
@@ -39,8 +41,8 @@ _OTHER_SUBJECT = re.compile(r"^\s*(?:the|his|her|their)\b|^\s*(?:my|our) (?:old 
 _FROM_TO = re.compile(r"\bfrom \S+(?: \S+)? to\b|\binstead of\b|\bswitched to\b|\bmoved to\b|\bfor good\b"
                       r"|换成|改成|改用|改喝|改学|迁到|搬到|调到|跳槽到|转到|换到", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|can't|isn't|aren't|won't)\b|不|没|别", re.I)
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9+#.\-]*|[\u3400-\u9fff]+")
-_NAME = re.compile(r"\b[A-Z][A-Za-z0-9+#.\-]*|[A-Za-z][A-Za-z0-9+#.\-]*(?=[^A-Za-z]*[\u3400-\u9fff])|(?<=[\u3400-\u9fff])\s*[A-Za-z][A-Za-z0-9+#.\-]*")
+_TOKEN = re.compile(rf"[a-z0-9][a-z0-9+#.\-]*|[{HAN_RANGES}]+")
+_NAME = re.compile(rf"\b[A-Z][A-Za-z0-9+#.\-]*|[A-Za-z][A-Za-z0-9+#.\-]*(?=[^A-Za-z]*[{HAN_RANGES}])|(?<=[{HAN_RANGES}])\s*[A-Za-z][A-Za-z0-9+#.\-]*")
 _STOP = set("i i'm im me my we our a an the is am are was be to of in on at for with and or but it its this that "
             "so just really very".split())
 

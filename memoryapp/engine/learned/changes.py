@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..slots import may_replace
 from . import change_features
 from .model import TrainedModel
 
@@ -58,6 +59,8 @@ def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neig
     if not neighbours:
         return Verdict(OTHER, None, 1.0)
     p = pair_probabilities(model, new, new_kind, v_new, neighbours)
+    # Only a memory of the same slot can be replaced (engine/slots.py): a new job never replaces a home.
+    p[[not may_replace(new, n.content) for n in neighbours], CLASSES.index(REPLACES)] = 0.0
     verdict = _model_verdict(model, p)
     if verdict.label == OTHER and rules is not None and model.meta.get("rules_floor") is not None:
         return rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours, rules)

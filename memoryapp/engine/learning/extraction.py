@@ -39,6 +39,7 @@ from ..llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, no
 from ..memories import write
 from ..memories.validation import MAX_CONTEXT_LENGTH
 from ..sensitive import contains_sensitive
+from .anchoring import anchored_start
 
 if TYPE_CHECKING:
     from memoryapp.providers.embeddings.base import Embedder
@@ -274,13 +275,14 @@ def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, ca
                "cues": [cue for cue in candidate.cues if not contains_sensitive(cue)]}
     if action is DecisionAction.ADD:
         return write.add_memory(run.user_id, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
-                                embedding=vector).memory
+                                embedding=vector, valid_from=anchored_start(candidate.content, said.created_at)).memory
     if action is DecisionAction.SKIP:
         return None
     target = Memory.objects.get(pk=target_id, user_id=run.user_id)  # scoped: never another user's memory
     if action is DecisionAction.UPDATE:
         return write.supersede_memory(target, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
-                                      embedding=vector).memory
+                                      embedding=vector,
+                                      valid_from=anchored_start(candidate.content, said.created_at, target)).memory
     if action is DecisionAction.BOOST:
         return write.boost_memory(target, actor=Actor.EXTRACTOR).memory
     return write.delete_memory(target, actor=Actor.EXTRACTOR).memory

@@ -30,6 +30,7 @@ from ..llm.schemas import Candidate, CandidateWithNeighbours, DecisionAction, Me
 from ..memories import write
 from ..memories.validation import MAX_CONTENT_LENGTH
 from ..sensitive import contains_sensitive
+from .anchoring import anchored_start
 from .extraction import clean_candidates, learnt_from, nearest_memories
 
 if TYPE_CHECKING:
@@ -129,10 +130,12 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
             old = Memory.objects.filter(pk=decision.target_id, user_id=user_id).first()
             if old is not None and old.is_current:
                 new = write.supersede_memory(old, candidate.content, **details, **source, actor=Actor.USER,
-                                             embedding=vector).memory
+                                             embedding=vector,
+                                             valid_from=anchored_start(candidate.content, message.created_at, old)).memory
                 saved.append((Saved.UPDATED, new))
                 continue
         # ADD, and DELETE too: the user asked to keep this, not to drop what it resembles.
-        result = write.add_memory(user_id, candidate.content, **details, **source, actor=Actor.USER, embedding=vector)
+        result = write.add_memory(user_id, candidate.content, **details, **source, actor=Actor.USER, embedding=vector,
+                                  valid_from=anchored_start(candidate.content, message.created_at))
         saved.append((Saved.CREATED if result.action != "merged" else Saved.KNOWN, result.memory))
     return saved

@@ -3,7 +3,8 @@
 With a model: one `complete_json` call answered as `ExtractionResult`; nothing the user said, no call.
 Without one: the trained model `extraction` (learned_candidates.py) when one fits the configured
 embedder, else the rules in defaults.py. Either way secrets are dropped here, and again by the pipeline
-before anything is written.
+before anything is written; a model's wording that lost a value of the user's sentence is replaced by
+that sentence (fidelity.py).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..learned.model import usable
 from ..sensitive import contains_sensitive
 from . import defaults, learned_candidates
+from .fidelity import faithful
 from .delimiters import has_user_turn, render_conversation
 from .schemas import ExtractionResult
 
@@ -67,4 +69,5 @@ def extract_candidates(messages: list[dict], llm: LLMProvider | None) -> Extract
     if not has_user_turn(messages):
         return ExtractionResult()  # nothing the user said: no call
     result = llm.complete_json(build_extraction_messages(messages), ExtractionResult)
-    return ExtractionResult(candidates=[c for c in result.candidates if not contains_sensitive(c.content)])
+    kept = faithful(result.candidates, messages)  # a rewording that lost a time or a number: the user's words
+    return ExtractionResult(candidates=[c for c in kept if not contains_sensitive(c.content)])

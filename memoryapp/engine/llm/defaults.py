@@ -18,7 +18,11 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from memoryapp.lib.scripts import HAN, HAN_RUN, is_mostly_cjk
+from memoryapp.lib.sentences import sentence_spans, trimmed
+
 from ..questions import is_question
+from ..slots import may_replace
 from ..reply_language import ZH, message_language
 from ..sensitive import contains_sensitive
 from .delimiters import parse_memories_block
@@ -88,7 +92,6 @@ _RULES: list[tuple[MemoryKind, re.Pattern[str]]] = [
     (L, re.compile(r"^(?:always|never)\b|\bnever again\b|永远不要|千万别|一定要记得", re.I)),
 ]
 
-_SENTENCE_END = re.compile(r"(?<=[!?。！？；;])|(?<=\.)(?=\s|$)|\n+")
 _CHANGE = re.compile(r"\bnow\b|\binstead\b|\bswitched to\b|\bno longer\b|\banymore\b|\bchanged to\b"
                      r"|\bmoved\b|\bjoined\b|\brelocated\b|\bgot (?:a|an|promoted)\b|\bagain\b|\bfinally\b"
                      r"|现在|改用|改喝|改学|不再|换成|换了|搬到|跳槽|已经不|入职|戒了|不学了|拿到|升", re.I)
@@ -104,8 +107,6 @@ _STOP = set(
     "like love prefer enjoy hate dislike use using user".split()
 )
 _STOP_CJK = set("我你他她它的了是在不再现改换成也都很就还用要想喜欢爱讨厌")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
 _CJKISH = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef"  # CJK, kana, CJK and full-width punctuation
 _CHUNK = re.compile(rf"[{_CJKISH}]{{1,4}}\s*|[^\s{_CJKISH}]+\s*|\s+")  # covers every character
 
@@ -118,7 +119,7 @@ def extract_candidates(messages: list[dict]) -> ExtractionResult:
         kind = classify(sentence)
         if kind is None:
             continue
-        content = _trim(sentence)
+        content = trimmed(sentence)
         key = normalise_content(content)
         if key and key not in found:
             found[key] = Candidate(content=content, kind=kind, importance=IMPORTANCE[kind], confidence=CONFIDENCE)
@@ -142,7 +143,7 @@ def decide(items: list[CandidateWithNeighbours]) -> DecisionResult:
 
 def compact_summary(earlier: str, messages: list[dict]) -> str:
     """Extractive: the earlier summary and then the user's sentences, the beginning kept first."""
-    sentences = [_trim(s) for s in _user_sentences(messages)]
+    sentences = [trimmed(s) for s in _user_sentences(messages)]
     joined = "；".join(sentences) if is_mostly_cjk(" ".join(sentences)) else "; ".join(sentences)
     return "; ".join(part for part in (earlier, joined) if part)[:COMPACT_CHARS]
 
@@ -175,35 +176,31 @@ def classify(sentence: str) -> MemoryKind | None:
     return None
 
 
-def is_mostly_cjk(text: str) -> bool:
-    cjk, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
-    return cjk > 0 and cjk / (cjk + latin) >= 0.3  # one Chinese character says more than one letter
-
-
-_POINTS_BACK = re.compile(r"\b(?:them|it|this|these|those)\b|这个|那个|这些|那些|它们?|这样", re.I)
+# A sentence that leans on the one before by a pronoun or "there"/"then" ("She works as a nurse there",
+# "my lease ends then", "那边房租便宜"): kept with it, so the memory names whom, where and when.
+POINTS_BACK = re.compile(r"\b(?:them|it|this|these|those|she|he|her|him|they|there|then)\b|^\W*that\b"
+                         r"|这个|那个|这些|那些|它们?|这样|她|他|那边|那里|那儿|那时", re.I)
 
 
 def _user_sentences(messages: list[dict]) -> Iterator[str]:
     """The user's sentences; one that points back ("run them through proxy-env", "这个要先备份") is
-    joined to the sentence before it, so the memory keeps what "them" is."""
-    before = ""  # the user's previous sentence, in this message or their previous one
+    joined to the sentence before it (as written in one message, with a space across two), so the memory
+    keeps what "them" is."""
+    before, before_start = "", None  # the user's previous sentence, in this message or their previous one
     for message in messages:
         if message.get("role") != "user":
             continue
-        for sentence in _SENTENCE_END.split(str(message.get("content") or "")):
-            sentence = (sentence or "").strip()
-            if not sentence:
-                continue
-            if before and _POINTS_BACK.search(sentence) and len(before) + len(sentence) <= MAX_SENTENCE_CHARS:
-                joined = f"{before} {sentence}" if before.endswith((";", ",", ".")) else f"{before}{sentence}"
-                yield joined
+        content = str(message.get("content") or "")
+        for span in sentence_spans(content):
+            if before and POINTS_BACK.search(span.text) and len(before) + len(span.text) <= MAX_SENTENCE_CHARS:
+                yield content[before_start:span.end] if before_start is not None else f"{before} {span.text}"
             else:
-                yield sentence
-            before = sentence
+                yield span.text
+            before, before_start = span.text, span.start
+        before_start = None
 
 
-def _trim(sentence: str) -> str:
-    return " ".join(sentence.split()).rstrip(".。;；").strip()
+
 
 
 def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=None) -> Decision:
@@ -220,7 +217,8 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=Non
         for neighbour in item.neighbours:
             # A goal reached becomes a fact: another kind counts when the two are close in meaning.
             related = neighbour.kind == candidate.kind or (neighbour.similarity or 0) >= CROSS_KIND_SIMILARITY
-            if related and _same_topic(candidate.content, neighbour.content):
+            if related and _same_topic(candidate.content, neighbour.content) \
+                    and may_replace(candidate.content, neighbour.content):
                 return Decision(
                     candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbour.id, reason="stated a change"
                 )
@@ -270,16 +268,16 @@ _PRODUCT = re.compile(r"[A-Za-z][A-Za-z0-9+#.\-]*")
 def _new_value_for_same_slot(new: str, old: str) -> bool:
     """Both name a product (a Latin-script name in Chinese text) and the new one says nothing else the
     old one does not: the same slot with a new value, not a new topic ("我现在用 Rust 写后端" adds 后端)."""
-    if not (_CJK.search(new) and _PRODUCT.search(new) and _PRODUCT.search(old)):
+    if not (HAN.search(new) and _PRODUCT.search(new) and _PRODUCT.search(old)):
         return False
-    cjk = lambda text: {w for w in _topic_tokens(text) if _CJK.search(w)}  # noqa: E731
+    cjk = lambda text: {w for w in _topic_tokens(text) if HAN.search(w)}  # noqa: E731
     return cjk(new) <= cjk(old)
 
 
 def _topic_tokens(text: str) -> set[str]:
     text = normalise_content(text)
     words = {w for w in re.findall(r"[a-z0-9][a-z0-9+#'\-]*", text) if len(w) > 1 and w not in _STOP}
-    for run in re.findall(r"[\u3400-\u9fff]+", text):
+    for run in HAN_RUN.findall(text):
         words |= {run[j : j + 2] for j in range(len(run) - 1) if not (set(run[j : j + 2]) & _STOP_CJK)}
     return words
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from memoryapp.lib.scripts import HAN
+from memoryapp.lib.sentences import sentences
+
 from ..questions import is_question
 from ..sensitive import contains_sensitive
 from .schemas import normalise_content
@@ -26,7 +29,6 @@ MAX_CHARS = 400  # the episode, its sentences together
 MIN_SENTENCE_CHARS = 6
 MAX_SENTENCE_CHARS = 300  # longer is a pasted blob, not something said
 
-_SENTENCE = re.compile(r"[^.!?。！？；;\n]+(?:[.!?。！？；;]+|$)")
 
 # Plan, decision, event: the three things a chat can settle that a standing fact about the user is not.
 _CUES = re.compile(
@@ -90,8 +92,8 @@ def _user_sentences(messages: Iterable[dict]) -> Iterator[str]:
     for message in messages:
         if message.get("role") != "user":
             continue
-        for match in _SENTENCE.finditer(str(message.get("content") or "")):
-            sentence = " ".join(match.group().split())
+        for said in sentences(str(message.get("content") or "")):
+            sentence = " ".join(said.split())
             if sentence:
                 yield sentence
 
@@ -114,4 +116,4 @@ def _as_sentence(sentence: str) -> str:
     sentence = sentence.rstrip(" ;；")
     if sentence.endswith((".", "!", "。", "！")):
         return sentence
-    return sentence + ("。" if re.search(r"[\u3400-\u9fff]$", sentence) else ".")
+    return sentence + ("。" if HAN.match(sentence[-1:]) else ".")

@@ -18,15 +18,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memoryapp.lib.scripts import HAN, LATIN
+from memoryapp.lib.sentences import clauses, sentence_spans, trimmed
+from memoryapp.lib.values import values_in
+
 from ..learned.model import TrainedModel
-from ..questions import is_question
+from ..questions import REQUEST_EN, REQUEST_ZH, is_question
 from ..sensitive import contains_sensitive
 from . import defaults
 from .schemas import Candidate, ExtractionResult, MemoryKind, normalise_content
 
 MODEL_NAME = "extraction"
 FEATURES = ("embedding", "first_person", "question_shape", "log_length", "previous_asks", "cjk_share")
-_CLAUSE_END = re.compile(r"(?<=[,，、:：;；])")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|mine|we|we're|our|us)\b|我|咱|俺", re.I)
 # A sentence that opens on the user ("I live in Berlin", "Also I hate cilantro", "我住在上海") states
 # something of its own; one that does not ("No sugar, no milk") usually says more about the one before.
@@ -37,6 +40,9 @@ _STARTS_WITH_SELF = re.compile(r"^\W*(?:[a-z]+[\s,]+){0,2}(?:i|i'm|im|i've|i'd|m
 _CONTINUES = re.compile(r"^\W*(?:so|and|but|which|it|it's|its|this|that|these|they|they're|she|she's|he|he's|both"
                         r"|(?:learned|learnt|found|figured) (?:that|this|it) out|(?:learned|learnt) (?:that|this|it) the hard way)\b"
                         r"|^\W*(?:都|对[，,]|很|挺|不过|但是?|她|他|它|这|所以|而且|并且)", re.I)
+# A clause with no subject of its own says more about the one before ("…, not 4.x", "…, all bought second-hand").
+_DANGLES = re.compile(r"^\W*(?:[a-z]+ing|not|no|only|size|etc|e\.g|i\.e|including|except|especially|mostly|plus"
+                      r"|both|all|each|mainly|usually|always|never)\b", re.I)
 _SETS_UP = re.compile(r"\b(?:thing|something|a word|update|note) about\b|let me tell you about|跟你说(?:一?下|一声)"
                       r"|说(?:一?下).{0,12}的(?:情况|事)", re.I)
 
@@ -56,7 +62,7 @@ class Piece:
 
 
 def clauses_of(sentence: str) -> list[str]:
-    return [c.strip() for c in _CLAUSE_END.split(sentence) if c.strip()]
+    return clauses(sentence)
 
 
 def pieces_of(sentence: str) -> list[tuple[str, bool]]:
@@ -73,8 +79,8 @@ def pieces_of(sentence: str) -> list[tuple[str, bool]]:
 def user_sentences(messages: list[dict]) -> Iterator[tuple[int, str, str, str]]:
     """(message index, assistant turn before it, sentence, the sentence joined in front of it or ""): the
     user's sentences as the rules split and join them (one that points back, "run them through
-    proxy-env", is joined to the one before)."""
-    previous, before = "", ""
+    proxy-env", is joined to the one before: in one message as written, across two with a space)."""
+    previous, before, before_start = "", "", None
     for n, message in enumerate(messages):
         content = str(message.get("content") or "")
         if message.get("role") == "assistant":
@@ -82,17 +88,14 @@ def user_sentences(messages: list[dict]) -> Iterator[tuple[int, str, str, str]]:
             continue
         if message.get("role") != "user":
             continue
-        for sentence in defaults._SENTENCE_END.split(content):
-            sentence = (sentence or "").strip()
-            if not sentence:
-                continue
-            said, joined = sentence, ""
-            if before and defaults._POINTS_BACK.search(sentence) and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS:
-                said = f"{before} {sentence}" if before.endswith((";", ",", ".", "?", "!")) else f"{before}{sentence}"
+        for span in sentence_spans(content):
+            sentence, said, joined = span.text, span.text, ""
+            if before and defaults.POINTS_BACK.search(sentence) and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS:
+                said = content[before_start:span.end] if before_start is not None else _glued(before, sentence)
                 joined = before
-            before = sentence
+            before, before_start = sentence, span.start
             yield n, previous, said, joined
-        previous = ""
+        previous, before_start = "", None
 
 
 def pieces(messages: list[dict]) -> Iterator[Piece]:
@@ -103,8 +106,8 @@ def pieces(messages: list[dict]) -> Iterator[Piece]:
 
 def cheap_features(piece: Piece) -> list[float]:
     text = piece.text
-    cjk = len(defaults._CJK.findall(text))
-    latin = len(defaults._LATIN.findall(text))
+    cjk = len(HAN.findall(text))
+    latin = len(LATIN.findall(text))
     return [
         float(bool(_FIRST_PERSON.search(text))),
         float(is_question(text)),
@@ -138,9 +141,56 @@ def embed(texts: list[str]) -> np.ndarray:
     return np.asarray(get_embedder().embed(texts), dtype=np.float64) if texts else np.zeros((0, 0))
 
 
-def _joined(texts: list[str]) -> str:
-    glue = "" if defaults.is_mostly_cjk("".join(texts)) else " "
-    return glue.join(t.strip() for t in texts).rstrip(",，、:：;； ")
+_CLAUSE_MARKS = ",，、:：;； "
+
+
+def _glued(first: str, second: str) -> str:
+    """Two sentences of two messages as one memory: a space between them, none after a Chinese stop."""
+    return f"{first}{second}" if first.endswith(("。", "！", "？", "；", "，", "：")) else f"{first} {second}"
+
+
+def _covering(whole: str, parts: list[str]) -> str | None:
+    """The stretch of `whole` from the first of `parts` to the end of the last, as written; None when they
+    are not all in it, in order."""
+    start = whole.find(parts[0]) if parts else -1
+    if start < 0:
+        return None
+    end = start + len(parts[0])
+    for part in parts[1:]:
+        at = whole.find(part, end)
+        if at < 0:
+            return None
+        end = at + len(part)
+    return whole[start:end]
+
+
+def _joined(sentence: str, parts: list[str]) -> str:
+    """Clauses of one sentence as one memory: the stretch of the sentence they span, as written (the clauses
+    between them too, unless one asks); a clause that opens by leaning on the one before ("and I read every
+    night") takes that one with it. Separate stretches, if a question sits between, are joined by a space."""
+    parts = [p.strip() for p in parts]
+    every = clauses(sentence)
+    first = every.index(parts[0]) if parts[0] in every else -1
+    last = every.index(parts[-1]) if parts[-1] in every else -1
+    # The clause it leans on, or the head of a list ("My go-to snacks: almonds, ...").
+    if first > 0 and (_CONTINUES.search(parts[0]) or defaults.POINTS_BACK.search(parts[0])
+                      or every[first - 1].endswith((":", "："))) \
+            and not is_question(every[first - 1]):
+        parts = [every[first - 1], *parts]
+    # What follows and leans on it: the rest of a list it opens, a clause that carries a value ("…,
+    # eating only between 12:00 and 20:00", "…, size 56") or opens without a subject; never a question
+    # or a request.
+    listing = any(p.endswith((":", "：")) for p in parts)
+    for clause in every[last + 1:] if last >= 0 else []:
+        if is_question(clause) or REQUEST_EN.search(clause) or REQUEST_ZH.search(clause):
+            break
+        if not (listing or values_in(clause) or _CONTINUES.search(clause) or _DANGLES.search(clause)):
+            break
+        parts.append(clause)
+    stretch = _covering(sentence, parts) if len(parts) > 1 else parts[0]
+    if stretch is None or any(is_question(c) for c in clauses(stretch)):
+        stretch = " ".join(parts)
+    return stretch.rstrip(_CLAUSE_MARKS)
 
 
 def _usable(piece: Piece) -> bool:
@@ -172,10 +222,10 @@ def _kept_per_sentence(said: list[Piece], keep: np.ndarray, kinds: list[str], th
             out += [_Kept(said[i].text, float(keep[i]), kinds[i], said[i].message, setup_only=True) for i in setups[:1]]
             continue
         best = max(chosen, key=lambda i: keep[i])
-        text, before = _joined([said[i].text for i in chosen]), said[best].before
-        if before and out and out[-1].text == _joined([before]) and out[-1].kind != kinds[best] and text.startswith(before):
+        text, before = _joined(said[best].said, [said[i].text for i in chosen]), said[best].before
+        if before and out and out[-1].text == before.rstrip(_CLAUSE_MARKS) and out[-1].kind != kinds[best] and text.startswith(before):
             text = text[len(before):].strip()  # what it points back to is a memory of its own, of another kind
-        out.append(_Kept(text, float(keep[best]), kinds[best], said[best].message))
+        out.append(_Kept(text, float(keep[best]), kinds[best], said[best].message, before=before))
     return out
 
 
@@ -194,17 +244,22 @@ def _one_thought(last: _Kept, item: _Kept, user_turns: list[int]) -> bool:
                     (bool(_CONTINUES.search(item.text)) and not _STARTS_WITH_SELF.search(item.text)))
 
 
-def _merged(kept: list[_Kept], user_turns: list[int] | None = None) -> list[_Kept]:
+def _merged(kept: list[_Kept], user_turns: list[int] | None = None, contents: list[str] | None = None) -> list[_Kept]:
     """Neighbouring kept sentences that say one thought (`_one_thought`) make one memory, of the kind
-    of the likelier half."""
-    user_turns = user_turns or []
+    of the likelier half: as written between them when one message holds both, else joined by a space."""
+    user_turns, contents = user_turns or [], contents or []
     out: list[_Kept] = []
     for item in kept:
         last = out[-1] if out else None
         if last is not None and _one_thought(last, item, user_turns):
-            glue = "。" if defaults.is_mostly_cjk(last.text) else ". "
             stronger = item if last.setup_only or item.probability > last.probability else last
-            out[-1] = _Kept(f"{defaults._trim(last.text)}{glue}{item.text}", stronger.probability, stronger.kind,
+            content = contents[item.message] if last.message == item.message and item.message < len(contents) else ""
+            rest = item.text  # less the sentence it points back to, when `last` already holds that
+            if item.before and item.text.startswith(item.before) and item.before.strip() in last.text + item.before[-1:]:
+                rest = item.text[len(item.before):].strip()
+            text = (item.text if item.text.startswith(last.text) else
+                    _covering(content, [last.text, rest]) or _glued(last.text, rest))
+            out[-1] = _Kept(text, stronger.probability, stronger.kind,
                             item.message, setup_only=last.setup_only and item.setup_only)
         else:
             out.append(item)
@@ -215,8 +270,9 @@ def extract_candidates(messages: list[dict], model: TrainedModel) -> ExtractionR
     said = [p for p in pieces(messages) if _usable(p)]
     keep, kinds = score(model, said, embed([p.text for p in said]))
     user_turns = [n for n, m in enumerate(messages) if m.get("role") == "user"]
-    kept = _merged(_kept_per_sentence(said, keep, kinds, model.threshold), user_turns)
-    contents = [defaults._trim(k.text) for k in kept]
+    message_texts = [str(m.get("content") or "") for m in messages]
+    kept = _merged(_kept_per_sentence(said, keep, kinds, model.threshold), user_turns, message_texts)
+    contents = [trimmed(k.text) for k in kept]
     found: dict[str, Candidate] = {}
     for item, content in zip(kept, contents, strict=True):
         key = normalise_content(content)

@@ -17,6 +17,7 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from memoryapp.events import MemoryEventType
+from memoryapp.lib.values import differs_only_in_values, same_values
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 
 from ..errors import MemoryConflict, MemoryValidationError
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-MERGE_SIMILARITY = 0.9  # cosine at or above which a new memory is the same as an existing one
+MERGE_SIMILARITY = 0.9  # cosine at or above which a new memory is the same as an existing one (values equal)
 _LOCK_NAMESPACE = 7301  # first key of pg_advisory_xact_lock(int, int); the second is the user id
 
 REALTIME_EVENT = {  # what a change means to an open page; the rest (accessed, exported) no page shows
@@ -143,7 +144,9 @@ def add_memory(
     context: str = "",
     cues: list[str] | None = None,
 ) -> WriteResult:
-    """Add a memory, or merge it into the user's current memory it duplicates (cosine >= 0.9)."""
+    """Add a memory, or merge it into the user's current memory it duplicates (cosine >= 0.9 and the same
+    numbers, codes, names and dates); one that says the same words around a new value ("flight LH2235"
+    beside "flight LH2231") replaces it (`supersede_memory`: action superseded)."""
     user_id = getattr(user, "pk", user)
     data = parse(MemoryInput, {"content": content, "kind": kind, "importance": importance,
                                "confidence": confidence, "lifecycle": lifecycle, "valid_from": valid_from,
@@ -154,8 +157,15 @@ def add_memory(
     with transaction.atomic():
         _lock_user(user_id)
         duplicate = _near_duplicate(user_id, key, vector)
-        if duplicate is not None:
+        if duplicate is not None and (duplicate.content_key == key or same_values(duplicate.content, data.content)):
             return _merge_into(duplicate, data, actor, cue_values)
+        if (duplicate is not None and differs_only_in_values(duplicate.content, data.content)
+                and (data.valid_from is None or data.valid_from > duplicate.valid_from)):
+            return supersede_memory(
+                duplicate, data.content, actor=actor, kind=data.kind, importance=data.importance,
+                confidence=data.confidence, valid_from=data.valid_from, source=source,
+                source_conversation_id=source_conversation_id, source_message_id=source_message_id,
+                embedding=vector, context=data.context, cues=data.cues)
         start = data.valid_from or timezone.now()
         memory = Memory.objects.create(
             user_id=user_id, content=data.content, content_key=key, kind=data.kind, lifecycle=data.lifecycle,

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import jieba
 import jieba.posseg
 
+from memoryapp.lib.scripts import HAN
+
 from . import chinese_cues as cues
 from .entity import Entity, EntityType
 from .gazetteer import ZH_SURNAMES
@@ -19,7 +21,6 @@ from .known import fold, known, longest
 
 jieba.setLogLevel(logging.WARNING)
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _QUOTED = re.compile(r"“([^”]{1,12})”|「([^」]{1,12})」|\"([^\"]{1,12})\"|《([^》]{1,20})》")
 _NOUNISH = ("n", "ns", "nr", "nz", "nt", "vn", "j", "nrt", "nrfg", "m", "eng", "l", "a")
 _PERSON_TAGS = ("nr", "nrfg", "nrt")
@@ -57,12 +58,12 @@ def words_of(text: str) -> list[Word]:
 
 
 def _has_unknown_word(pairs) -> bool:
-    single = [len(p.word) == 1 and bool(_CJK.match(p.word)) and p.word not in _FUNCTION_CHARS for p in pairs]
+    single = [len(p.word) == 1 and bool(HAN.match(p.word)) and p.word not in _FUNCTION_CHARS for p in pairs]
     return any(a and b for a, b in zip(single, single[1:]))
 
 
 def extract_chinese(text: str) -> list[Entity]:
-    if not _CJK.search(text):
+    if not HAN.search(text):
         return []
     words = words_of(text)
     found: list[Entity] = []
@@ -100,7 +101,7 @@ def _known_names(text: str, words: list[Word], add) -> None:
     for start in sorted(starts):
         for end in range(min(len(text), start + most), start + 1, -1):
             name = fold(text[start:end])
-            if end in ends and name in known() and _CJK.search(name):
+            if end in ends and name in known() and HAN.search(name):
                 kind = _known_type(known()[name], text[max(0, start - 6):start], text[end:end + 6])
                 following = words[starts[start]:]
                 nxt = next((w for w in following if w.start >= end), None)
@@ -133,7 +134,7 @@ def _known_type(types: tuple[EntityType, ...], before: str, after: str) -> Entit
 
 def _split_known(word: str) -> list[str]:
     """`word` as a sequence of two or more gazetteer names, or []."""
-    if not _CJK.search(word) or len(word) < 4:
+    if not HAN.search(word) or len(word) < 4:
         return []
     for cut in range(2, len(word) - 1):
         head, tail = word[:cut], word[cut:]
@@ -151,7 +152,7 @@ def _organisations(words: list[Word], add) -> None:
         if not word.text.endswith(cues.ORG_SUFFIXES):
             continue
         first = i
-        while first > 0 and i - first < 4 and words[first - 1].flag in _NOUNISH and _CJK.search(words[first - 1].text):
+        while first > 0 and i - first < 4 and words[first - 1].flag in _NOUNISH and HAN.search(words[first - 1].text):
             first -= 1
         if first < i or len(word.text) > max(len(s) for s in cues.ORG_SUFFIXES if word.text.endswith(s)):
             add(words[first].start, word.end, EntityType.ORGANIZATION)
@@ -167,11 +168,11 @@ def _people(words: list[Word], add) -> None:
             previous = words[i - 2].text
         after_relation = previous.endswith(cues.RELATIONS)
         surname = text[:1] in ZH_SURNAMES
-        if not _CJK.search(text) or len(text) > 4 or text in cues.NOT_NAMES:
+        if not HAN.search(text) or len(text) > 4 or text in cues.NOT_NAMES:
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
         if len(text) == 1 and surname and nxt and nxt.flag in _PERSON_TAGS and len(nxt.text) <= 2 \
-                and _CJK.search(nxt.text) and nxt.text not in cues.TITLES:
+                and HAN.search(nxt.text) and nxt.text not in cues.TITLES:
             add(word.start, nxt.end, EntityType.PERSON)  # 刘|志远, 张|秀英
         elif len(text) == 1 and surname and nxt and nxt.text in cues.TITLES:
             add(word.start, nxt.end, EntityType.PERSON)  # 刘|老师
@@ -198,7 +199,7 @@ def _places(words: list[Word], add) -> None:
         if text.endswith("人") and len(text) >= 3 and fold(text[:-1]) in known():
             add(word.start, word.end - 1, EntityType.PLACE)
             continue
-        if word.flag != "ns" or not _CJK.search(text) or len(text) < 2:
+        if word.flag != "ns" or not HAN.search(text) or len(text) < 2:
             continue
         previous = words[i - 1].text if i else ""
         if not (text.endswith(_PLACE_SUFFIXES) or previous.endswith(cues.PLACE_VERBS) or words[i - 1].flag == "ns"):
@@ -218,6 +219,6 @@ def _projects(words: list[Word], add) -> None:
         if word.text not in ("项目", "计划"):
             continue
         name = words[i - 1]
-        if (2 <= len(name.text) <= 4 and _CJK.search(name.text) and name.flag in _NOUNISH
+        if (2 <= len(name.text) <= 4 and HAN.search(name.text) and name.flag in _NOUNISH
                 and name.text not in cues.GENERIC_BEFORE_PROJECT):
             add(name.start, name.end, EntityType.PROJECT)

@@ -8,13 +8,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memoryapp.lib.scripts import HAN
+
 from . import english_cues as cues
 from .entity import Entity, EntityType
 from .known import COMMON_WORDS, first_words, fold, is_first_name, known, longest, original_case
 
 _TOKEN = re.compile(r"[^\W_](?:[\w&+#'’.\-]*[\w+#])?", re.UNICODE)
 _LATIN = re.compile(r"[A-Za-z]")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _SENTENCE_END = re.compile(r"[.!?\n;:。！？；：]")
 _CLAUSE_END = re.compile(r"[.!?\n;:,()。！？；：，、]")
 CONNECTORS = frozenset("of de la del van von du &".split())
@@ -45,12 +46,12 @@ def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     for match in _TOKEN.finditer(text):
         word = match.group()
-        if _CJK.search(word):  # a Chinese run: the Chinese extractor's
+        if HAN.search(word):  # a Chinese run: the Chinese extractor's
             continue
         before = text[tokens[-1].end if tokens else 0:match.start()]
         after_abbreviation = bool(tokens) and tokens[-1].low in cues.ABBREVIATIONS and before.strip() == "."
-        initial = (not tokens and not _CJK.search(before)) or (
-            bool(_SENTENCE_END.search(before)) and not after_abbreviation and not _CJK.search(before))
+        initial = (not tokens and not HAN.search(before)) or (
+            bool(_SENTENCE_END.search(before)) and not after_abbreviation and not HAN.search(before))
         tokens.append(Token(word, match.start(), match.end(), initial))
     return tokens
 
@@ -73,7 +74,7 @@ def _words_before(tokens: list[Token], start: int, text: str, count: int = 4) ->
     """The words before token `start` in its clause, nearest first."""
     out: list[str] = []
     for i in range(start - 1, max(start - 1 - count, -1), -1):
-        if _CLAUSE_END.search(text[tokens[i].end:tokens[i + 1].start]) or _CJK.search(text[tokens[i].end:tokens[i + 1].start]):
+        if _CLAUSE_END.search(text[tokens[i].end:tokens[i + 1].start]) or HAN.search(text[tokens[i].end:tokens[i + 1].start]):
             break
         out.append(tokens[i].low)
     return out
@@ -83,7 +84,7 @@ def _words_after(tokens: list[Token], end: int, text: str, count: int = 3) -> li
     out: list[str] = []
     for i in range(end, min(end + count, len(tokens))):
         gap = text[tokens[i - 1].end:tokens[i].start]
-        if _CJK.search(gap) or (_CLAUSE_END.search(gap) and i > end):
+        if HAN.search(gap) or (_CLAUSE_END.search(gap) and i > end):
             break
         out.append(("," if "," in gap else "") + tokens[i].low)
     return out
@@ -200,7 +201,7 @@ def extract_english(text: str, context_type: ContextType | None = None) -> list[
     i = 0
     while i < len(tokens):
         gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
-        if _CJK.search(gap) or (_CLAUSE_END.search(gap) and "," not in gap):
+        if HAN.search(gap) or (_CLAUSE_END.search(gap) and "," not in gap):
             tool_clause = False
         if i and tokens[i - 1].low in cues.TOOL_VERBS:
             tool_clause = True

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from functools import cache
 
+from memoryapp.lib.scripts import HAN
+
 from . import gazetteer
 from .entity import EntityType
 
@@ -52,21 +54,20 @@ def original_case() -> dict[str, str]:
     return {fold(n): n for n in names}
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @cache
 def longest() -> tuple[int, int]:
     """(most words in a Latin name, most characters in a Chinese name)."""
-    words = max(len(n.split()) for n in known() if not _CJK.search(n))
-    chars = max(len(n) for n in known() if _CJK.search(n))
+    words = max(len(n.split()) for n in known() if not HAN.search(n))
+    chars = max(len(n) for n in known() if HAN.search(n))
     return words, chars
 
 
 @cache
 def first_words() -> frozenset[str]:
     """The first word, case folded, of every Latin name the gazetteer knows (a quick "could one start here")."""
-    return frozenset(name.split()[0] for name in known() if name.split() and not _CJK.search(name))
+    return frozenset(name.split()[0] for name in known() if name.split() and not HAN.search(name))
 
 
 def is_first_name(word: str) -> bool:

@@ -196,3 +196,26 @@ def test_a_memory_takes_cues_shows_them_and_edits_them(api, alice):
 def test_bad_cues_are_a_422_that_names_them(api, alice, cues, field):
     response = api.post("/memories", {"content": "Likes green tea", "cues": cues})
     assert response.status_code == 422 and response.json()["field"] == field, response.content
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("My flight to Munich is LH2231 on Friday", "My flight to Munich is LH2235 on Friday"),
+    ("我的车牌号是浙A 8K261", "我的车牌号是浙A 8K267"),
+])
+def test_a_new_value_in_the_same_words_replaces_the_memory_instead_of_merging(api, alice, first, second):
+    old = api.post("/memories", {"content": first}).json()["memory"]
+    response = api.post("/memories", {"content": second})
+
+    assert response.status_code == 200, response.content
+    assert response.json()["action"] == "superseded" and response.json()["memory"]["content"] == second
+    current = [m["content"] for m in api.get("/memories").json()["items"]]
+    assert current == [second]
+    assert Memory.objects.get(pk=old["id"]).valid_until is not None  # kept in history
+
+
+def test_the_same_memory_said_again_is_still_merged(api, alice):
+    api.post("/memories", {"content": "My flight to Munich is LH2231 on Friday"})
+    response = api.post("/memories", {"content": "my flight to Munich is LH2231 on Friday."})
+
+    assert response.json()["action"] == "merged"
+    assert Memory.objects.filter(user=alice).count() == 1

@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 import pytest
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from memoryapp.engine.memories.bulk import bulk_add
 from memoryapp.engine.memories.validation import MemoryInput
@@ -189,3 +190,11 @@ def test_the_count_covers_every_page_of_a_filter(alice_client, alice):
     bulk_add(alice.pk, [MemoryInput(content=f"Fact number {n} about the garden", kind="fact") for n in range(23)])
     page = alice_client.get("/settings/memories", {"kind": "fact"}).content.decode()
     assert page.count('class="memory-card') == 20 and "23 memories" in page
+
+
+def test_the_as_of_banner_names_the_day_picked_not_the_next(alice_client, moved):
+    day = timezone.localdate() - timedelta(days=100)
+    page = alice_client.get("/settings/memories", {"at": day.isoformat()}).content.decode()
+    banner = page[page.index('id="as-of"'):].split("</p>")[0]
+    assert date_format(day, "DATE_FORMAT") in banner
+    assert date_format(day + timedelta(days=1), "DATE_FORMAT") not in banner

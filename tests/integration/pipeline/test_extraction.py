@@ -190,3 +190,19 @@ def test_the_sweep_sends_runs_no_worker_will_finish_back_to_a_worker(alice, monk
     assert _current(alice) == ["I live in Porto", "I prefer tabs over spaces"]
     assert [r["status"] for r in sent] == ["done", "done"]
     assert requeue_stalled() == 0  # done runs are not sent again
+
+
+@pytest.mark.parametrize(("said", "reworded"), [
+    ("The kids' swim lesson is at 5:15 on Saturdays.", "Kids' swim lesson is at 5 on Saturdays"),
+    ("我们每周五下午3:30开周会。", "每周五下午开周会"),
+])
+def test_a_model_wording_that_loses_a_time_is_stored_in_the_users_words(alice, llm_server, use_scripted_llm,
+                                                                         said, reworded):
+    conversation, ids = chat(alice, said)
+    llm_server.script(EXTRACT_MARKER, candidates((reworded, "fact")))
+    llm_server.script(DECIDE_MARKER, decisions(("ADD", None)))
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert result["applied"] == {"ADD": 1}
+    assert _current(alice) == [said.rstrip(".。")]

@@ -71,3 +71,17 @@ def test_a_restatement_writes_nothing_new(alice, before, kind, said):
 
     assert outcome.applied == {"SKIP": 1}
     assert [m.content for m in Memory.objects.filter(user=alice)] == [before]
+
+
+def test_a_new_job_never_replaces_the_home_memory(alice):
+    """A correction once replaced the wrong memory: "我换工作了…" superseded where the user lives."""
+    home = write.add_memory(alice, "I actually moved to Suzhou last month", kind="fact").memory
+    job = write.add_memory(alice, "我在杭州做前端开发，主要用React", kind="fact").memory
+
+    _learn(alice, "我换工作了，现在在苏州做后端开发")
+
+    home.refresh_from_db()
+    assert home.valid_until is None  # where the user lives is untouched
+    job.refresh_from_db()
+    current = [m.content for m in Memory.objects.filter(user=alice) if m.is_current]
+    assert "我换工作了，现在在苏州做后端开发" in current and home.content in current

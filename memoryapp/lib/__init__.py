@@ -1,0 +1,1 @@
+"""Small helpers that know no model and no database: the text vocabulary every layer shares."""

@@ -1,0 +1,133 @@
+"""Where sentences and clauses end, in English and Chinese: the one splitter the whole tree uses.
+
+Sentences come from pysbd (rule-based sentence boundary disambiguation), which knows abbreviations
+("U.K.", "Dr.", "etc."), times ("5:15"), decimals, versions and URLs, and Chinese full stops; lines are
+split first, since a chat message's line break ends a thought, and a semicolon ends a sentence too (the
+callers join one that leans back, "…next month; my lease ends then", to the one before). Clauses end after a comma, colon or
+semicolon, but an ASCII one only where a space follows ("5:15", "12,500" and "https://" stay whole) and
+never inside brackets or quotes. Every piece is a span of the text as written: nothing is rewritten.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pysbd
+
+from .scripts import HAN_RANGES
+
+_LINE = re.compile(r"[^\n]+")
+# A semicolon ends a sentence where the user opens a new statement about themselves ("我住在上海；我打算…");
+# between items of a list ("Mia does the dishes; Leo feeds the cat") it is a clause mark.
+_SEMICOLON = re.compile(r"(?<=[;；])(?=\s*(?:I\b|I'|[Mm]y\b|[Ww]e\b|[Oo]ur\b|我))")
+# pysbd sometimes ends a sentence at an abbreviation's dot; the next piece carries on the sentence when it
+# opens in lower case, with a digit or a Chinese character ("my M.Sc. before that", "ch. 10", "J.K.罗琳"),
+# or follows a title, which never ends one ("Mt. Kilimanjaro", "Dr. Okafor").
+_ENDS_SHORT = re.compile(r"(?<![A-Za-z])(?:[A-Za-z]{1,4}\.|(?:[A-Za-z]\.){2,})$")
+_ENDS_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Mx|Mt|St|Prof|Sr|Jr|No|Nr|vs)\.$")
+_CARRIES_ON = re.compile(rf"^[a-z0-9{HAN_RANGES}]")
+_CLOSES = re.compile(r"^[’”」』）)\]]")  # a quotation's or bracket's end: "‘…早晚要哭。’去年…"
+_INSIDE_URL = re.compile(r"(?:https?://|www\.)\S*[?!.]$")  # "…/notice?class=3-2"
+_CLAUSE_MARKS = ",;:，；：、"
+_ASCII_CLAUSE_MARKS = ",;:"
+_OPENERS, _CLOSERS = "([{（【「『“‘\"", ")]}）】」』”’\""
+# The dot of an abbreviation that can end a sentence ("I moved to the U.K.", "at 9 a.m.", "Pratchett,
+# etc."): a trimmed memory keeps it. Titles ("Dr.") never end one; months ("May.") end as words do.
+_ABBREVIATED = re.compile(r"(?:\b[A-Za-z]\.){2,}$|\b(?:etc|Inc|Ltd|Co|Corp|Jr|Sr|vs)\.$")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of a text: `text[start:end]`, surrounding whitespace excluded."""
+
+    start: int
+    end: int
+    text: str
+
+
+def _stripped(text: str, start: int, end: int) -> Span | None:
+    piece = text[start:end]
+    lead = len(piece) - len(piece.lstrip())
+    piece = piece.strip()
+    return Span(start + lead, start + lead + len(piece), piece) if piece else None
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """The sentences of `text`, each with where it sits in it."""
+    spans: list[Span] = []
+    for line in _LINE.finditer(text or ""):
+        # A segmenter per call: pysbd keeps the text being split on the instance (not thread-safe).
+        segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
+        offset = line.start()
+        for piece in _rejoined(segmenter.segment(line.group())):
+            start = offset + piece[0]
+            for part in _SEMICOLON.split(piece[1]):
+                span = _stripped(text, start, start + len(part))
+                start += len(part)
+                if span is not None:
+                    spans.append(span)
+    return spans
+
+
+def _rejoined(pieces) -> list[tuple[int, str]]:
+    """pysbd's sentences as (start, text), a piece that carries on the one before joined to it."""
+    out: list[tuple[int, str]] = []
+    for piece in pieces:
+        if out:
+            start, text = out[-1]
+            head = text.rstrip()
+            if (_ENDS_TITLE.search(head) or _CLOSES.match(piece.sent) or (text == head and _INSIDE_URL.search(head))
+                    or (_ENDS_SHORT.search(head) and _CARRIES_ON.match(piece.sent))):
+                out[-1] = (start, text + piece.sent)
+                continue
+        out.append((piece.start, piece.sent))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [span.text for span in sentence_spans(text)]
+
+
+def clause_spans(sentence: str) -> list[Span]:
+    """The clauses of one sentence, each with where it sits in it; the marks stay with their clause."""
+    spans: list[Span] = []
+    depth, start = 0, 0
+    for i, char in enumerate(sentence):
+        if char in _OPENERS and not (char == '"' and depth):
+            depth += 1
+        elif char in _CLOSERS and depth:
+            depth -= 1
+        elif depth == 0 and char in _CLAUSE_MARKS:
+            if char in _ASCII_CLAUSE_MARKS and i + 1 < len(sentence) and not sentence[i + 1].isspace():
+                continue
+            span = _stripped(sentence, start, i + 1)
+            if span is not None:
+                spans.append(span)
+            start = i + 1
+    span = _stripped(sentence, start, len(sentence))
+    if span is not None:
+        spans.append(span)
+    return spans
+
+
+def clauses(sentence: str) -> list[str]:
+    return [span.text for span in clause_spans(sentence)]
+
+
+def pieces(text: str) -> list[str]:
+    """Every clause of every sentence: where a question may hide inside a longer message."""
+    return [clause for sentence in sentences(text) for clause in clauses(sentence)]
+
+
+def ends_abbreviated(text: str) -> bool:
+    """Whether the final dot of `text` belongs to an abbreviation ("U.K.", "etc.", "Dr."), not the sentence."""
+    return bool(_ABBREVIATED.search(text))
+
+
+def trimmed(sentence: str) -> str:
+    """A sentence as a memory keeps it: whitespace collapsed, a final full stop or semicolon dropped (the
+    dot of an abbreviation stays)."""
+    text = " ".join(sentence.split())
+    while text and text[-1] in ";；。." and not (text[-1] == "." and ends_abbreviated(text)):
+        text = text[:-1].rstrip()
+    return text
