@@ -12,7 +12,7 @@ from collections import Counter
 # sentence ("Munich", "Priya", "McKinsey") or an all-capital one ("IKEA").
 _URL = r"(?:https?://|www\.)[^\s，。；、）)]+?(?=[.,;:!?]?(?:[\s，。；、）)]|$))|[a-z0-9-]+(?:\.[a-z0-9-]+)+/[^\s，。；、）)]*"
 _CODED = r"[A-Za-z]*\d\w*(?:[.:,/\-·]\w*\d\w*)*"
-_NAME = r"(?<![\w.])(?:[A-Z]\.){2,}|(?<![\w.])[A-Z][\w&'-]*"
+_NAME = r"(?<![\w.])(?:[A-Z]\.){2,}|(?<![\w.])(?!I\b|I['\u2019])[A-Z][\w&'-]*"  # "I", "I'm" are no names
 VALUE = re.compile(f"{_URL}|{_CODED}|{_NAME}", re.ASCII)
 _OPENS = re.compile(r"(?:^|[.!?。！？]\s*|[\"“(（]\s*)$")
 _INITIAL = re.compile(r"\b(?:[A-Z]|Dr|Mr|Mrs|Ms|Mx|St|Mt|Prof)\.\s*$")  # "J.P. Morgan", "Dr. Okafor"

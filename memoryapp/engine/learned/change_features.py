@@ -52,6 +52,27 @@ SCALARS = ("cosine", "same_kind", "change_cues", "also", "someone_else", "negati
            "other_subject*change_cues", "old_and_new_name")
 
 
+def says_a_change(text: str) -> bool:
+    """A change word: "now", "left", "switched", 搬到, 换成..."""
+    return bool(_CHANGE_EN.search(text) or _CHANGE_ZH.search(text))
+
+
+def old_covered(new: str, old: str) -> float:
+    """The share of the old memory's words the statement says again."""
+    b = tokens(old)
+    return len(tokens(new) & b) / max(len(b), 1)
+
+
+def other_subject(text: str) -> bool:
+    """Someone or something else opens the sentence ("my sister moved…", "我哥刚搬到…")."""
+    return bool(_OTHER_SUBJECT.search(text))
+
+
+def adds(text: str) -> bool:
+    """An addition ("also", "another", 也, 还): a second item, not a new value."""
+    return bool(_ALSO.search(text))
+
+
 def not_the_users(new: str) -> bool:
     """Another person or thing as the subject, or an addition: the statement is not a change of the user's own."""
     return bool(_SOMEONE_ELSE.search(new) or _ALSO.search(new) or _OTHER_SUBJECT.search(new))

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..slots import may_replace
+from .slots import may_replace, new_value, restated, theirs
 from . import change_features
 from .model import TrainedModel
 
 NAME = "changes"
 REPLACES, RESTATES, OTHER = "replaces", "restates", "other"
+SLOT_MARGIN = 2.0  # chosen on the dev windows: how much likelier one memory of a slot must be than another
 CLASSES = (OTHER, REPLACES, RESTATES)
 
 
@@ -59,12 +60,28 @@ def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neig
     if not neighbours:
         return Verdict(OTHER, None, 1.0)
     p = pair_probabilities(model, new, new_kind, v_new, neighbours)
-    # Only a memory of the same slot can be replaced (engine/slots.py): a new job never replaces a home.
+    # Only a memory of the same slot can be replaced (engine/learned/slots.py): a new job never replaces a home.
     p[[not may_replace(new, n.content) for n in neighbours], CLASSES.index(REPLACES)] = 0.0
     verdict = _model_verdict(model, p)
+    if verdict.label == REPLACES and restated(new, neighbours[verdict.index].content):
+        verdict = Verdict(RESTATES, verdict.index, verdict.probability)  # the same value again: no change
+    if verdict.label == OTHER:
+        verdict = slot_verdict(p, new, neighbours)
     if verdict.label == OTHER and rules is not None and model.meta.get("rules_floor") is not None:
         return rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours, rules)
     return verdict
+
+
+def slot_verdict(p: np.ndarray, new: str, neighbours: Sequence[Existing]) -> Verdict:
+    """A new value for a single-valued slot the user's memory holds (slots.py `new_value`: where they live,
+    work, whom they report to, partner, diet, car, phone, school) replaces it, said in whatever words and
+    either language; where several neighbours hold that slot, the one the model finds SLOT_MARGIN times likelier."""
+    column = p[:, CLASSES.index(REPLACES)]
+    slot = sorted((i for i, n in enumerate(neighbours) if new_value(new, n.content)), key=lambda i: -column[i])
+    # Several memories of the slot: the one the model finds far likelier, else a question for the user.
+    if len(slot) == 1 or (len(slot) > 1 and column[slot[0]] >= SLOT_MARGIN * column[slot[1]]):
+        return Verdict(REPLACES, slot[0], float(column[slot[0]]))
+    return Verdict(OTHER, None, 0.0)
 
 
 # Not the user's own change even with a change word: someone's or something's ("Alex moved his desk",
@@ -81,7 +98,7 @@ def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: n
     memories. The model keeps a veto: its probability of a change must reach `floor` (chosen on the
     held-out folds and dev, bench/train/changes.py), and another person's or thing's news, or an
     addition ("also", 也), never replaces by the rules."""
-    if _THEIRS.search(new) or change_features.not_the_users(new):
+    if _THEIRS.search(new) or change_features.not_the_users(new) or theirs(new):
         return Verdict(OTHER, None, 0.0)
     leading = _LEADING_NAME.match(new)
     column = p[:, CLASSES.index(REPLACES)]

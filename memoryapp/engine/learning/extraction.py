@@ -39,6 +39,7 @@ from ..llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, no
 from ..memories import write
 from ..memories.validation import MAX_CONTEXT_LENGTH
 from ..sensitive import contains_sensitive
+from ..learned.slots import slots_of
 from .anchoring import anchored_start
 
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ log = logging.getLogger(__name__)
 
 WINDOW = 10  # messages per batch
 NEIGHBOURS = 3  # existing memories shown to the model per candidate
-NEIGHBOUR_MIN_SIMILARITY = 0.3  # farther than this is not worth a decision
+NEIGHBOUR_MIN_SIMILARITY = 0.3  # farther than this is not worth a decision, unless it fills the same slot
+SLOT_NEIGHBOURS = 2  # memories of the candidate's slot shown beside the nearest, however far
+SLOT_SEARCH = 50  # how far down the nearest they are looked for
 STALE_AFTER = timedelta(minutes=15)  # a "running" run older than this belonged to a worker that died
 STALLED_AFTER = timedelta(minutes=10)  # a run still "queued" this long lost its message (broker down)
 SWEEP_MAX_ATTEMPTS = 8  # a failed run is re-queued by the sweep until it has been tried this often
@@ -207,7 +210,7 @@ def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embe
         return _suggest(run, messages, candidates, started, getattr(llm, "calls", 0) - calls_before)
 
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v))
+    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v, c.content))
              for c, v in zip(candidates, vectors)]
     decisions = decide(items, llm)  # checked: a hallucinated id never reaches the write path
     calls = getattr(llm, "calls", 0) - calls_before
@@ -241,14 +244,19 @@ def clean_candidates(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
-def nearest_memories(user_id: int, vector: list[float]) -> list[Neighbour]:
-    nearest = (
+def nearest_memories(user_id: int, vector: list[float], content: str = "") -> list[Neighbour]:
+    """The memories a decision about `content` sees: the NEIGHBOURS nearest in meaning, and the nearest
+    SLOT_NEIGHBOURS more that fill the same slot (where it lives, works...), however far their words are
+    ("我们搬到重庆了" and "Lives in Chengdu" share few)."""
+    nearest = list(
         Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
         .exclude(embedding__isnull=True).exclude(kind="episode")
-        .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:NEIGHBOURS]
+        .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:SLOT_SEARCH]
     )
-    return [Neighbour(id=m.pk, content=m.content, kind=m.kind, similarity=round(1 - m.distance, 4)) for m in nearest
-            if 1 - m.distance >= NEIGHBOUR_MIN_SIMILARITY]
+    shown = [m for m in nearest[:NEIGHBOURS] if 1 - m.distance >= NEIGHBOUR_MIN_SIMILARITY]
+    slots = slots_of(content)
+    shown += [m for m in nearest if m not in shown and slots & slots_of(m.content)][:SLOT_NEIGHBOURS]
+    return [Neighbour(id=m.pk, content=m.content, kind=m.kind, similarity=round(1 - m.distance, 4)) for m in shown]
 
 
 def _source_message(candidate: Candidate, messages: list[Message]) -> Message:

@@ -103,7 +103,7 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
 
     user_id = message.conversation.user_id
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(user_id, v))
+    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(user_id, v, c.content))
              for c, v in zip(candidates, vectors)]
     if any(item.neighbours for item in items):
         try:

@@ -22,7 +22,7 @@ from memoryapp.lib.scripts import HAN, HAN_RUN, is_mostly_cjk
 from memoryapp.lib.sentences import sentence_spans, trimmed
 
 from ..questions import is_question
-from ..slots import may_replace
+from ..learned.slots import may_replace
 from ..reply_language import ZH, message_language
 from ..sensitive import contains_sensitive
 from .delimiters import parse_memories_block
