@@ -5,6 +5,7 @@
 Reads what bench.extraction wrote (`--json`: each window's expected and produced memories) and, for every
 expected replacement, tells why it was or was not applied:
 - `applied`: the statement replaced the memory it should;
+- `asked`: it was kept beside the memory and the user asked whether it replaces it;
 - `wrong_memory`: it replaced another one;
 - `not_extracted`: no memory holds the statement's words;
 - `not_a_neighbour`: the old memory is not among the nearest the decision sees (extraction.NEIGHBOURS,
@@ -24,7 +25,7 @@ from pathlib import Path
 from . import runtime
 from .extraction_data import load_windows
 
-CAUSES = ("applied", "wrong_memory", "not_extracted", "not_a_neighbour", "other_slot", "model_declined")
+CAUSES = ("applied", "asked", "wrong_memory", "not_extracted", "not_a_neighbour", "other_slot", "model_declined")
 
 
 def _why_kept(statement: str, kind: str, target: str, existing: list[tuple[str, str]]) -> str:
@@ -71,6 +72,8 @@ def causes(result: dict, extractor: str, sets: set[str] | None) -> dict[str, Cou
                 cause = "not_extracted"
             elif supersedes in said[0][2]:
                 cause = "applied"
+            elif supersedes in (said[0][3] if len(said[0]) > 3 else []):
+                cause = "asked"
             elif said[0][2]:
                 cause = "wrong_memory"
             else:

@@ -41,7 +41,7 @@ from .secrets import secrets_summary
 
 EXTRACTORS = ("offline", "learned", "openai")
 WRITTEN_METRICS = ("windows", "precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
-                   "wrong_replacements")
+                   "wrong_replacements", "update_or_asked", "questions")
 logger = logging.getLogger("bench.extraction")
 
 
@@ -99,8 +99,10 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
     run, _ = extraction.queue_run(conversation, ids)
     extraction.claim(run)
     extraction.extract(run, llm=llm)
-    learnt = Memory.objects.filter(user=user, source_conversation=conversation).prefetch_related("supersedes")
-    produced = tuple(Produced(m.content, m.kind, tuple(key_of[s.pk] for s in m.supersedes.all() if s.pk in key_of))
+    learnt = Memory.objects.filter(user=user, source_conversation=conversation).prefetch_related(
+        "supersedes", "questions_as_newer")
+    produced = tuple(Produced(m.content, m.kind, tuple(key_of[s.pk] for s in m.supersedes.all() if s.pk in key_of),
+                              tuple(key_of[q.older_id] for q in m.questions_as_newer.all() if q.older_id in key_of))
                      for m in learnt.order_by("id"))
     return WindowOutcome(window.id, window.split, window.language, window.category, window.expected, produced,
                          window.source)
@@ -150,7 +152,7 @@ def run(args: argparse.Namespace) -> dict:
                                            for split, part in _by_split(outcomes, args.split).items()}},
                 "windows": [{"id": o.window_id, "language": o.language, "category": o.category,
                              "expected": [[x.kind, list(x.must_contain), x.supersedes] for x in o.expected],
-                             "produced": [[p.kind, p.content, list(p.supersedes)] for p in o.produced]}
+                             "produced": [[p.kind, p.content, list(p.supersedes), list(p.asked)] for p in o.produced]}
                             for o in outcomes],
             }
     from .fidelity import measure as measure_fidelity
@@ -182,7 +184,8 @@ def _fmt(value) -> str:
 
 
 def print_summary(result: dict) -> None:
-    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection", "wrong_replacements")
+    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection", "wrong_replacements",
+             "update_or_asked", "questions")
     print(f"{'':28} {'windows':>7} " + " ".join(f"{n[:9]:>9}" for n in names))
     for extractor, values in result["by_extractor"].items():
         def row(label: str, s: dict) -> str:
@@ -208,7 +211,7 @@ def print_misses(result: dict, count: int) -> None:
         shown = 0
         for w in values["windows"]:
             expected = tuple(Expected(k, tuple(words), sup) for k, words, sup in w["expected"])
-            produced = tuple(Produced(c, k, tuple(s)) for k, c, s in w["produced"])
+            produced = tuple(Produced(c, k, tuple(s)) for k, c, s, *_asked in w["produced"])
             pairs = match(expected, produced)
             if all(p is not None for _, p in pairs) and len(produced) == len(expected):
                 continue

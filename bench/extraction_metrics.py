@@ -11,7 +11,10 @@ one expected memory at most.
   unmatched);
 - update_detection: expected updates whose match superseded the right existing memory;
 - wrong_replacements: extracted memories that superseded an existing memory they should not have (not the
-  one their match names, or any when unmatched) / all extracted: the user's memory lost.
+  one their match names, or any when unmatched) / all extracted: the user's memory lost;
+- update_or_asked: expected updates whose match superseded the right memory or asked the user whether it
+  replaces it (a ChangeQuestion, engine/memories/conflicts.py);
+- questions: extracted memories that asked about a memory / all extracted (how often the user is asked).
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ class Produced:
     content: str
     kind: str
     supersedes: tuple[str, ...] = ()  # keys of the existing memories it replaced
+    asked: tuple[str, ...] = ()  # keys of the existing memories the user is asked it may replace
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ def match(expected: tuple[Expected, ...], produced: tuple[Produced, ...]) -> lis
 def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     outcomes = list(outcomes)
     produced = sum(len(o.produced) for o in outcomes)
-    expected = matched = kind_ok = updates = updates_ok = wrong = 0
+    expected = matched = kind_ok = updates = updates_ok = wrong = asked_ok = 0
     retention = 0.0
     for outcome in outcomes:
         pairs = match(outcome.expected, outcome.produced)
@@ -83,6 +87,7 @@ def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
             kind_ok += got.kind == want.kind
             retention += words_kept(want, got) / len(want.must_contain)
             updates_ok += bool(want.supersedes) and want.supersedes in got.supersedes
+            asked_ok += bool(want.supersedes) and want.supersedes in (*got.supersedes, *got.asked)
 
     def share(numerator: float, denominator: int) -> float | None:
         return round(numerator / denominator, 4) if denominator else None
@@ -90,7 +95,9 @@ def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     return {"windows": len(outcomes), "expected": expected, "produced": produced,
             "precision": share(matched, produced), "recall": share(matched, expected),
             "kind_accuracy": share(kind_ok, matched), "detail_retention": share(retention, expected),
-            "update_detection": share(updates_ok, updates), "wrong_replacements": share(wrong, produced)}
+            "update_detection": share(updates_ok, updates), "wrong_replacements": share(wrong, produced),
+            "update_or_asked": share(asked_ok, updates),
+            "questions": share(sum(1 for o in outcomes for p in o.produced if p.asked), produced)}
 
 
 def grouped(outcomes: Iterable[WindowOutcome], attribute: str) -> dict[str, dict]:

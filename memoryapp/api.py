@@ -20,13 +20,13 @@ from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
 from memoryapp.auth import bearer_auth, session_auth
-from memoryapp.engine.memories import imports, listing, purge, transfer, write
+from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.memories.validation import readable_error
 from memoryapp.models import Actor, Memory
 from memoryapp.schemas import (
-    DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportJobOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
-    MemoryPatchIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
+    ConflictOut, DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportJobOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
+    MemoryPatchIn, ResolveIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
 )
 from memoryapp.throttling import WritesPerUser
 
@@ -195,6 +195,19 @@ def import_job(request: HttpRequest, job_id: int):
     if job is None:
         raise MemoryNotFound(f"import job {job_id} not found")
     return job
+
+
+@router.get("/conflicts", response={200: list[ConflictOut], **errors()},
+            summary="Memories that may disagree, waiting for the user's answer")
+def list_conflicts(request: HttpRequest):
+    return list(conflicts.open_questions(request.auth))
+
+
+@router.post("/conflicts/{int:question_id}/resolve", response={200: ConflictOut, **errors(403, 404, 409, 422, 429)},
+             summary="Answer one: replace (the newer replaces the older) or keep both")
+def resolve_conflict(request: HttpRequest, question_id: int, payload: ResolveIn):
+    question = conflicts.get_question(request.auth, question_id)
+    return conflicts.resolve(question, payload.answer, actor=Actor.API)
 
 
 @router.get("/{int:memory_id}", response={200: MemoryOut, **errors(404)})

@@ -167,6 +167,11 @@ class Memory(models.Model):
         return self.status == MemoryStatus.ACTIVE and self.valid_until is None
 
     @property
+    def previous_version(self) -> Memory | None:
+        """The version this one replaced, the latest where it replaced several (a chat chip shows "was: …")."""
+        return max(self.supersedes.all(), key=lambda m: (m.valid_until or m.valid_from, m.pk), default=None)
+
+    @property
     def replaced_by(self) -> Memory | None:
         """The version that replaced this one, if any (listings prefetch `superseded_by`)."""
         if self.valid_until is None:
@@ -215,6 +220,35 @@ class MemoryEvent(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "memory_ref", "created_at"], name="event_user_memory")]
+
+
+class QuestionStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for your answer")
+    REPLACED = "replaced", _("Replaced")
+    KEPT = "kept", _("Both kept")
+
+
+class ChangeQuestion(models.Model):
+    """Two current memories that may disagree (a change the extractor was unsure of, or the nightly
+    reviewer found two values for one slot): the newer may replace the older. The user answers: replace,
+    or keep both. Until then the chat cites the older only beside the newer."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="change_questions")
+    older = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="questions_as_older")
+    newer = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="questions_as_newer")
+    slot = models.CharField(max_length=32, blank=True, default="")
+    asked_by = models.CharField(max_length=16, choices=Actor.choices, default=Actor.EXTRACTOR)
+    status = models.CharField(max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "status"], name="question_user_status")]
+        constraints = [models.UniqueConstraint(fields=["older", "newer"], name="question_once_per_pair")]
+
+    def __str__(self) -> str:
+        return f"#{self.newer_id} replaces #{self.older_id}? ({self.status})"
 
 
 class MemorySettings(models.Model):

@@ -18,6 +18,7 @@ urlpatterns = [
     path("memories/import/<int:job_id>", views.memories_import_job, name="memories-import-job"),
     path("memories/suggestions/<int:suggestion_id>/confirm", views.suggestion_confirm, name="suggestion-confirm"),
     path("memories/suggestions/<int:suggestion_id>/dismiss", views.suggestion_dismiss, name="suggestion-dismiss"),
+    path("memories/questions/<int:question_id>/<str:answer>", views.question_answer, name="question-answer"),
     path("memories/<int:memory_id>/card", views.memory_card, name="memory-card"),
     path("memories/<int:memory_id>/edit", views.memory_edit, name="memory-edit"),
     path("memories/<int:memory_id>/history", views.memory_history, name="memory-history"),

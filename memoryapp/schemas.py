@@ -72,6 +72,22 @@ class MemoryPatchIn(MemoryPatch, Schema):
     """Any subset; a new content supersedes the memory (the old wording stays in its history)."""
 
 
+class ConflictOut(Schema):
+    """Two current memories that may disagree: does `newer` replace `older`? (status open, replaced, kept)"""
+
+    id: int
+    status: str
+    slot: str  # what both are about, as the app reads it (home, work, manager...); "" when unknown
+    asked_by: str  # extractor (unsure of a change), system (the nightly reviewer)
+    created_at: datetime
+    older: MemoryOut
+    newer: MemoryOut
+
+
+class ResolveIn(Schema):
+    answer: Literal["replace", "keep"]  # replace: the newer replaces the older (kept in history); keep: both stay
+
+
 class WriteOut(Schema):
     action: str  # created, merged, superseded, updated, deleted, restored, unchanged
     memory: MemoryOut

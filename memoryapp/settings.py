@@ -199,6 +199,7 @@ CELERY_BEAT_SCHEDULE = {
     "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},
     "cues-pending": {"task": "tasks.cues.queue_cues", "schedule": 300.0},
     "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
+    "review-nightly": {"task": "tasks.review.review_all", "schedule": crontab(minute=30, hour=FORGET_HOUR)},
 }
 
 # --- Models -----------------------------------------------------------------------------------

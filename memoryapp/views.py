@@ -25,8 +25,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from memoryapp import accounts, auth, language
 from memoryapp.engine import memory_map
 from memoryapp.engine.learning import extraction
-from memoryapp.engine.memories import imports, listing, transfer, write
-from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
+from memoryapp.engine.memories import conflicts, imports, listing, transfer, write
+from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemoryKind, MemorySettings, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
@@ -122,7 +122,8 @@ def memories_page(request: HttpRequest) -> HttpResponse:
                                                              or flt.at or flt.status != MemoryStatus.ACTIVE),
                    suggestions=list(MemorySuggestion.objects.filter(user=request.user, status=SuggestionStatus.PENDING)
                                     .select_related("conversation")
-                                    .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]))
+                                    .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]),
+                   questions=list(conflicts.open_questions(request.user)[:MAX_SUGGESTIONS_SHOWN]))
     return render(request, "memoryapp/memories.html", context)
 
 
@@ -165,6 +166,22 @@ def memories_graph_data(request: HttpRequest) -> JsonResponse:
 def memories_stats(request: HttpRequest) -> HttpResponse:
     """The counts above the list, refetched when a memory changes elsewhere (memories.js)."""
     return render(request, "memoryapp/_stats.html", {"stats": listing.stats(request.user)})
+
+
+@login_required
+@require_POST
+def question_answer(request: HttpRequest, question_id: int, answer: str) -> HttpResponse:
+    """The user's answer to "does the newer memory replace the older?": replace, or keep both."""
+    try:
+        conflicts.resolve(conflicts.get_question(request.user, question_id), answer)
+    except MemoryNotFound:
+        raise Http404 from None
+    except (MemoryValidationError, MemoryConflict) as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Replaced: the older memory is kept in its history.") if answer == "replace"
+                         else _("Both memories are kept."))
+    return redirect("memories")
 
 
 def _pending_suggestion(request: HttpRequest, suggestion_id: int) -> MemorySuggestion:

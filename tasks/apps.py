@@ -17,7 +17,9 @@ class TasksConfig(AppConfig):
         # (which Django imports before the models are ready); the worker runs django.setup() first.
         from memoryapp.engine.jobs import Job, register
 
-        from . import access, chat_end, consolidation, cues, extraction, forgetting, graph_sync, imports, maintenance  # noqa: F401
+        from . import (  # noqa: F401
+            access, chat_end, consolidation, cues, extraction, forgetting, graph_sync, imports, maintenance, review,
+        )
 
         # The engine asks for work by kind (engine/jobs.py); these tasks run each kind.
         register({

@@ -10,11 +10,13 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from memoryapp.engine.memories import imports, listing, purge, transfer, write
+from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
-from memoryapp.schemas import DateTimeIn, EventOut, ImportIn, Kind, MemoryIn, SearchIn, Source, StatusName
+from memoryapp.schemas import (
+    ConflictOut, DateTimeIn, EventOut, ImportIn, Kind, MemoryIn, ResolveIn, SearchIn, Source, StatusName,
+)
 
 from .calls import memory_of, memory_out, run, written
 from .server import CORE_URI, CoreMemories, MemoryServer
@@ -159,6 +161,26 @@ async def import_memories(ctx: Context, memories: list[Any]) -> dict[str, Any]:
             shown = "; ".join(f"row {e.row}: {e.reason}" for e in report.errors[:MAX_ROW_ERRORS_SHOWN])
             raise ToolError(f"{len(report.errors)} rows are invalid; nothing was imported ({shown})")
         return {"imported": report.imported, "duplicates": report.duplicates}
+    return await run(ctx, work, write=True)
+
+
+def _conflict_out(question) -> dict:
+    return ConflictOut.from_orm(question).model_dump(mode="json")
+
+
+@server.tool(description="Memories that may disagree (a newer one may replace an older one, e.g. two places the "
+                         "user lives), waiting for the user's answer. Ask the user, then call resolve_conflict.")
+async def list_conflicts(ctx: Context) -> dict[str, Any]:
+    return await run(ctx, lambda user: {"items": [_conflict_out(q) for q in conflicts.open_questions(user)]})
+
+
+@server.tool(description="Answer a conflict as the user decided: 'replace' (the newer memory replaces the older, "
+                         "which stays in its history) or 'keep' (both stay current).")
+async def resolve_conflict(ctx: Context, conflict_id: int, answer: Literal["replace", "keep"]) -> dict[str, Any]:
+    def work(user) -> dict:
+        payload = ResolveIn.model_validate({"answer": answer})
+        return _conflict_out(conflicts.resolve(conflicts.get_question(user, conflict_id), payload.answer,
+                                               actor=Actor.API))
     return await run(ctx, work, write=True)
 
 

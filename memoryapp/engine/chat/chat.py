@@ -28,6 +28,7 @@ from memoryapp.models import MemorySettings
 from ..learning.extraction import EnqueueExtraction, on_user_turn
 from ..llm import CONFIGURED, ModelChoice, replies, resolve
 from ..llm.delimiters import format_earlier_block
+from ..memories import conflicts
 from ..memories.validation import has_nul
 from ..recall import access
 from ..learned.model import usable
@@ -128,6 +129,7 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     if memory_used and query is not None:
         recalled, recall_ms = _recall_for_turn(conversation.user, query, user_message.content, previous,
                                                embedder=embedder, graph=graph, for_model=for_model)
+        recalled = _beside_rivals(conversation.user_id, recalled)
     # An earlier reply's markers numbered that turn's memories, not this one's: they stay out of the prompt.
     history = [{"role": m["role"], "content": citations.without_markers(m["content"])
                 if m["role"] == Role.ASSISTANT else m["content"]}
@@ -142,6 +144,14 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
         access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
     return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm,
                 numbered=for_model, memory_tokens=count_tokens(memories_block(fitted, for_model)) if fitted else 0)
+
+
+def _beside_rivals(user_id: int, recalled: list[RecalledMemory]) -> list[RecalledMemory]:
+    """A memory the user is asked about (a newer one may have replaced it: engine/memories/conflicts.py) is
+    handed only beside that newer one, never alone as if it still held."""
+    doubted = conflicts.doubted_ids(user_id) if recalled else {}
+    handed = {item.memory.pk for item in recalled}
+    return [item for item in recalled if item.memory.pk not in doubted or doubted[item.memory.pk] in handed]
 
 
 def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], *, embedder: Embedder | None,

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .slots import may_replace, new_value, restated, theirs
+from .slots import may_replace, new_value, restated, slots_of, theirs
 from . import change_features
 from .model import TrainedModel
 
 NAME = "changes"
 REPLACES, RESTATES, OTHER = "replaces", "restates", "other"
+ASK_FLOOR = 0.1  # a change this likely (below replace_threshold) of a memory of the statement's slot is asked about
 SLOT_MARGIN = 2.0  # chosen on the dev windows: how much likelier one memory of a slot must be than another
 CLASSES = (OTHER, REPLACES, RESTATES)
 
@@ -37,6 +38,7 @@ class Verdict:
     label: str  # REPLACES, RESTATES or OTHER (add the statement as a new memory)
     index: int | None  # which of the neighbours it replaces or restates
     probability: float
+    doubt: int | None = None  # OTHER, but it may replace this neighbour of its slot: ask the user
 
 
 def pair_probabilities(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray,
@@ -68,8 +70,21 @@ def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neig
     if verdict.label == OTHER:
         verdict = slot_verdict(p, new, neighbours)
     if verdict.label == OTHER and rules is not None and model.meta.get("rules_floor") is not None:
-        return rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours, rules)
+        verdict = rules_verdict(float(model.meta["rules_floor"]), p, new, new_kind, v_new, neighbours, rules)
+    if verdict.label == OTHER:
+        verdict = Verdict(OTHER, None, verdict.probability, doubt=doubt(p, new, neighbours))
     return verdict
+
+
+def doubt(p: np.ndarray, new: str, neighbours: Sequence[Existing]) -> int | None:
+    """The neighbour a statement kept beside may well have replaced: one of its slot, the user's own and not
+    said again, that the model gives at least ASK_FLOOR, or that `new_value` saw among several of the slot."""
+    column = p[:, CLASSES.index(REPLACES)]
+    slots = slots_of(new)
+    doubted = [i for i, n in enumerate(neighbours)
+               if slots & slots_of(n.content) and may_replace(new, n.content) and not restated(new, n.content)
+               and (column[i] >= ASK_FLOOR or new_value(new, n.content))]
+    return max(doubted, key=lambda i: column[i]) if doubted else None
 
 
 def slot_verdict(p: np.ndarray, new: str, neighbours: Sequence[Existing]) -> Verdict:

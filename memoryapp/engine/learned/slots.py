@@ -87,6 +87,7 @@ _WORKPLACE = re.compile(r"^\W*(?:(?:my|our) (?:\w+ )?(?:office|company|team|depa
                         r"|(?:我们|咱们)?(?:部门|办公室|公司|团队|组里|单位|学校|房东))", re.I)
 _THEN_I = re.compile(r"[，,;；]\s*(?:我|I\b|I'|we\b|我们)", re.I)
 # A person called by a nickname opens it: 小周, 老马, 阿杰 (jieba cannot tell these names).
+_PERSON_NEWS = re.compile(r"(?:也|又|刚|已经)?(?:离职|辞职|退|走|搬|跳槽|换|调|升|结婚|分手|离婚|去了|入职)")
 _NICKNAME = re.compile(r"^\W*(?:小|老|阿)[\u4e00-\u9fff](?:[\u4e00-\u9fff]?)(?=离职|辞职|退|走|搬|跳槽|换|调|升|结婚|分手)")
 # A new one named: "new", 新, "now … is" ("My new manager", "新来的领导", "新买的鹦鹉").
 _NEW_ONE = re.compile(r"\bnew\b|新", re.I)
@@ -155,8 +156,9 @@ def theirs(text: str) -> bool:
         return not _THEN_I.search(text)
     if _NICKNAME.search(text):
         return True
-    first = _first_word(text)
-    return first is not None and first.flag.startswith("nr") and len(first.word) >= 2  # jieba: a person's name
+    first = _first_word(text)  # a person's name (jieba), doing what people do: "志强跳槽去了…"
+    return (first is not None and first.flag.startswith("nr") and len(first.word) >= 2
+            and bool(_PERSON_NEWS.match(text.strip()[len(first.word):])))
 
 
 def _first_word(text: str):

@@ -36,7 +36,7 @@ from ..llm import CONFIGURED, ModelChoice, resolve
 from ..llm.candidates import extract_candidates
 from ..llm.decisions import decide
 from ..llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, normalise_content
-from ..memories import write
+from ..memories import conflicts, write
 from ..memories.validation import MAX_CONTEXT_LENGTH
 from ..sensitive import contains_sensitive
 from ..learned.slots import slots_of
@@ -224,6 +224,8 @@ def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embe
         for decision in decisions.decisions:
             i = decision.candidate_index
             memory = _apply(run, decision.action, decision.target_id, candidates[i], vectors[i], messages)
+            if decision.action is DecisionAction.ADD and decision.ask_about is not None and memory is not None:
+                _ask(run.user_id, decision.ask_about, memory)
             applied[decision.action.value] = applied.get(decision.action.value, 0) + 1
             if memory is not None:
                 memory_ids.append(memory.pk)
@@ -294,6 +296,13 @@ def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, ca
     if action is DecisionAction.BOOST:
         return write.boost_memory(target, actor=Actor.EXTRACTOR).memory
     return write.delete_memory(target, actor=Actor.EXTRACTOR).memory
+
+
+def _ask(user_id: int, older_id: int, newer: Memory) -> None:
+    """The decision was unsure the new memory replaces `older_id`: the user is asked (memories page, API, MCP)."""
+    older = Memory.objects.filter(pk=older_id, user_id=user_id).first()  # scoped: never another user's memory
+    if older is not None:
+        conflicts.ask(user_id, older, newer)
 
 
 def _finish(run: ExtractionRun, status: str, started: float, calls: int, applied: dict[str, int],

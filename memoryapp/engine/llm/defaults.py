@@ -251,6 +251,9 @@ def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
     if verdict.label == changes.RESTATES:
         return Decision(candidate_index=i, action=DecisionAction.SKIP, target_id=neighbours[verdict.index].id,
                         reason=f"already known (learned, p={verdict.probability:.2f})")
+    if verdict.doubt is not None:
+        return Decision(candidate_index=i, action=DecisionAction.ADD, ask_about=neighbours[verdict.doubt].id,
+                        reason="new; it may replace a memory of its slot: the user is asked")
     return Decision(candidate_index=i, action=DecisionAction.ADD, reason="new")
 
 

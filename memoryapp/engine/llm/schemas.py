@@ -103,6 +103,8 @@ class Decision(_Schema):
     action: DecisionAction
     target_id: Annotated[int, Field(strict=True)] | None = None
     reason: str = ""
+    # ADD, but it may replace this neighbour: the user is asked (engine/memories/conflicts.py).
+    ask_about: Annotated[int, Field(strict=True)] | None = None
 
     @field_validator("action", mode="before")
     @classmethod

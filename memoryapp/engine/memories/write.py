@@ -250,6 +250,23 @@ def supersede_memory(
         return WriteResult(new, EventAction.SUPERSEDED)
 
 
+def replace_with(older: Memory, newer: Memory, *, actor: str = Actor.USER) -> WriteResult:
+    """The user says `newer`, already a memory, replaces `older`: older ends when newer began (or now, when
+    newer is not later), and the two are linked as a supersede is."""
+    with transaction.atomic():
+        _lock_user(older.user_id)
+        older = Memory.objects.select_for_update().get(pk=older.pk)
+        newer = Memory.objects.select_for_update().get(pk=newer.pk, user_id=older.user_id)
+        if not (older.is_current and newer.is_current):
+            raise MemoryConflict("one of the two memories is no longer current, so nothing was replaced")
+        before = snapshot(older)
+        older.valid_until = newer.valid_from if newer.valid_from > older.valid_from else timezone.now()
+        older.save(update_fields=["valid_until", "updated_at"])
+        newer.supersedes.add(older)
+        record(older, EventAction.SUPERSEDED, actor, before=before, note=f"replaced by #{newer.pk}")
+        return WriteResult(newer, EventAction.SUPERSEDED)
+
+
 def edit_memory(memory: Memory, changes: dict, *, actor: str = Actor.USER) -> WriteResult:
     """Change attributes in place; a change of content is a supersede (the old wording stays in history)."""
     patch = parse(MemoryPatch, changes)

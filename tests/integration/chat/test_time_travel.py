@@ -117,3 +117,16 @@ def test_the_chat_cites_what_came_before_as_past(alice_client, alice, frameworks
     page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
     chip = page[page.index('class="chip-icon"'):]
     assert chip.index("chip-past") < chip.index("</summary>")  # the first chip says "past"
+
+
+def test_a_chip_whose_memory_replaced_another_says_what_it_was(alice_client, alice, frameworks, llm_server,
+                                                             use_scripted_llm):
+    _vue, react = frameworks
+    conversation = Conversation.objects.create(user=alice)
+    llm_server.script(None, "You prefer React [1].")
+    response = alice_client.post(f"/api/conversations/{conversation.pk}/messages",
+                                 {"content": "Which frontend framework do I prefer now?"}, content_type="application/json")
+    assert response.json()["reply"]["citations"][0]["memory_id"] == react.pk
+    page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
+    was = page[page.index('class="chip-meta chip-was"'):].split("</p>")[0]
+    assert f"Was: “{VUE}”, until" in was

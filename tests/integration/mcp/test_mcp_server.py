@@ -13,7 +13,8 @@ from .client import data, error, session
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 TOOLS = {"search_memories", "add_memory", "list_memories", "get_memory", "update_memory", "delete_memory",
-         "restore_memory", "purge_memory", "memory_history", "memory_stats", "export_memories", "import_memories"}
+         "restore_memory", "purge_memory", "memory_history", "memory_stats", "export_memories", "import_memories",
+         "list_conflicts", "resolve_conflict"}
 
 
 def test_a_round_trip_as_alice_that_bob_never_sees(app_server, alice, bob):
@@ -164,3 +165,29 @@ def test_a_client_gives_a_memory_cues_and_changes_them(app_server, alice):
     assert added["memory"]["cues"] == ["building Docker images"]
     assert changed["action"] == "updated" and changed["memory"]["cues"] == ["docker compose up", "构建镜像"]
     assert "cues looks like it holds a PIN" in refused
+
+
+def test_a_client_lists_the_users_conflicts_and_answers_one(app_server, alice, bob):
+    from memoryapp.engine.memories import conflicts
+    from memoryapp.engine.memories.write import add_memory
+
+    older = add_memory(alice, "I live in Leeds", kind="fact").memory
+    newer = add_memory(alice, "We moved to Valencia in the summer", kind="fact").memory
+    question = conflicts.ask(alice.pk, older, newer)
+
+    async def alices(client):
+        listed = data(await client.call_tool("list_conflicts", {}))
+        answered = data(await client.call_tool("resolve_conflict", {"conflict_id": question.pk, "answer": "replace"}))
+        return listed, answered
+
+    async def bobs(client):
+        return (data(await client.call_tool("list_conflicts", {})),
+                error(await client.call_tool("resolve_conflict", {"conflict_id": question.pk, "answer": "keep"})))
+
+    bob_listed, bob_error = session(app_server.url, create_token(bob, "cursor")[1], bobs)
+    listed, answered = session(app_server.url, create_token(alice, "claude")[1], alices)
+    assert bob_listed == {"items": []} and "not found" in bob_error
+    assert [(q["older"]["content"], q["newer"]["content"]) for q in listed["items"]] == [
+        ("I live in Leeds", "We moved to Valencia in the summer")]
+    assert answered["status"] == "replaced"
+    assert Memory.objects.get(pk=older.pk).valid_until is not None
