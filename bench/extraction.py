@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from . import runtime
-from .extraction_data import SPLITS, Window, load_windows
+from .extraction_data import SPLITS, Expected, Window, load_windows
 from .extraction_metrics import Produced, WindowOutcome, grouped, match, summarise
 from .secrets import secrets_summary
 
@@ -72,19 +72,22 @@ def _scripted_answers(window: Window, server, key_of_id: dict[str, int]) -> None
     from memoryapp.engine.llm.decisions import DECIDE_MARKER
 
     server.state.queues.clear()
+    said: dict[str, Expected] = {}  # one candidate per distinct wording, as extraction keeps them
+    for x in window.expected:
+        said.setdefault(x.text or _said(window, x.must_contain), x)
     server.script(EXTRACT_MARKER, json.dumps({"candidates": [
-        {"content": _said(window, x.must_contain), "kind": x.kind, "importance": 0.7, "confidence": 0.9}
-        for x in window.expected]}))
+        {"content": content, "kind": x.kind, "importance": 0.7, "confidence": 0.9} for content, x in said.items()]}))
     server.script(DECIDE_MARKER, json.dumps({"decisions": [
         {"candidate_index": i, "action": "UPDATE" if x.supersedes else "ADD",
          "target_id": key_of_id[x.supersedes] if x.supersedes else None, "reason": "labelled"}
-        for i, x in enumerate(window.expected)]}))
+        for i, x in enumerate(said.values())]}))
 
 
 def run_window(window: Window, llm, server=None) -> WindowOutcome:
     from conversations.models import Conversation, Message
     from memoryapp.engine.learning import extraction
     from memoryapp.engine.memories.write import add_memory
+    from memoryapp.providers.llm.errors import ProviderError
     from memoryapp.models import Memory
 
     user = runtime.fresh_user(f"extract-{window.id}")
@@ -98,7 +101,10 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
            for role, text in window.messages]
     run, _ = extraction.queue_run(conversation, ids)
     extraction.claim(run)
-    extraction.extract(run, llm=llm)
+    try:
+        extraction.extract(run, llm=llm)
+    except ProviderError as exc:  # the run failed, as it would in the worker: the window learnt nothing
+        logger.warning("window %s: %s", window.id, exc)
     learnt = Memory.objects.filter(user=user, source_conversation=conversation).prefetch_related(
         "supersedes", "questions_as_newer")
     produced = tuple(Produced(m.content, m.kind, tuple(key_of[s.pk] for s in m.supersedes.all() if s.pk in key_of),
@@ -205,8 +211,6 @@ def print_summary(result: dict) -> None:
 
 
 def print_misses(result: dict, count: int) -> None:
-    from .extraction_data import Expected
-
     for extractor, values in result["by_extractor"].items():
         shown = 0
         for w in values["windows"]:

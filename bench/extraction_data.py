@@ -29,6 +29,7 @@ class Expected:
     kind: str
     must_contain: tuple[str, ...]
     supersedes: str | None = None
+    text: str = ""  # the user's own words that hold it, where the window gives them
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ class Window:
 def parse_window(raw: dict, split: str, source: str = "windows") -> Window:
     existing = tuple(Existing(e["key"], e["content"], e.get("kind", "fact")) for e in raw.get("existing", []))
     keys = {e.key for e in existing}
-    expected = tuple(Expected(x["kind"], tuple(x["must_contain"]), x.get("supersedes")) for x in raw["expected"])
+    expected = tuple(Expected(x["kind"], tuple(x["must_contain"]), x.get("supersedes"), x.get("text", ""))
+                     for x in raw["expected"])
     for item in expected:
         if item.kind not in KINDS or (item.supersedes is not None and item.supersedes not in keys):
             raise ValueError(f"window {raw['id']}: bad expected memory {item}")

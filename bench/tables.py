@@ -120,7 +120,7 @@ def chat_shape_table(result: dict) -> str:
 # --- what a chat teaches (bench.extraction) -----------------------------------------------------
 
 EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
-                      "wrong_replacements")
+                      "wrong_replacements", "update_or_asked")
 
 
 def extraction_table(result: dict) -> str:
@@ -128,9 +128,9 @@ def extraction_table(result: dict) -> str:
     for extractor, values in result["by_extractor"].items():
         lines.append(_row(f"**{extractor}, all**", values["overall"]["windows"],
                           *(_num(values["overall"].get(m)) for m in EXTRACTION_METRICS)))
-        for split, part in values["by_split"].items():
+        for name, part in values.get("by_set", values["by_split"]).items():  # split/set, or a split (older runs)
             for language, s in part["by_language"].items():
-                lines.append(_row(f"{extractor}, {split} {language}", s["windows"],
+                lines.append(_row(f"{extractor}, {name} {language}", s["windows"],
                                   *(_num(s.get(m)) for m in EXTRACTION_METRICS)))
     locomo = {name: v["by_source"]["locomo"] for name, v in result["by_extractor"].items()
               if "locomo" in v.get("by_source", {})}
@@ -143,6 +143,14 @@ def extraction_table(result: dict) -> str:
             lines.append(_row(name, m["turns"], _num(m.get("pr_auc")), _num(m.get("recall_at_p80")),
                               _num(m.get("precision_at_r80")), f"{_num(at['precision'])} / {_num(at['recall'])}",
                               _num(m["observation_coverage"])))
+    if fidelity := result.get("fidelity"):
+        lines += ["", "Fidelity (bench/fidelity_cases/, 250 written messages: every memory the user's own words, every "
+                  "number, time, code, URL and name kept; `learned`: the share of messages that yielded a memory):", "",
+                  _head("extractor", "language", "messages", "learned", "fidelity", "verbatim", "values kept")]
+        for name, values in fidelity.items():
+            for language, m in [("all", values["overall"]), *values["by_language"].items()]:
+                lines.append(_row(name, language, m["cases"], _num(m["learned"]), _num(m["fidelity"]),
+                                  _num(m["verbatim"]), _num(m["values_kept"])))
     return "\n".join(lines)
 
 

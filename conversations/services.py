@@ -61,11 +61,11 @@ def purge_temporary(now=None) -> int:
 
 def page_messages(conversation: Conversation) -> QuerySet[Message]:
     """Messages with their citations (and each cited memory's source chat) in one go."""
-    return conversation.messages.prefetch_related("citations__memory__source_conversation").order_by("created_at", "id")
+    return conversation.messages.prefetch_related("citations__memory__source_conversation", "citations__memory__supersedes").order_by("created_at", "id")
 
 
 def message_for_page(message_id: int) -> Message:
-    message = Message.objects.prefetch_related("citations__memory__source_conversation").get(pk=message_id)
+    message = Message.objects.prefetch_related("citations__memory__source_conversation", "citations__memory__supersedes").get(pk=message_id)
     message.commanded_memories = command_memories(message)
     return message
 

@@ -124,10 +124,15 @@ def ends_abbreviated(text: str) -> bool:
     return bool(_ABBREVIATED.search(text))
 
 
+# Words that open a remark and say nothing of it: a memory starts after them.
+_FILLER = re.compile(r"^(?:(?:by the way|btw|fyi|oh|anyway|ok so|so yeah)[,:]?\s+|(?:顺便说一下|顺便说下|顺便提一下|对了|话说)[，,：:]?\s*)",
+                     re.I)
+
+
 def trimmed(sentence: str) -> str:
-    """A sentence as a memory keeps it: whitespace collapsed, a final full stop or semicolon dropped (the
-    dot of an abbreviation stays)."""
-    text = " ".join(sentence.split())
+    """A sentence as a memory keeps it: leading filler ("By the way,", "顺便说一下，") and whitespace
+    dropped, a final full stop or semicolon too (the dot of an abbreviation stays)."""
+    text = _FILLER.sub("", " ".join(sentence.split()))
     while text and text[-1] in ";；。." and not (text[-1] == "." and ends_abbreviated(text)):
         text = text[:-1].rstrip()
     return text

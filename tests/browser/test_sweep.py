@@ -33,6 +33,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.auth import create_token
 from memoryapp.pipeline.models import ImportJob, RunStatus
+from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.pipeline.models import MemorySuggestion
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process
@@ -81,6 +82,7 @@ SEED = {
         "edited": "Prefers concise answers with short code examples",
         "deleted": ("Lives in Berlin", "fact"),
         "suggestion": "Can run four days a week",
+        "homes": ("I live in Leipzig", "We moved to Dresden in the spring"),
         "token": "Work laptop (Firefox)",
     },
     "zh-hans": {
@@ -97,6 +99,7 @@ SEED = {
         "edited": "喜欢简洁、带简短代码示例的回答",
         "deleted": ("住在柏林", "fact"),
         "suggestion": "每周可以跑四天",
+        "homes": ("我住在莱比锡", "我们春天搬到了德累斯顿"),
         "token": "工作用的笔记本电脑（Firefox）",
     },
 }
@@ -226,7 +229,7 @@ def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContex
 
 def _seed(alice, language: str) -> dict[str, object]:
     """A chat with a cited answer, memories (one edited, so its history has two versions; one deleted),
-    a pending suggestion, a finished import and an API token: the parameters every route of the URLconf needs."""
+    a pending suggestion, a question about two homes, a finished import and an API token: the parameters every route of the URLconf needs."""
     text = SEED[language]
     memories = [add_memory(alice, content, kind=kind, importance=0.7).memory for content, kind in text["memories"]]
     edited = edit_memory(memories[1], {"content": text["edited"]}).memory
@@ -238,10 +241,11 @@ def _seed(alice, language: str) -> dict[str, object]:
         Citation.objects.create(message=answer, memory=memory, score=0.9 - rank / 10, rank=rank)
     suggestion = MemorySuggestion.objects.create(user=alice, conversation=chat, content=text["suggestion"],
                                                  kind="fact", importance=0.5, confidence=0.8)
+    question = conflicts.ask(alice.pk, *(add_memory(alice, home, kind="fact").memory for home in text["homes"]))
     create_token(alice, text["token"])
     job = ImportJob.objects.create(user=alice, status=RunStatus.DONE, total=2, done=2, imported=2)
     return {"conversation_id": chat.pk, "message_id": answer.pk, "memory_id": edited.pk,
-            "suggestion_id": suggestion.pk, "job_id": job.pk, "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
+            "suggestion_id": suggestion.pk, "question_id": question.pk, "answer": "keep", "job_id": job.pk, "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
             "token": default_token_generator.make_token(alice)}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memoryapp.auth import create_token
+from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Memory, MemoryEvent
 
@@ -20,6 +21,7 @@ AWKWARD = [None, "", " ", "\x00", "x" * 5000, "上海", "2026-13-45T99:99:99Z", 
 
 def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, bob):
     alices = add_memory(alice, f"Remember {SECRET}").memory
+    question = conflicts.ask(alice.pk, alices, add_memory(alice, "I live in Leeds").memory)  # bob must not answer it
     alices_events = MemoryEvent.objects.filter(memory_ref=alices.pk).count()
     token = create_token(bob, "fuzz")[1]
 
@@ -28,10 +30,11 @@ def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, b
         answers = []
         for tool in tools:
             parameters = tool.input_schema.get("properties", {})
-            valid = {"query": "zebra", "content": "bob's note", "memory_id": alices.pk, "memories": [{"content": "b"}]}
+            valid = {"query": "zebra", "content": "bob's note", "memory_id": alices.pk, "memories": [{"content": "b"}],
+                     "conflict_id": question.pk, "answer": "replace"}
             base = {name: valid[name] for name in tool.input_schema.get("required", [])}
             for name in [*parameters, "unexpected"]:
-                for value in [*AWKWARD, alices.pk]:
+                for value in [*AWKWARD, alices.pk, question.pk]:
                     result = await client.call_tool(tool.name, {**base, name: value})
                     answers.append((tool.name, name, value, result.is_error, result.content[0].text))
         return answers
@@ -47,3 +50,5 @@ def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, b
     assert alices.content == f"Remember {SECRET}" and alices.status == "active"
     assert MemoryEvent.objects.filter(memory_ref=alices.pk).count() == alices_events  # nothing bob did touched it
     assert not Memory.objects.filter(user=bob, content__contains="zebra plan").exists()
+    question.refresh_from_db()
+    assert question.status == "open"  # bob cannot answer alice's question

@@ -48,6 +48,8 @@ def test_clauses_end_after_a_mark_followed_by_a_space_outside_brackets(sentence,
     ("I moved here in May.", "I moved here in May"),
     ("我住在上海。", "我住在上海"),
     ("I  live\nin Leeds;", "I live in Leeds"),
+    ("By the way, I moved to Leeds.", "I moved to Leeds"),  # leading filler goes
+    ("顺便说一下，我对花生过敏。", "我对花生过敏"),
 ])
-def test_a_trimmed_sentence_loses_only_its_final_stop(sentence, expected):
+def test_a_trimmed_sentence_loses_only_its_filler_and_final_stop(sentence, expected):
     assert trimmed(sentence) == expected
