@@ -32,14 +32,16 @@ def _seed(alice, language: str) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_the_page_asks_and_replace_ends_the_older_memory(page: Page, app_server, alice, language):
+def test_the_page_asks_and_replace_ends_the_older_memory(page: Page, app_server, alice, language, shots):
     text = TEXT[language]
     older, _newer = off_loop(_seed, alice, language)
+    page.set_viewport_size({"width": 390, "height": 844})
     log_in(page, app_server.url, language, "/settings/memories")
 
     question = page.locator("#questions .question")
     expect(question).to_have_count(1)
     expect(question).to_contain_text(text["asks"])
+    page.locator("#questions").screenshot(path=str(shots / f"memories-question-{language}.png"))
     question.get_by_role("button", name=text["replace"]).click()
 
     expect(page.locator("#questions")).to_have_count(0)
