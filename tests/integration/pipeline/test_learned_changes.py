@@ -85,3 +85,37 @@ def test_a_new_job_never_replaces_the_home_memory(alice):
     job.refresh_from_db()
     current = [m.content for m in Memory.objects.filter(user=alice) if m.is_current]
     assert "我换工作了，现在在苏州做后端开发" in current and home.content in current
+
+
+@pytest.mark.parametrize(("before", "kind", "said"), [
+    ("I'm vegetarian", "preference", "我现在不吃素了"),  # a change said in the other language
+    ("我住在成都", "fact", "We moved to Chongqing last month"),
+])
+def test_a_change_said_in_the_other_language_replaces_the_memory(alice, before, kind, said):
+    old = write.add_memory(alice, before, kind=kind).memory
+
+    _learn(alice, said)
+
+    old.refresh_from_db()
+    assert old.valid_until is not None and old.replaced_by.content.startswith(said.rstrip("."))
+
+
+def test_the_memory_of_the_slot_is_compared_however_far_its_words_are(alice):
+    """"Lives in Chengdu" is not among the statement's nearest memories by meaning; it fills the same slot."""
+    home = write.add_memory(alice, "Lives in Chengdu", kind="fact").memory
+    for other in ("我每天早上喝一杯美式咖啡", "我在学日语，准备明年去大阪玩", "我家的猫叫团子，三岁了", "周末喜欢去爬山"):
+        write.add_memory(alice, other, kind="preference")
+
+    _learn(alice, "我们搬到重庆了，房子还在收拾")
+
+    home.refresh_from_db()
+    assert home.valid_until is not None
+
+
+def test_the_same_value_said_again_replaces_nothing(alice):
+    home = write.add_memory(alice, "Lives in Lisbon", kind="fact").memory
+
+    _learn(alice, "Since I'm based in Lisbon, I like the tram")
+
+    home.refresh_from_db()
+    assert home.valid_until is None
