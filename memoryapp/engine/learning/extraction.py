@@ -225,7 +225,7 @@ def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embe
             i = decision.candidate_index
             memory = _apply(run, decision.action, decision.target_id, candidates[i], vectors[i], messages)
             if decision.action is DecisionAction.ADD and decision.ask_about is not None and memory is not None:
-                _ask(run.user_id, decision.ask_about, memory)
+                ask_about(run.user_id, decision.ask_about, memory)
             applied[decision.action.value] = applied.get(decision.action.value, 0) + 1
             if memory is not None:
                 memory_ids.append(memory.pk)
@@ -298,7 +298,7 @@ def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, ca
     return write.delete_memory(target, actor=Actor.EXTRACTOR).memory
 
 
-def _ask(user_id: int, older_id: int, newer: Memory) -> None:
+def ask_about(user_id: int, older_id: int, newer: Memory) -> None:
     """The decision was unsure the new memory replaces `older_id`: the user is asked (memories page, API, MCP)."""
     older = Memory.objects.filter(pk=older_id, user_id=user_id).first()  # scoped: never another user's memory
     if older is not None:

@@ -31,7 +31,7 @@ from ..memories import write
 from ..memories.validation import MAX_CONTENT_LENGTH
 from ..sensitive import contains_sensitive
 from .anchoring import anchored_start
-from .extraction import clean_candidates, learnt_from, nearest_memories
+from .extraction import ask_about, clean_candidates, learnt_from, nearest_memories
 
 if TYPE_CHECKING:
     from memoryapp.providers.embeddings.base import Embedder
@@ -138,4 +138,6 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
         result = write.add_memory(user_id, candidate.content, **details, **source, actor=Actor.USER, embedding=vector,
                                   valid_from=anchored_start(candidate.content, message.created_at))
         saved.append((Saved.CREATED if result.action != "merged" else Saved.KNOWN, result.memory))
+        if decision is not None and decision.ask_about is not None and result.action == "created":
+            ask_about(user_id, decision.ask_about, result.memory)  # it may replace a memory of its slot: ask
     return saved
