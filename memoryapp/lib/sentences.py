@@ -21,11 +21,13 @@ _LINE = re.compile(r"[^\n]+")
 # between items of a list ("Mia does the dishes; Leo feeds the cat") it is a clause mark.
 _SEMICOLON = re.compile(r"(?<=[;；])(?=\s*(?:I\b|I'|[Mm]y\b|[Ww]e\b|[Oo]ur\b|我))")
 # pysbd sometimes ends a sentence at an abbreviation's dot; the next piece carries on the sentence when it
-# opens in lower case, with a digit or a Chinese character ("my M.Sc. before that", "ch. 10", "J.K.罗琳"),
-# or follows a title, which never ends one ("Mt. Kilimanjaro", "Dr. Okafor").
+# opens in lower case or with a digit ("my M.Sc. before that", "ch. 10"), with a Chinese character after
+# initials ("J.K.罗琳"), or follows a title, which never ends one ("Mt. Kilimanjaro", "Dr. Okafor").
 _ENDS_SHORT = re.compile(r"(?<![A-Za-z])(?:[A-Za-z]{1,4}\.|(?:[A-Za-z]\.){2,})$")
 _ENDS_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Mx|Mt|St|Prof|Sr|Jr|No|Nr|vs)\.$")
-_CARRIES_ON = re.compile(rf"^[a-z0-9{HAN_RANGES}]")
+_CARRIES_ON = re.compile(r"^[a-z0-9]")
+_ENDS_INITIALS = re.compile(r"(?<![A-Za-z])(?:[A-Za-z]\.){2,}$|(?<![A-Za-z])[A-Z]\.$")  # "J.K.", "U.S.", "P."
+_HAN_NEXT = re.compile(f"^[{HAN_RANGES}]")
 _CLOSES = re.compile(r"^[’”」』）)\]]")  # a quotation's or bracket's end: "‘…早晚要哭。’去年…"
 _INSIDE_URL = re.compile(r"(?:https?://|www\.)\S*[?!.]$")  # "…/notice?class=3-2"
 _CLAUSE_MARKS = ",;:，；：、"
@@ -58,8 +60,17 @@ def sentence_spans(text: str) -> list[Span]:
     for line in _LINE.finditer(text or ""):
         # A segmenter per call: pysbd keeps the text being split on the instance (not thread-safe).
         segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
-        offset = line.start()
-        for piece in _rejoined(segmenter.segment(line.group())):
+        offset, said = line.start(), line.group()
+        # Where pysbd's sentences start, found in order (a repeated sentence is found after the one before);
+        # each runs to the next start, so no character is ever left out.
+        starts, cursor = [0], 0
+        for piece in segmenter.segment(said):
+            at = said.find(piece.sent.strip(), cursor) if piece.sent.strip() else -1
+            if at > starts[-1]:
+                starts.append(at)
+            cursor = max(cursor, at + len(piece.sent.strip())) if at >= 0 else cursor
+        chunks = [(start, said[start:end]) for start, end in zip(starts, [*starts[1:], len(said)])]
+        for piece in _rejoined(chunks):
             start = offset + piece[0]
             for part in _SEMICOLON.split(piece[1]):
                 span = _stripped(text, start, start + len(part))
@@ -69,18 +80,19 @@ def sentence_spans(text: str) -> list[Span]:
     return spans
 
 
-def _rejoined(pieces) -> list[tuple[int, str]]:
-    """pysbd's sentences as (start, text), a piece that carries on the one before joined to it."""
+def _rejoined(pieces: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Sentences as (start, text), a piece that carries on the one before joined to it."""
     out: list[tuple[int, str]] = []
-    for piece in pieces:
+    for start, piece in pieces:
         if out:
-            start, text = out[-1]
+            before, text = out[-1]
             head = text.rstrip()
-            if (_ENDS_TITLE.search(head) or _CLOSES.match(piece.sent) or (text == head and _INSIDE_URL.search(head))
-                    or (_ENDS_SHORT.search(head) and _CARRIES_ON.match(piece.sent))):
-                out[-1] = (start, text + piece.sent)
+            if (_ENDS_TITLE.search(head) or _CLOSES.match(piece) or (text == head and _INSIDE_URL.search(head))
+                    or (_ENDS_SHORT.search(head) and _CARRIES_ON.match(piece))
+                    or (_ENDS_INITIALS.search(head) and _HAN_NEXT.match(piece))):
+                out[-1] = (before, text + piece)
                 continue
-        out.append((piece.start, piece.sent))
+        out.append((start, piece))
     return out
 
 

@@ -53,3 +53,9 @@ def test_clauses_end_after_a_mark_followed_by_a_space_outside_brackets(sentence,
 ])
 def test_a_trimmed_sentence_loses_only_its_filler_and_final_stop(sentence, expected):
     assert trimmed(sentence) == expected
+
+
+def test_no_character_is_ever_left_out_even_of_a_repeated_sentence():
+    text = "I like tea. I like tea. 我喜欢茶。我喜欢茶。!!） etc.。。"
+    assert sentences("I like tea. I like tea. 我喜欢茶。") == ["I like tea.", "I like tea.", "我喜欢茶。"]
+    assert "".join(sentences(text)).replace(" ", "") == text.replace(" ", "")
