@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conversations.models import Conversation
 from memoryapp.engine.memories.write import add_memory, edit_memory
@@ -59,7 +60,7 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     # Filter by kind: the goal leaves the list and the drawing.
     page.get_by_label("Goal").uncheck()
     expect(item(page, "marathon")).to_be_hidden()
-    assert _drawn(page, memories["marathon"]) is False
+    _wait_drawn(page, memories["marathon"], False)
     page.get_by_label("Goal").check()
     expect(item(page, "marathon")).to_be_visible()
 
@@ -69,7 +70,7 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     expect(page.locator("#graph-list > li:visible")).to_have_count(1)
     expect(item(page, "Hamburg").locator(".state")).to_have_text("Current")
     expect(page.locator("#graph-asof-value")).not_to_have_text("Now")
-    assert _drawn(page, memories["leipzig"]) is False
+    _wait_drawn(page, memories["leipzig"], False)
     page.keyboard.press("End")
     expect(page.locator("#graph-asof-value")).to_have_text("Now")
     expect(page.locator("#graph-list > li:visible")).to_have_count(4)
@@ -77,15 +78,21 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     # Click-through from the drawing: the memory's own card, with its actions.
     # Where the node is drawn now: the page redraws on a live mark from the worker (the suite's worker may
     # still be busy with earlier tests' jobs), so the drawing is read once the last load has settled.
-    page.wait_for_function("() => document.getElementById('graph-root').dataset.listed"
-                           " === document.getElementById('graph-root').dataset.drawn")
-    x, y = page.evaluate("""(id) => {
-        const cy = document.getElementById('graph-root').graph, p = cy.getElementById(id).renderedPosition();
-        const box = cy.container().getBoundingClientRect();
-        return [box.left + p.x, box.top + p.y];
-    }""", f"m{memories['piano'].pk}")
-    page.mouse.click(x, y)
     card = page.locator(f"#graph-card #memory-{memories['piano'].pk}")
+    for _attempt in range(3):  # a live redraw between reading the node's place and the click moves it: again
+        page.wait_for_function("() => document.getElementById('graph-root').dataset.listed"
+                               " === document.getElementById('graph-root').dataset.drawn")
+        x, y = page.evaluate("""(id) => {
+            const cy = document.getElementById('graph-root').graph, p = cy.getElementById(id).renderedPosition();
+            const box = cy.container().getBoundingClientRect();
+            return [box.left + p.x, box.top + p.y];
+        }""", f"m{memories['piano'].pk}")
+        page.mouse.click(x, y)
+        try:
+            card.wait_for(timeout=5000)
+            break
+        except PlaywrightTimeoutError:
+            continue
     expect(card).to_contain_text("Teaches piano at a music school in Leipzig")
     expect(card.get_by_role("button", name="Delete", exact=True)).to_be_visible()
 
@@ -138,6 +145,7 @@ def _seed_zh(alice) -> None:
     add_memory(alice, "朵朵在上海学钢琴", kind="context")
 
 
-def _drawn(page: Page, memory: Memory) -> bool:
-    return page.evaluate("(id) => document.getElementById('graph-root').graph.getElementById(id).visible()",
-                         f"m{memory.pk}")
+def _wait_drawn(page: Page, memory: Memory, visible: bool) -> None:
+    """The drawing follows the list a frame later (and again after a live redraw): wait until it shows the node or not."""
+    page.wait_for_function("([id, visible]) => document.getElementById('graph-root').graph.getElementById(id).visible()"
+                           " === visible", arg=[f"m{memory.pk}", visible], timeout=10000)
