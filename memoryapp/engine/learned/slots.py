@@ -8,7 +8,9 @@ change model; so is one whose slots overlap the old memory's.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from memoryapp.lib.scripts import HAN_RANGES
 from memoryapp.lib.values import values_in
 
 from .change_features import old_covered, other_subject, says_a_change
@@ -65,10 +67,9 @@ _NO_SUBJECT_ZH = frozenset("v d t f p c".split())  # jieba: verb, adverb, time, 
 # ("我姐搬到成都了", "志强跳槽去了…", "我们部门搬到新园区了", "Our office moved…", "给我妈买了台手机", "刘姐的上级换人了").
 _THEIRS = re.compile(
     r"^\W*(?:so |and |btw )?(?:she|he|they|his|her|their)\b"
-
     r"|^\W*(?:我|俺)?(?:的)?(?:表|堂)?(?:同学|姐|哥|弟|妹|爸|妈|老公|老婆|媳妇|儿子|女儿|闺女|对象|朋友|同事|室友|邻居|家里人)"
     r"|^\W*给(?:我)?\S{1,3}买"
-    r"|^\W*(?![我俺咱]|新来|新的|现在)[\u4e00-\u9fff]{1,3}的(?:上级|领导|老板|公司|工作|家|车|手机)", re.I)
+    rf"|^\W*(?![我俺咱]|新来|新的|现在)[{HAN_RANGES}]{{1,3}}的(?:上级|领导|老板|公司|工作|家|车|手机)", re.I)
 # An end said of the old value itself ("Marco and I broke up", "思域卖了", "从谷歌离职了").
 _ENDED = re.compile(r"\b(?:broke up|split up|divorced|separated|sold|quit|left|moved out|gave up|stopped|no longer|not any ?more"
                     r"|passed away|died|retired|transferred)\b|分手|分开|离婚|离了|卖了|离职|辞职|退了|退休|走了|调去|调走|搬走|不再"
@@ -88,7 +89,7 @@ _WORKPLACE = re.compile(r"^\W*(?:(?:my|our) (?:\w+ )?(?:office|company|team|depa
 _THEN_I = re.compile(r"[，,;；]\s*(?:我|I\b|I'|we\b|我们)", re.I)
 # A person called by a nickname opens it: 小周, 老马, 阿杰 (jieba cannot tell these names).
 _PERSON_NEWS = re.compile(r"(?:也|又|刚|已经)?(?:离职|辞职|退|走|搬|跳槽|换|调|升|结婚|分手|离婚|去了|入职)")
-_NICKNAME = re.compile(r"^\W*(?:小|老|阿)[\u4e00-\u9fff](?:[\u4e00-\u9fff]?)(?=离职|辞职|退|走|搬|跳槽|换|调|升|结婚|分手)")
+_NICKNAME = re.compile(rf"^\W*(?:小|老|阿)[{HAN_RANGES}]{{1,2}}?(?=离职|辞职|退|走|搬|跳槽|换|调|升|结婚|分手)")
 # A new one named: "new", 新, "now … is" ("My new manager", "新来的领导", "新买的鹦鹉").
 _NEW_ONE = re.compile(r"\bnew\b|新", re.I)
 # A second one beside the first ("two phones", "a side gig", "兼职"): not a new value.
@@ -161,6 +162,7 @@ def theirs(text: str) -> bool:
             and bool(_PERSON_NEWS.match(text.strip()[len(first.word):])))
 
 
+@lru_cache(maxsize=1024)  # asked of one statement for each neighbour, by `theirs` and `about_the_user`
 def _first_word(text: str):
     import jieba.posseg  # loaded with the text vocabulary already (engine/text.py)
 
