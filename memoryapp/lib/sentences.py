@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pysbd
 
@@ -56,6 +57,11 @@ def _stripped(text: str, start: int, end: int) -> Span | None:
 
 def sentence_spans(text: str) -> list[Span]:
     """The sentences of `text`, each with where it sits in it."""
+    return list(_sentence_spans(text or ""))
+
+
+@lru_cache(maxsize=4096)  # a chat turn asks this of the same message several times (questions, relevance)
+def _sentence_spans(text: str) -> tuple[Span, ...]:
     spans: list[Span] = []
     for line in _LINE.finditer(text or ""):
         # A segmenter per call: pysbd keeps the text being split on the instance (not thread-safe).
@@ -77,7 +83,7 @@ def sentence_spans(text: str) -> list[Span]:
                 start += len(part)
                 if span is not None:
                     spans.append(span)
-    return spans
+    return tuple(spans)
 
 
 def _rejoined(pieces: list[tuple[int, str]]) -> list[tuple[int, str]]:
