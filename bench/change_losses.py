@@ -55,7 +55,7 @@ def _why_kept(statement: str, kind: str, target: str, existing: list[tuple[str, 
     return "applied" if verdict.label == changes.REPLACES and shown[verdict.index] == index else "model_declined"
 
 
-def causes(result: dict, extractor: str, sets: set[str] | None) -> dict[str, Counter]:
+def causes(result: dict, extractor: str, sets: set[str] | None, show: set[str] = frozenset()) -> dict[str, Counter]:
     windows = {w.id: w for w in load_windows(("holdout", "dev"))}
     table: dict[str, Counter] = {}
     for item in result["by_extractor"][extractor]["windows"]:
@@ -80,6 +80,8 @@ def causes(result: dict, extractor: str, sets: set[str] | None) -> dict[str, Cou
                 cause = _why_kept(said[0][1], said[0][0], content_of[supersedes], existing)
                 cause = "model_declined" if cause == "applied" else cause  # the pipeline saw it otherwise
             table.setdefault(window.language, Counter())[cause] += 1
+            if cause in show:
+                print(f"{cause:15} {window.language:5} {' / '.join(p[1] for p in said) or words}  <-  {content_of[supersedes]}")
     return table
 
 
@@ -88,6 +90,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("results", nargs="+", type=Path, help="bench.extraction --json files")
     parser.add_argument("--extractor", default="learned")
     parser.add_argument("--set", nargs="+", dest="sets", help="only windows of these files (e.g. changes)")
+    parser.add_argument("--show", nargs="+", default=[], choices=CAUSES, help="print each expected change lost to these causes")
     return parser.parse_args(argv)
 
 
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     runtime.setup_django()
     print(f"{'run':32} {'lang':6} " + " ".join(f"{c:>15}" for c in CAUSES))
     for path in args.results:
-        table = causes(json.loads(path.read_text()), args.extractor, set(args.sets or []))
+        table = causes(json.loads(path.read_text()), args.extractor, set(args.sets or []), set(args.show))
         for language, counts in sorted(table.items()):
             print(f"{path.name[:32]:32} {language:6} " + " ".join(f"{counts[c]:15d}" for c in CAUSES))
 

@@ -105,3 +105,34 @@ def test_extraction_unsure_of_a_change_asks_instead_of_keeping_two_silently(alic
     replaced = car.valid_until is not None
     assert replaced or (question is not None and question.status == QuestionStatus.OPEN)
     assert ExtractionRun.objects.get(pk=run.pk).status == "done"
+
+
+@pytest.mark.parametrize("held, said", [
+    ("I browse with Google Chrome", "Moved over to Firefox last week, the privacy settings are better"),
+    ("记账一直用随手记", "随手记不用了，现在用钱迹记账"),
+])
+def test_a_change_said_of_a_thing_the_slot_rules_do_not_know_is_asked_about(alice, held, said):
+    # No slot word names browsers or bookkeeping apps: the change word alone makes the doubt worth a question.
+    older = write.add_memory(alice, held, kind="preference").memory
+    conversation, ids = chat(alice, said)
+    run, _ = extraction.queue_run(conversation, ids)
+    assert extraction.claim(run)
+
+    extraction.extract(run, llm=None)
+
+    older.refresh_from_db()
+    asked = ChangeQuestion.objects.filter(user=alice, older=older, status=QuestionStatus.OPEN).exists()
+    assert older.valid_until is not None or asked
+
+
+def test_a_second_thing_of_the_same_kind_is_not_asked_about(alice):
+    older = write.add_memory(alice, "I use Notion for work notes", kind="preference").memory
+    conversation, ids = chat(alice, "I also started keeping a paper journal for my evenings")
+    run, _ = extraction.queue_run(conversation, ids)
+    assert extraction.claim(run)
+
+    extraction.extract(run, llm=None)
+
+    older.refresh_from_db()
+    assert older.valid_until is None
+    assert not ChangeQuestion.objects.filter(user=alice, older=older).exists()
