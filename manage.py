@@ -21,7 +21,7 @@ def main() -> None:
     except (StackError, ImproperlyConfigured) as exc:
         sys.exit(f"memoryapp: {exc}")
     except (OperationalError, RedisConnectionError) as exc:
-        from memoryapp.embedded import embedded_server_stopped
+        from memoryapp.stack.control import embedded_server_stopped
 
         database = isinstance(exc, OperationalError)
         if embedded_server_stopped(postgres=database):  # the usual case: the embedded stack is not started

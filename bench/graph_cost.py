@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> dict:
     os.environ.setdefault("GRAPH_BACKEND", "off")  # memories written here are synced by the bench, not queued
     runtime.setup_django()
     from memoryapp.engine.text import count_tokens
-    from memoryapp.warmup import warm_embedder
+    from memoryapp.engine.warmup import warm_embedder
     from tests.support.llm_server import ScriptedLLMServer
 
     warm_embedder()

@@ -93,7 +93,7 @@ def make_actors(count: int, run: str) -> list[Actor]:
     from django.test import Client
 
     from conversations.models import Conversation
-    from memoryapp.auth import create_token
+    from memoryapp.api.auth import create_token
     from memoryapp.engine.memories.write import add_memory
 
     actors = []

@@ -43,7 +43,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def make_user(count: int) -> str:
     """One user with `count` memories; returns an API token of theirs."""
-    from memoryapp.auth import create_token
+    from memoryapp.api.auth import create_token
     from memoryapp.engine.memories.write import add_memory
 
     user = runtime.fresh_user("mcp-bench")

@@ -32,7 +32,7 @@ def setup_django() -> None:
     from django.core.management import call_command
 
     django.setup()
-    from memoryapp.embedded import start_embedded
+    from memoryapp.stack.control import start_embedded
 
     start_embedded()
     call_command("migrate", verbosity=0)

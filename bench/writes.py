@@ -106,7 +106,7 @@ def import_through_job(source, timeout: float = 600) -> dict:
     """Export `source`'s memories, import them as a fresh user through the API and the worker's job."""
     from django.test import Client
 
-    from memoryapp.auth import create_token
+    from memoryapp.api.auth import create_token
     from memoryapp.engine.memories import transfer
 
     body = transfer.export_file(source).body
@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> dict:
     runtime.setup_django()
     from django.conf import settings
 
-    from memoryapp.warmup import warm_embedder
+    from memoryapp.engine.warmup import warm_embedder
     from tests.support.processes import start_worker, stop_process
 
     from .ingest import embed_cached

@@ -1,4 +1,4 @@
-"""REST routes for conversations and chat, mounted at /api/conversations by memoryapp/api.py.
+"""REST routes for conversations and chat, mounted at /api/conversations by memoryapp/api/routes.py.
 
 Authentication is the API's (session or Bearer token); `request.auth` is the caller, and every
 lookup is scoped to them: another user's conversation answers 404, like one that never existed.
@@ -21,7 +21,7 @@ from pydantic import ConfigDict
 from memoryapp.engine.chat import chat, chat_end
 from memoryapp.engine.memories.validation import Text
 from memoryapp.providers.llm import ProviderError
-from memoryapp.schemas import errors
+from memoryapp.api.schemas import errors
 
 from . import services
 from .models import MAX_TITLE_LENGTH, Conversation, Message

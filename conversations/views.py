@@ -141,7 +141,7 @@ def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> H
 @login_required
 @require_POST
 def close_memory_notice(request: HttpRequest, conversation_id: int) -> HttpResponse:
-    """The "memory updated" line was closed: the chat's memory events count afresh (memoryapp/consumers.py)."""
+    """The "memory updated" line was closed: the chat's memory events count afresh (memoryapp/web/consumers.py)."""
     conversation = _owned(request, conversation_id)
     events.publish_notice_closed(request.user.pk, conversation.pk)
     return HttpResponse("")  # htmx removes the line (hx-swap="delete")

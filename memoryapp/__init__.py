@@ -1,4 +1,4 @@
 """memoryapp: a chat assistant whose long-term memory the user can see and control."""
-from .celery import app as celery_app
+from memoryapp.celery import app as celery_app
 
 __all__ = ["celery_app"]

@@ -10,7 +10,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from memoryapp.warmup import warm_chat, warm_embedder  # noqa: E402
+from memoryapp.engine.warmup import warm_chat, warm_embedder  # noqa: E402
 
 warm_embedder()  # before the event loop serves anyone
 warm_chat()

@@ -16,6 +16,6 @@ app.autodiscover_tasks(["tasks"], related_name=None)
 
 @worker_process_init.connect
 def _warm_up(**kwargs) -> None:
-    from memoryapp.warmup import warm_embedder
+    from memoryapp.engine.warmup import warm_embedder
 
     warm_embedder()

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from conversations.consumers import ChatConsumer
-from memoryapp.consumers import MemoryEventsConsumer
+from memoryapp.web.consumers import MemoryEventsConsumer
 
 websocket_urlpatterns = [
     path("ws/memories/", MemoryEventsConsumer.as_asgi()),

@@ -17,7 +17,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import ExponentialBackoff
 
-from memoryapp.envconf import envbool, envchoice, envfloat, envint, envsecret, envstr
+from memoryapp.lib.envconf import envbool, envchoice, envfloat, envint, envsecret, envstr
 from memoryapp import stack
 from memoryapp.providers.embeddings import catalog as embedding_catalog
 
@@ -63,13 +63,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "memoryapp.api_errors.ApiErrorsAsJson",  # /api/ errors from outside the routes (404, 405, 500) as JSON
+    "memoryapp.api.errors.ApiErrorsAsJson",  # /api/ errors from outside the routes (404, 405, 500) as JSON
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "memoryapp.language.UserLanguageMiddleware",  # a signed-in user's saved language wins over the cookie
+    "memoryapp.web.language.UserLanguageMiddleware",  # a signed-in user's saved language wins over the cookie
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the request came from htmx (HX-Request)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -91,8 +91,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "memoryapp.context_processors.llm_status",
-                "memoryapp.context_processors.signup",
+                "memoryapp.web.context_processors.llm_status",
+                "memoryapp.web.context_processors.signup",
             ],
         },
     },
@@ -110,7 +110,7 @@ FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
 DB_CONN_MAX_AGE = envint("DB_CONN_MAX_AGE", 0)
 DB_CONNECT_TIMEOUT = envint("DB_CONNECT_TIMEOUT", 5)
 # Postgres' price of a random page read for recall's sessions; unset: the server's own (4). 1.1 pays on a
-# table of many users (bench.scale --tenants) and costs a small install (memoryapp/dbsession.py).
+# table of many users (bench.scale --tenants) and costs a small install (memoryapp/engine/recall/session.py).
 DB_RANDOM_PAGE_COST = envfloat("DB_RANDOM_PAGE_COST", 0.0)
 # A pool of connections per process (psycopg_pool through Django). Without it every request and every
 # websocket step opened a connection of its own, Postgres forking a backend for each: under bench.load

@@ -5,13 +5,13 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from memoryapp import language, views
-from memoryapp.api import api
-from memoryapp.login import RateLimitedLoginView
+from memoryapp.api.routes import api
+from memoryapp.web import language, views
+from memoryapp.web.login import RateLimitedLoginView
 
 urlpatterns = [
     path("", include("conversations.urls")),
-    path("settings/", include("memoryapp.page_urls")),
+    path("settings/", include("memoryapp.web.urls")),
     path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
     # Pages name the icon (base.html); browsers and tools that ask for the old address get it too.

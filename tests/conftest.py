@@ -67,7 +67,7 @@ def fresh_llm_script(request):
 def embedded_servers():
     """The suite's own embedded Postgres and Redis under MEMORYAPP_VAR_DIR, started before any test
     (settings only name them). Stopped in pytest_sessionfinish."""
-    from memoryapp.embedded import start_embedded
+    from memoryapp.stack.control import start_embedded
 
     start_embedded()
 
@@ -90,7 +90,7 @@ def pytest_sessionfinish(session, exitstatus):
 
     if not settings.configured or os.environ.get("MEMORYAPP_KEEP_SERVERS") == "True":
         return
-    from memoryapp.embedded import stop_embedded
+    from memoryapp.stack.control import stop_embedded
 
     stop_embedded()
 

@@ -14,8 +14,8 @@ from memoryapp.engine.errors import EngineError, MemoryNotFound
 from memoryapp.engine.memories import listing
 from memoryapp.engine.memories.validation import format_first_error
 from memoryapp.models import Memory
-from memoryapp.schemas import MemoryOut
-from memoryapp.throttling import allow_write, too_many_writes
+from memoryapp.api.schemas import MemoryOut
+from memoryapp.api.throttling import allow_write, too_many_writes
 
 USER_KEY = "memoryapp.user"  # where memoryapp/mcp_server/http.py leaves the token's user in the ASGI scope
 

@@ -28,7 +28,7 @@ from django.core import signals
 from django.http.request import split_domain_port, validate_host
 from mcp.server.transport_security import TransportSecuritySettings
 
-from memoryapp.auth import user_for_token
+from memoryapp.api.auth import user_for_token
 
 from .calls import USER_KEY
 from .tools import server

@@ -1,6 +1,6 @@
 """What an MCP client can do with the token user's memories: one tool per REST memory route, and the
 core memories as a resource. Each tool is the REST route's body: the same schemas check the input, the
-same engine function does the work (memoryapp/api.py); writes go through the engine's write path, so
+same engine function does the work (memoryapp/api/routes.py); writes go through the engine's write path, so
 they are audited, appear live on the memories page and count against the API write limit."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from memoryapp.engine.memories import conflicts, imports, listing, purge, transf
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
-from memoryapp.schemas import (
+from memoryapp.api.schemas import (
     ConflictOut, DateTimeIn, EventOut, ImportIn, Kind, MemoryIn, ResolveIn, SearchIn, Source, StatusName,
 )
 

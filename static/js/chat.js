@@ -30,7 +30,7 @@
     for (const next of document.querySelectorAll("input[name=next]")) next.value = url;
   });
 
-  // The server renders what this chat learnt into #notices (memoryapp/consumers.py): a line with [undo]
+  // The server renders what this chat learnt into #notices (memoryapp/web/consumers.py): a line with [undo]
   // stays until closed; a plain line (after an undo) stays long enough to read (WCAG 2.2.1), 20 s or more
   // for a longer text, and hovering or focusing it holds it (checked again once :hover no longer matches).
   let fadeTimer = null;

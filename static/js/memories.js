@@ -3,7 +3,7 @@
   "use strict";
   const live = document.getElementById("live-status");
   if (!live) return;
-  // Live frames (memoryapp/consumers.py) are htmx oob fragments; each names in data-live-if the element it
+  // Live frames (memoryapp/web/consumers.py) are htmx oob fragments; each names in data-live-if the element it
   // needs, and one this page does not hold (a card it does not show, or shows being edited) is dropped.
   htmx.defineExtension("live-if", { transformResponse(text) {
     const frame = document.createElement("template");

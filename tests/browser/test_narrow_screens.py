@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conversations.models import Citation, Conversation, Message, Role
-from memoryapp.auth import create_token, revoke_token
+from memoryapp.api.auth import create_token, revoke_token
 from memoryapp.engine.memories.write import add_memory
 from memoryapp.pipeline.models import MemorySuggestion
 from tests.support.browser import log_in

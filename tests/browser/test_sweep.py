@@ -31,7 +31,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from conversations.models import Citation, Conversation, Message, Role
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.pipeline.models import ImportJob, RunStatus
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory

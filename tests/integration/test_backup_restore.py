@@ -10,8 +10,8 @@ from django.db import connection
 from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp import backup
-from memoryapp.auth import create_token
+from memoryapp.stack import backup
+from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import purge, write
 from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY

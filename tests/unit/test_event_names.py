@@ -34,7 +34,7 @@ def test_every_event_name_is_spelt_only_in_its_enum():
 
 def test_it_reads_the_places_names_used_to_hide():
     names = {path.relative_to(ROOT).as_posix() for path in _sources()}
-    assert {"memoryapp/consumers.py", "static/js/memories.js", "static/js/chat.js",
+    assert {"memoryapp/web/consumers.py", "static/js/memories.js", "static/js/chat.js",
             "templates/memoryapp/memories.html", "memoryapp/engine/memories/write.py"} <= names
 
 

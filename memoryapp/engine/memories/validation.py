@@ -1,6 +1,6 @@
 """What people and programs send, validated once at the boundary (strict pydantic, one readable error).
 
-Each rule is defined here once, and every boundary uses it: the API's schemas (memoryapp/schemas.py,
+Each rule is defined here once, and every boundary uses it: the API's schemas (memoryapp/api/schemas.py,
 conversations/api.py) are these models, the pages' forms and the chat call them, import validates its
 rows with them, and the write path (write.py) parses what it stores with them. tests/unit/test_validation_rules.py
 fails on a NUL check written anywhere else.

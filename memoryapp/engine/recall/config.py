@@ -18,7 +18,7 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-# Every connection starts with these (memoryapp/dbsession.py); a config asking for other values has
+# Every connection starts with these (memoryapp/engine/recall/session.py); a config asking for other values has
 # them set around its own query only.
 DEFAULT_EF_SEARCH = 80
 DEFAULT_TRIGRAM_THRESHOLD = 0.3

@@ -96,7 +96,7 @@ def own_words_only(tsquery: str) -> str:
 @contextlib.contextmanager
 def _session_settings(cursor, wanted: dict[str, object]) -> Iterator[None]:
     """Set the config's values of these Postgres settings for one query, then the connection's defaults
-    back; values equal to the defaults (dbsession.py), the usual case, cost no round trip."""
+    back; values equal to the defaults (session.py), the usual case, cost no round trip."""
     changed = {name: value for name, value in wanted.items() if value != _SESSION_DEFAULTS[name]}
     for name, value in changed.items():
         cursor.execute("SELECT set_config(%s, %s, false)", [name, str(value)])

@@ -13,8 +13,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import timezone
 
-from memoryapp import backup
-from memoryapp.embedded import embedded_server_stopped
+from memoryapp.stack import backup
+from memoryapp.stack.control import embedded_server_stopped
 from memoryapp.stack import NOT_RUNNING
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, connections
 
-from memoryapp import backup
-from memoryapp.embedded import embedded_server_stopped
+from memoryapp.stack import backup
+from memoryapp.stack.control import embedded_server_stopped
 from memoryapp.stack import NOT_RUNNING
 
 

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from memoryapp import stack
-from memoryapp.embedded import start_embedded, stop_embedded
+from memoryapp.stack.control import start_embedded, stop_embedded
 
 
 class Command(BaseCommand):

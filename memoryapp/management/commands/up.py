@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from memoryapp import accounts
-from memoryapp.embedded import start_embedded, stop_embedded
-from memoryapp.envconf import envstr
+from memoryapp.stack.control import start_embedded, stop_embedded
+from memoryapp.lib.envconf import envstr
 from memoryapp.stack.processes import Child, Supervisor, child_env, port_is_free, python_module, wait_for_port
 
 

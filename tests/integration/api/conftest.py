@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 
 
 @pytest.fixture

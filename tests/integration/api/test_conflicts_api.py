@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import conflicts, write
 from memoryapp.models import Memory
 

@@ -7,7 +7,7 @@ import time
 import pytest
 from django.test import Client
 
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import bulk
 from memoryapp.models import Memory, MemoryEvent
 

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from memoryapp.auth import hash_token
+from memoryapp.api.auth import hash_token
 from memoryapp.engine.memories import imports
 from memoryapp.engine.memories.write import add_memory, supersede_memory
 from memoryapp.models import ApiToken, Memory, MemoryEvent, MemorySettings

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.memories.write import add_memory
 from tests.support.llm_server import ScriptedLLMServer
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process

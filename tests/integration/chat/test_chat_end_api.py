@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from conversations.models import Conversation, Message
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine import jobs
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _page_cost_after_session_setup() -> float:
-    from memoryapp.dbsession import session_sql
+    from memoryapp.engine.recall.session import session_sql
 
     with connection.cursor() as cursor:
         cursor.execute(session_sql())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory
 from memoryapp.models import Memory, MemoryEvent

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from memoryapp.auth import create_token, revoke_token
+from memoryapp.api.auth import create_token, revoke_token
 from memoryapp.models import EventAction, Memory, MemoryStatus
 
 from .client import data, error, session

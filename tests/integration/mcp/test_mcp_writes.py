@@ -7,7 +7,7 @@ import websockets.sync.client as ws_client
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from tests.support.servers import app_env, start_daphne, stop_process
 
 from .client import data, error, session

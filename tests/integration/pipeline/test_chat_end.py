@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from conversations.models import Conversation, Message
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.chat import chat_end
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER

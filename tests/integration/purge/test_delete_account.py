@@ -7,7 +7,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import write
 from memoryapp.models import MemorySettings
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion

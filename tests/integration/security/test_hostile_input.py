@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.chat import chat
 from memoryapp.engine.learning import extraction
 from memoryapp.engine.memories import imports

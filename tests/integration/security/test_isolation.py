@@ -13,13 +13,13 @@ import pytest
 from django.test import Client
 
 from conversations.models import Conversation, Message
-from memoryapp.auth import create_token
+from memoryapp.api.auth import create_token
 from memoryapp.engine.chat import chat
 from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.models import Memory, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion
-from memoryapp.views import CLEARED_KEY
+from memoryapp.web.views import CLEARED_KEY
 from tasks.extraction import extract_messages
 from tasks.forgetting import forget_user
 

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from memoryapp.engine.memories import listing, purge
 from memoryapp.engine.errors import MemoryNotFound
-from memoryapp.forms import AccountDeleteForm
-from memoryapp.views import CLEARED_KEY
+from memoryapp.web.forms import AccountDeleteForm
+from memoryapp.web.views import CLEARED_KEY
 
 
 @login_required

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from memoryapp.engine.memories import listing
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.events import MemoryEventType, user_group
-from memoryapp.forms import MemoryFilterForm
+from memoryapp.web.forms import MemoryFilterForm
 from memoryapp.models import EventAction, Memory, MemoryStatus
 
 INSERTED = {MemoryEventType.CREATED, MemoryEventType.RESTORED}  # may join a list that did not show them

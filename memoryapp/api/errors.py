@@ -1,6 +1,6 @@
 """Every /api/ answer is JSON, the errors given outside the API's exception handlers included.
 
-Inside a route, memoryapp/api.py maps each exception to the one error body. Some answers come from
+Inside a route, memoryapp/api/routes.py maps each exception to the one error body. Some answers come from
 before or around the routes: the URL resolver's 404 (an unknown path, or an id that is not a positive
 integer: `/api/memories/abc`), ninja's 405 for a method the path does not have, Django's 400 for a
 request it refuses (too many query fields) and its 500. Django renders those as HTML pages; under

@@ -8,7 +8,8 @@ from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from memoryapp import accounts, ratelimit
+from memoryapp import accounts
+from memoryapp.web import ratelimit
 
 WINDOW_SECONDS = 15 * 60
 

@@ -22,14 +22,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memoryapp import accounts, auth, language
+from memoryapp import accounts
+from memoryapp.api import auth
 from memoryapp.engine import memory_map
 from memoryapp.engine.learning import extraction
 from memoryapp.engine.memories import conflicts, imports, listing, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
-from memoryapp.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
+from memoryapp.web.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemoryKind, MemorySettings, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
+from memoryapp.web import language
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 CLEARED_KEY = "memories_cleared_ids"
@@ -301,7 +303,7 @@ def memories_export(request: HttpRequest) -> HttpResponse:
 @require_POST
 def memories_import(request: HttpRequest) -> HttpResponse:
     """Check every row now; a good file is written by a job, whose progress and report the page's live
-    connection shows (memoryapp/consumers.py: memory_progress)."""
+    connection shows (memoryapp/web/consumers.py: memory_progress)."""
     upload = request.FILES.get("file")
     queued, problem = None, ""
     if upload is None:

@@ -5,7 +5,7 @@ caller's rows: another user's id answers 404, like an id that never existed.
 
 Every answer is JSON and in the schema: each route lists the statuses it can give (`errors(...)`), every
 error has the one body `ErrorOut`, mapped here with one exception handler per type; the answers Django
-gives outside the routes (unknown path, 405, 500) are made JSON by memoryapp/api_errors.py.
+gives outside the routes (unknown path, 405, 500) are made JSON by memoryapp/api/errors.py.
 """
 from __future__ import annotations
 
@@ -19,16 +19,16 @@ from ninja import Field, NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
-from memoryapp.auth import bearer_auth, session_auth
+from memoryapp.api.auth import bearer_auth, session_auth
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.memories.validation import readable_error
 from memoryapp.models import Actor, Memory
-from memoryapp.schemas import (
+from memoryapp.api.schemas import (
     ConflictOut, DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportJobOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
     MemoryPatchIn, ResolveIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
 )
-from memoryapp.throttling import WritesPerUser
+from memoryapp.api.throttling import WritesPerUser
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds until a write is allowed again",
                                "schema": {"type": "integer", "minimum": 0}}}

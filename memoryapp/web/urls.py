@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from memoryapp import purge_views, views
+from memoryapp.web import purge, views
 
 urlpatterns = [
     path("", views.settings_page, name="settings"),
@@ -25,8 +25,8 @@ urlpatterns = [
     path("memories/<int:memory_id>/delete", views.memory_status, {"action": "delete"}, name="memory-delete"),
     path("memories/<int:memory_id>/restore", views.memory_status, {"action": "restore"}, name="memory-restore"),
     path("memories/<int:memory_id>/revert", views.memory_status, {"action": "revert"}, name="memory-revert"),
-    path("memories/<int:memory_id>/purge", purge_views.memory_purge, name="memory-purge"),
-    path("memories/purge", purge_views.memories_purge_all, name="memories-purge-all"),
-    path("account/delete", purge_views.account_delete, name="account-delete"),
-    path("account/deleted", purge_views.account_deleted, name="account-deleted"),
+    path("memories/<int:memory_id>/purge", purge.memory_purge, name="memory-purge"),
+    path("memories/purge", purge.memories_purge_all, name="memories-purge-all"),
+    path("account/delete", purge.account_delete, name="account-delete"),
+    path("account/deleted", purge.account_deleted, name="account-deleted"),
 ]
