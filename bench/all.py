@@ -1,4 +1,5 @@
-"""Re-run the benchmarks and regenerate docs/benchmarks.md's tables from their results.
+"""Re-run the benchmarks and regenerate the benchmark pages' tables from their results (docs/benchmarks.md
+and docs/benchmarks/).
 
     python -m bench.all --fast | --full [--only NAME ...]
     python -m bench.all --docs-only      # rewrite the docs' tables from the results already there
@@ -121,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         print(docs_page.render_tiers(), end="")
         return 0
     if args.docs_only:
-        changed = docs_page.write_page()
-        print(f"docs/benchmarks.md {'regenerated' if changed else 'already matches the results'}")
+        changed = docs_page.write_pages()
+        print(f"the benchmark pages {'regenerated' if changed else 'already match the results'}")
         return 0
     steps = [step for step in steps_for(args.tier) if not args.only or step.name in args.only]
     problem = missing_data(steps)
@@ -149,8 +150,8 @@ def run_tier(args: argparse.Namespace, steps: list[Step], console: Console, argv
         runtime.write_result(runtime.REPO / docs_page.tier_record(args.tier),
                              {"tier": args.tier.value, "seconds": round(seconds, 1), "steps": outcomes},
                              "bench.all", argv)
-    changed = docs_page.write_page()
-    console.say(f"docs/benchmarks.md {'regenerated' if changed else 'unchanged'}")
+    changed = docs_page.write_pages()
+    console.say(f"the benchmark pages {'regenerated' if changed else 'unchanged'}")
     failed = [o["name"] for o in outcomes if o["status"].startswith("failed")]
     skipped = [o["name"] for o in outcomes if o["status"] == "skipped"]
     console.say(f"bench.all --{args.tier.value}: {len(outcomes) - len(failed) - len(skipped)} done, skipped: "

@@ -1,8 +1,11 @@
-"""docs/benchmarks.md's generated blocks: each table under the command that made it, and what ran.
+"""The benchmark pages' generated blocks: each table under the command that made it, what ran, and the
+summary of every step's figures on docs/benchmarks.md.
 
-A block sits between `<!-- bench.all: NAME ... -->` and `<!-- /bench.all: NAME -->`; `python -m bench.all`
-rewrites what is between from the result JSON (bench/steps.py says which command writes which file).
-The prose outside the blocks is left alone. Pure apart from reading the result files.
+The pages are docs/benchmarks.md (the summary, how to re-run) and one page per area under
+docs/benchmarks/. A block sits between `<!-- bench.all: NAME ... -->` and `<!-- /bench.all: NAME -->`,
+on whichever page; `python -m bench.all` rewrites what is between from the result JSON (bench/steps.py
+says which command writes which file). The prose outside the blocks is left alone. Pure apart from
+reading the result files.
 """
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ from . import plots, tables
 from .steps import BENCH_EXTRAS, RESULTS_DIR, STEPS, Step, Tier, expected_minutes, step_named, steps_for
 
 REPO = Path(__file__).resolve().parent.parent
-PAGE = REPO / "docs" / "benchmarks.md"
+DOCS = REPO / "docs"
+PAGE = DOCS / "benchmarks.md"  # the summary
+DETAIL = DOCS / "benchmarks"  # a page per area
 BEGIN = "<!-- bench.all: {name} (generated: edit bench/steps.py or bench/tables.py, not this block) -->"
 END = "<!-- /bench.all: {name} -->"
 _BLOCK = re.compile(r"<!-- bench\.all: (?P<name>[\w.]+) .*?-->\n(?P<body>.*?)<!-- /bench\.all: (?P=name) -->", re.S)
@@ -152,27 +157,62 @@ def blocks_in(text: str) -> dict[str, str]:
     return {m["name"]: m["body"] for m in _BLOCK.finditer(text)}
 
 
-def render_page(text: str, root: Path = REPO) -> str:
-    """The page with every generated block rewritten; a block missing from the page is an error."""
-    bodies = {"tiers": render_tiers(root), **{block.name: render_block(block, root) for block in BLOCKS}}
-    missing = sorted(set(bodies) - set(blocks_in(text)))
+def render_summary(where: dict[str, str], root: Path = REPO) -> str:
+    """One row per step: its headline figures, the commit and day they come from, and the page with the
+    rest. `where`: block name -> the page (relative to docs/) that holds it."""
+    page_of = {name: where.get(block.name, "") for block in BLOCKS for name in block.steps}
+    lines = ["| step | figures | commit, day | command, detail |", "|---|---|---|---|"]
+    for step in STEPS:
+        path = root / step.result
+        if not path.exists():
+            figures, when = f"not run yet: `python -m bench.all --{step.tier.value}`", "–"
+        else:
+            result = json.loads(path.read_text())
+            p = result.get("provenance") or {}
+            figures = tables.headline(step.name, result)
+            day = (p.get("date") or result.get("date") or "")[:10] or "day unknown"
+            when = f"`{p['commit'][:7]}`, {day}" if p.get("commit") else f"an earlier run, {day}"
+        page = page_of[step.name]
+        lines.append(f"| {step.name} | {figures} | {when} | `{step.command}`; [{page}]({page}) |")
+    return "\n".join(lines) + "\n"
+
+
+def render_pages(texts: dict[str, str], root: Path = REPO) -> dict[str, str]:
+    """Every page (relative path -> text) with its generated blocks rewritten; a block that no page holds,
+    or that no step makes, is an error."""
+    where = {name: page for page, text in texts.items() for name in blocks_in(text)}
+    bodies = {"tiers": render_tiers(root), "summary": render_summary(where, root),
+              **{block.name: render_block(block, root) for block in BLOCKS}}
+    missing = sorted(set(bodies) - set(where))
     if missing:
-        raise ValueError(f"docs/benchmarks.md lacks the generated blocks {', '.join(missing)}: add "
+        raise ValueError(f"the benchmark pages lack the generated blocks {', '.join(missing)}: add "
                          + " ".join(f"{BEGIN.format(name=n)} {END.format(name=n)}" for n in missing))
 
     def replace(match: re.Match) -> str:
         name = match["name"]
         if name not in bodies:
-            raise ValueError(f"docs/benchmarks.md has a generated block {name!r} that no step makes")
+            raise ValueError(f"a benchmark page has a generated block {name!r} that no step makes")
         return f"{BEGIN.format(name=name)}\n{bodies[name]}{END.format(name=name)}"
 
-    return _BLOCK.sub(replace, text)
+    return {page: _BLOCK.sub(replace, text) for page, text in texts.items()}
 
 
-def write_page(page: Path = PAGE, root: Path = REPO) -> bool:
-    """Rewrite the page's generated blocks; whether anything changed."""
-    before = page.read_text()
-    after = render_page(before, root)
-    if after != before:
-        page.write_text(after)
+def render_page(text: str, root: Path = REPO) -> str:
+    """One page that holds every block (the tests' shape)."""
+    return render_pages({"benchmarks.md": text}, root)["benchmarks.md"]
+
+
+def read_pages(docs: Path = DOCS) -> dict[str, str]:
+    """The summary and the detail pages, by path relative to docs/."""
+    paths = [docs / PAGE.name, *sorted((docs / DETAIL.name).glob("*.md"))]
+    return {path.relative_to(docs).as_posix(): path.read_text() for path in paths}
+
+
+def write_pages(docs: Path = DOCS, root: Path = REPO) -> bool:
+    """Rewrite the pages' generated blocks; whether anything changed."""
+    before = read_pages(docs)
+    after = render_pages(before, root)
+    for page, text in after.items():
+        if text != before[page]:
+            (docs / page).write_text(text)
     return after != before

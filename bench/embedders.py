@@ -6,7 +6,7 @@ latency (one message at a time, as a chat turn embeds it; English and Chinese ap
 
 Queries are the messages of bench.chat's dev and holdout cases; ingested texts their personas' memories
 and the first LoCoMo dev conversation's turns. Quality is measured elsewhere, with each model configured
-(EMBEDDING_MODEL=... bench.locomo / bench.chat; docs/benchmarks.md, "Choosing the embedder").
+(EMBEDDING_MODEL=... bench.locomo / bench.chat; docs/benchmarks/locomo-graph.md, "Choosing the embedder").
 """
 from __future__ import annotations
 

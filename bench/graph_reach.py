@@ -217,7 +217,7 @@ def rare_walk(w: World, named: set, qv, two_hops: bool = True):
     return joint_walk(w, named - w.hubs, qv, two_hops, hubs_alone=False)
 
 
-# Measured on dev (docs/benchmarks.md): the hubs' facts ranked by closeness ("joint", hubs_alone) cost
+# Measured on dev (docs/benchmarks/locomo-graph.md): the hubs' facts ranked by closeness ("joint", hubs_alone) cost
 # recall at every weight tried (0.5, 1, 1.5); walks from rare entities only left it unchanged.
 STRATEGIES = {
     "rare2": (rare_walk, 1.0),

@@ -269,3 +269,81 @@ def entities_table(result: dict) -> str:
         lines.append(f"- Resolution, {split}: names only {names['accuracy']:.3f} over {r['cases']} names "
                      f"({names['wrong_merges']} wrong merges, {names['missed_merges']} missed).")
     return "\n".join(lines)
+
+
+# --- The summary: one line of figures per step (docs/benchmarks.md's first table) ----------------------
+
+def _p(latency: dict) -> str:
+    return f"p50 {latency['p50']:.1f} / p95 {latency['p95']:.1f} ms"
+
+
+def _extraction_headline(r: dict) -> str:
+    sets = r["by_extractor"]["learned"]["by_set"]
+    windows, changes = sets["holdout/windows"]["overall"], sets["holdout/changes_b"]["overall"]
+    fidelity = r["fidelity"]["learned"]["by_language"]
+    return (f"learned default, holdout windows: precision {windows['precision']:.3f}, recall {windows['recall']:.3f}; "
+            f"stated changes (changes_b) applied {changes['update_detection']:.3f}, applied or asked "
+            f"{changes['update_or_asked']:.3f}, wrong {changes['wrong_replacements']:.3f}; words kept (fidelity) "
+            f"en {fidelity['en']['fidelity']:.3f} / zh {fidelity['zh']['fidelity']:.3f}")
+
+
+def _chat_headline(r: dict) -> str:
+    o = r["overall"]
+    return (f"needed memory in the top 3: {o['need_hit_at_3']:.3f}, precision {o['precision']:.3f}, small talk "
+            f"handed a memory {o['no_memory_injection_rate']:.3f}; recall {_p(o['recall_ms'])}")
+
+
+def _locomo_headline(r: dict) -> str:
+    line = f"recall@10 {r['recall']['10']:.3f}; recall {_p(r['latency_ms']['recall_with_embedding'])}"
+    for name, peer in r.get("peers", {}).items():
+        line += f"; {name} {peer['recall']['10']:.3f}"
+    return line
+
+
+def _scale_headline(r: dict) -> str:
+    return "; ".join(f"{s['size']:,} memories: recall {_p(s['recall_ms'])}" for s in r["sizes"])
+
+
+def _graph_cost_headline(r: dict) -> str:
+    e = r["estimate"]
+    low, high = e["model"]["seconds_per_memory"]
+    return (f"rules {e['rules']['seconds_per_memory'][0]:.2f} s a memory, free; with a model {low:.1f}–{high:.1f} s "
+            f"and ${e['model']['usd_per_1000_memories']:.2f} per 1,000 memories")
+
+
+def _secrets_headline(r: dict) -> str:
+    return f"{r['stored']} of {r['secrets']} secrets stored, {r['over_blocked_rate']:.3f} of ordinary sentences blocked"
+
+
+def _changes_headline(r: dict) -> str:
+    h = r["by_split"]["holdout"]["learned"]
+    return "; ".join(f"{language}: changes found {h[language]['update_detection']:.3f}, wrong "
+                     f"{h[language]['wrong_replacements']:.3f}" for language in ("en", "zh") if language in h)
+
+
+def _entities_headline(r: dict) -> str:
+    a = r["by_split"][r["headline_split"]]["all"]
+    return f"{r['headline_split']}: precision {a['precision']:.3f}, recall {a['recall']:.3f}"
+
+
+def _load_headline(r: dict) -> str:
+    lat = r["latency_ms"]
+    return (f"{r['config']['sessions']} sessions: first token {_p(lat['chat first token'])}, "
+            f"{sum(r['errors'].values())} errors, {r['lost_messages']} lost")
+
+
+HEADLINES = {
+    "extraction": _extraction_headline, "chat": _chat_headline, "chat_past": _chat_headline,
+    "locomo": _locomo_headline, "locomo_peers": _locomo_headline, "scale_1k": _scale_headline,
+    "scale": _scale_headline, "graph_cost": _graph_cost_headline, "secrets": _secrets_headline,
+    "changes": _changes_headline, "entities": _entities_headline, "load_offline": _load_headline,
+    "load_scripted": _load_headline, "load_offline_think15": _load_headline,
+}
+
+
+def headline(step_name: str, result: dict) -> str:
+    """The step's few figures a reader looks for first; the detail pages hold the rest."""
+    try:
+        return HEADLINES[step_name](result)
+    except (KeyError, TypeError, IndexError):
+        return "see its page (the result has an older shape)"

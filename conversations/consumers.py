@@ -36,7 +36,7 @@ _turn_pool: ThreadPoolExecutor | None = None
 def _off_shared_thread(function):
     """The turn's heavy parts (recall embeds the query) in a pool thread of their own. On Channels'
     one shared sync thread they queued every other socket's session lookup behind them: under load
-    new chat sockets timed out at the handshake (bench/load.py, docs/benchmarks.md). The pool is small
+    new chat sockets timed out at the handshake (bench/load.py, docs/benchmarks/speed.md). The pool is small
     (CHAT_TURN_THREADS): more threads running Python at once only take the GIL from each other and from
     the threads that serve sockets, which then wait for it after every database round trip."""
     global _turn_pool

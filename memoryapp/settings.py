@@ -114,7 +114,7 @@ DB_CONNECT_TIMEOUT = envint("DB_CONNECT_TIMEOUT", 5)
 DB_RANDOM_PAGE_COST = envfloat("DB_RANDOM_PAGE_COST", 0.0)
 # A pool of connections per process (psycopg_pool through Django). Without it every request and every
 # websocket step opened a connection of its own, Postgres forking a backend for each: under bench.load
-# chat sockets then timed out at the handshake (docs/benchmarks.md, Load). DB_CONN_MAX_AGE > 0 keeps one
+# chat sockets then timed out at the handshake (docs/benchmarks/speed.md, Load). DB_CONN_MAX_AGE > 0 keeps one
 # connection per thread instead.
 DB_POOL_SIZE = envint("DB_POOL_SIZE", 0 if DB_CONN_MAX_AGE else 20)
 if DB_POOL_SIZE and DB_CONN_MAX_AGE:

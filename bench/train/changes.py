@@ -6,7 +6,7 @@ Rows: each labelled pair, and each statement beside the two nearest memories of 
 language (`other`: the nearest memory in a real store is often unrelated). Features:
 engine/learned/change_features.py (the cosine and word cues; per-dimension vector features learnt the
 topics and did worse on dev). One hidden layer of 16: at the same wrong replacements on the held-out
-folds and dev it found more changes than a logistic regression (docs/benchmarks.md).
+folds and dev it found more changes than a logistic regression (docs/benchmarks/learning.md).
 """
 from __future__ import annotations
 

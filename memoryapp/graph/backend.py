@@ -28,7 +28,7 @@ def get_graph() -> GraphPort:
 def graph_recall_enabled() -> bool:
     """Whether recall should ask the graph. `auto` asks it when a model built its facts (graphiti's
     extraction, or Zep's): the rules-built graph of the default install found nothing Postgres recall had
-    not (LoCoMo dev recall@10 0.722 off, 0.721 on) at 5x the p95 (docs/benchmarks.md), so there it is
+    not (LoCoMo dev recall@10 0.722 off, 0.721 on) at 5x the p95 (docs/benchmarks/locomo-graph.md), so there it is
     written, drawn and rebuilt, and asked only with GRAPH_RECALL=on."""
     try:
         config = graph_config()

@@ -8,7 +8,7 @@ itself, and the entities its memories also name lead a second hop ("Priya's flat
 new job). A hub (the user, the other side of every conversation: named by a large share of the memories)
 says little by itself and reaches everything: no walk starts at or goes through one. (Ranking a named
 hub's facts by their closeness to the query instead cost LoCoMo dev recall at every fusion weight tried:
-Postgres already ranks those same texts by meaning; docs/benchmarks.md.)
+Postgres already ranks those same texts by meaning; docs/benchmarks/locomo-graph.md.)
 """
 from __future__ import annotations
 

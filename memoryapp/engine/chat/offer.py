@@ -7,7 +7,7 @@ talk and general questions are handed nothing: relevance.message_needs_memory, a
 question about someone close), then hands the relevance model's choice first and the rest of recall's
 CANDIDATES nearest by cosine after it, as many as MEMORY_TOKENS holds. Chosen on bench.chat's dev personas,
 each store padded with 500 distractor memories (`python -m bench.chat --split dev --locomo 0
---distractors 500 --model-path`; docs/benchmarks.md): past the relevance model's few picks, its
+--distractors 500 --model-path`; docs/benchmarks/chat.md): past the relevance model's few picks, its
 probability ranked the needed memories lower than the cosine did (need-hit 0.55 against 0.60 at the
 same 380 tokens per turn).
 """

@@ -133,5 +133,5 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
 def row(new: str, new_kind: str, old: str, old_kind: str, v_new: np.ndarray, v_old: np.ndarray) -> np.ndarray:
     """One pair's features. The vectors enter through their cosine only: with their product and distance
     per dimension (1,024 more columns) the model learnt the training topics and did worse on dev
-    (docs/benchmarks.md, "Change detection")."""
+    (docs/benchmarks/learning.md, "Change detection")."""
     return np.array(scalars(new, new_kind, old, old_kind, cosine(v_new, v_old)))

@@ -35,7 +35,7 @@ class VectorConfig(_Frozen):
     cues: bool = True
     # The cues' cosine counts this much less than the content's. 0: the better of the two as it is. On
     # bench.chat's dev turns 0.06 kept the hits and cut the English no-memory injections from 0.116 to
-    # 0.093 (plain: 0.046) but cost the holdout's Chinese hits (docs/benchmarks.md, "Cues").
+    # 0.093 (plain: 0.046) but cost the holdout's Chinese hits (docs/benchmarks/chat.md, "Cues").
     cue_margin: float = Field(default=0.0, ge=0, le=1)
 
 
@@ -77,7 +77,7 @@ class TrigramConfig(_Frozen):
     weight: float = 0.5
     # A user with fewer memories than this has each row checked instead of the trigram index read: the
     # index is over every user, and a common spelling matched ~98k rows of others (~400 ms) before the
-    # few hundred of a small user were picked out (bench.scale --tenants; docs/benchmarks.md, "Many users").
+    # few hundred of a small user were picked out (bench.scale --tenants; docs/benchmarks/speed.md, "Many users").
     row_check_below: int = Field(default=1000, ge=0)
 
 

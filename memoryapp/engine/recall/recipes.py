@@ -20,7 +20,7 @@ from .config import (
 # one that speaks of the user takes memories at cosine >= 0.20; one about the world ("what's the capital
 # of Australia?") only at >= 0.40. A shared word is not evidence by itself ("the cat command in Linux" is
 # not about the user's cat). Calibrated on bench.chat's dev turns with the multilingual embedder
-# (docs/benchmarks.md, bench.chat). Ranked and gated by meaning, full text and trigram could only add
+# (docs/benchmarks/chat.md, bench.chat). Ranked and gated by meaning, full text and trigram could only add
 # candidates the vector search already ranks: they are off, which spares the chat turn their cost.
 # A chat episode ("[date] We decided to move staging to Kubernetes next week.") meets a higher bar,
 # cosine >= 0.35 (the episode rule, RecallConfig.episode_min_cosine): it tells what one chat settled, and
@@ -82,7 +82,7 @@ SEARCH_METHODS: dict[str, RecallConfig] = {
 # what is recent: validity already keeps replaced facts out, and a 0.15 recency term outweighed the
 # difference between full text's first and tenth match. Shared rare words (BM25) count double the
 # vector's rank. Chosen on LoCoMo conv-26/30/41, measured on conv-42/43/44: recall@10 0.644 -> 0.679
-# (docs/benchmarks.md, "Choosing the embedder"). A longer question skips trigram's re-rank of what
+# (docs/benchmarks/locomo-graph.md, "Choosing the embedder"). A longer question skips trigram's re-rank of what
 # vector and full text found: a third of the statement's time, recall@10 0.697 with it, 0.701 without
 # (issue #35, docs/recall.md); a short search (<= 16 chars) still scans for close spellings.
 RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False),

@@ -18,7 +18,7 @@ def session_sql() -> str:
     """SESSION_SQL, and random_page_cost where DB_RANDOM_PAGE_COST sets one. At 1.1 a small user's full text
     among a million others' rows reads the user's rows instead of a common word's global match list (137 ms
     -> 0.3 ms), but one user's recall on a small table is slower (LoCoMo p50 +4 ms) and so is a chat under
-    load (docs/benchmarks.md, "Many users"): Postgres' own 4 is the default."""
+    load (docs/benchmarks/speed.md, "Many users"): Postgres' own 4 is the default."""
     if not settings.DB_RANDOM_PAGE_COST:
         return SESSION_SQL
     return f"{SESSION_SQL}; SET random_page_cost = {float(settings.DB_RANDOM_PAGE_COST)}"

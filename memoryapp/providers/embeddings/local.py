@@ -36,7 +36,7 @@ class LocalEmbedder:
         if threads:
             # One thread per call: calls are serialised by the lock below anyway, and in a server that
             # shares its cores, torch's threads spin against each other (measured: a query embedding
-            # took 224 ms with 2 threads vs 32 ms with 1 on the busy 2-core machine; docs/benchmarks.md).
+            # took 224 ms with 2 threads vs 32 ms with 1 on the busy 2-core machine; docs/benchmarks/locomo-graph.md).
             torch.set_num_threads(threads)
 
         self.name = model

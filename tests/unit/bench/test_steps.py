@@ -1,4 +1,4 @@
-"""bench.all's steps and docs/benchmarks.md come from one list, so the runner and the page cannot drift."""
+"""bench.all's steps and the benchmark pages come from one list, so the runner and the pages cannot drift."""
 from __future__ import annotations
 
 import importlib
@@ -15,7 +15,7 @@ from bench.steps import STEPS, Step, Tier, expected_minutes, steps_for
 
 
 def page_blocks() -> dict[str, str]:
-    return docs_page.blocks_in(docs_page.PAGE.read_text())
+    return {name: body for text in docs_page.read_pages().values() for name, body in docs_page.blocks_in(text).items()}
 
 
 def test_it_shows_every_table_under_the_commands_that_make_it():
@@ -36,9 +36,21 @@ def test_it_lists_the_tiers_as_the_runner_runs_them():
         assert f"| {step.name} | {step.tier.value} | `{step.command}` |" in tiers
 
 
-def test_it_finds_the_page_as_the_results_render_it():
-    text = docs_page.PAGE.read_text()
-    assert docs_page.render_page(text) == text, "run `python -m bench.all --docs-only`"
+def test_it_finds_the_pages_as_the_results_render_them():
+    pages = docs_page.read_pages()
+    assert docs_page.render_pages(pages) == pages, "run `python -m bench.all --docs-only`"
+
+
+def test_the_summary_gives_every_step_its_figures_day_and_page():
+    summary = docs_page.blocks_in(docs_page.PAGE.read_text())["summary"]
+    for step in STEPS:
+        row = next(line for line in summary.splitlines() if line.startswith(f"| {step.name} |"))
+        assert "](benchmarks/" in row and f"`{step.command}`" in row
+        assert "older shape" not in row, f"bench/tables.py has no headline for {step.name}'s result"
+
+
+def test_the_summary_page_stays_short():
+    assert docs_page.PAGE.read_text().count("\n") <= 500
 
 
 def test_it_shows_every_step_in_exactly_one_block():
@@ -71,7 +83,7 @@ def test_it_skips_a_step_whose_extras_are_missing(monkeypatch, capsys):
 
 
 def test_it_rewrites_only_between_the_markers(tmp_path):
-    names = ["tiers", *(block.name for block in docs_page.BLOCKS)]
+    names = ["tiers", "summary", *(block.name for block in docs_page.BLOCKS)]
     page = "# Title\n\nprose before\n\n" + "\n".join(
         f"{docs_page.BEGIN.format(name=name)}\nstale\n{docs_page.END.format(name=name)}\nprose after {name}\n"
         for name in names)
@@ -85,7 +97,7 @@ def test_it_rewrites_only_between_the_markers(tmp_path):
 
 
 def test_it_refuses_a_page_that_lacks_a_block():
-    with pytest.raises(ValueError, match="lacks the generated blocks"):
+    with pytest.raises(ValueError, match="lack the generated blocks"):
         docs_page.render_page("# Benchmarks\n")
 
 
