@@ -156,9 +156,8 @@ def play(groups: list[Group], decide: Decider, vec: dict[str, np.ndarray]) -> di
 
 def run(splits: list[str]) -> dict:
     setup()
+    from memoryapp.engine.learned.changes import NAME
     from memoryapp.engine.learned.model import usable
-
-    from .train.changes import NAME
 
     result: dict = {"benchmark": "bench.changes", "holdout_sha256": split_sha256("holdout"), "by_split": {}}
     model = usable(NAME)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import re
 import time
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import numpy as np
 
 from . import graph as graph_bench
 from . import runtime, synthetic, tenants
+from .plans import explain
 from .plots import plot_scale, plot_tenants
 from .metrics import latency_summary
 
@@ -69,34 +69,6 @@ def write(user_id: int, rows: list[tuple[str, int]], pool_vectors: np.ndarray, *
     started = time.perf_counter()
     bulk_add(user_id, items, embeddings=vectors, batch_size=1000)
     return len(rows) / (time.perf_counter() - started)
-
-
-def capture_recall_sql(user, query: str, vector: list[float], config) -> tuple[str, object]:
-    """The one Postgres statement recall runs (retrievers.postgres_search), with its parameters."""
-    from django.db import connection
-
-    from memoryapp.engine.recall.recall import recall
-
-    seen: list[tuple[str, object]] = []
-
-    def wrapper(execute, sql, params, many, context):
-        if "WITH" in sql and "hits(src" in sql:
-            seen.append((sql, params))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(wrapper):
-        recall(user, query, config=config, query_vector=vector, record_access=False)
-    return seen[0]
-
-
-def explain(user, query: str, vector: list[float], config) -> str:
-    from django.db import connection
-
-    sql, params = capture_recall_sql(user, query, vector, config)
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (ANALYZE, BUFFERS, TIMING) " + sql, params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    return re.sub(r"'\[[^\]]{200,}\]'", "'[query vector]'", plan)  # 384 floats per line hide the plan
 
 
 def _sample(fn, queries: list[str], vectors: np.ndarray, budget_s: float, minimum: int = 20) -> list[float]:

@@ -222,7 +222,7 @@ def measure_group(members: list[tuple[int, int]], queries: list[str], vectors: n
 def explain_user(user_id: int, query: str, vector: list[float]) -> list[str]:
     from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
-    from .scale import explain
+    from .plans import explain
 
     return explain(user_id, query, vector, RECALL_POSTGRES_ONLY).splitlines()
 

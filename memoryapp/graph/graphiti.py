@@ -8,7 +8,6 @@ superseded memory's valid_until) is written onto the edges only its episode supp
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before gra
 from . import rule_facts, walk
 from .errors import GraphError, GraphOffline, GraphUnavailable
 from .falkor import connect, guard
-from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphRelation
+from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphRelation, MemorySnapshot
 from .runner import loop_state, run
 from .validity import edge_hybrid_search_bfs_rrf, is_valid, same_time, search_filters
 
@@ -28,32 +27,6 @@ if TYPE_CHECKING:
     from memoryapp.models import Memory
 
     from .conf import GraphConfig
-
-@dataclass(frozen=True)
-class MemorySnapshot:
-    """What the loop thread may read: plain values, no lazy ORM access off the caller's thread."""
-
-    id: int
-    user_id: int
-    content: str
-    kind: str
-    valid_from: datetime
-    valid_until: datetime | None
-    episode_id: str
-    embedding: list[float] | None = None  # the row's vector: the fact's embedding without embedding again
-
-    @classmethod
-    def of(cls, memory: Memory) -> MemorySnapshot:
-        vector = [float(x) for x in memory.embedding] if memory.embedding is not None else None
-        return cls(memory.pk, memory.user_id, memory.content, memory.kind, memory.valid_from,
-                   memory.valid_until, memory.graph_episode_id or "", embedding=vector)
-
-    @property
-    def body(self) -> str:
-        # A speaker line: graphiti extracts the speaker ("User") as an entity, so all of one
-        # user's facts hang off one node and BFS can walk between them.
-        return f"User: {self.content}"
-
 
 MAX_CACHED_GRAPHS = 256  # per-user Graphiti instances kept per process (they share one connection pool)
 

@@ -15,6 +15,32 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class MemorySnapshot:
+    """What the loop thread may read: plain values, no lazy ORM access off the caller's thread."""
+
+    id: int
+    user_id: int
+    content: str
+    kind: str
+    valid_from: datetime
+    valid_until: datetime | None
+    episode_id: str
+    embedding: list[float] | None = None  # the row's vector: the fact's embedding without embedding again
+
+    @classmethod
+    def of(cls, memory: Memory) -> MemorySnapshot:
+        vector = [float(x) for x in memory.embedding] if memory.embedding is not None else None
+        return cls(memory.pk, memory.user_id, memory.content, memory.kind, memory.valid_from,
+                   memory.valid_until, memory.graph_episode_id or "", embedding=vector)
+
+    @property
+    def body(self) -> str:
+        # A speaker line: graphiti extracts the speaker ("User") as an entity, so all of one
+        # user's facts hang off one node and BFS can walk between them.
+        return f"User: {self.content}"
+
+
+@dataclass(frozen=True)
 class GraphFact:
     """One fact (edge) from the graph, with the episodes that support it and its validity window."""
 

@@ -27,7 +27,7 @@ from .falkor import params_header
 if TYPE_CHECKING:
     from graphiti_core import Graphiti
 
-    from .graphiti import MemorySnapshot
+    from .port import MemorySnapshot
 
 USER_NAME = "User"
 FACT_NAME = "MENTIONED_WITH"  # the relation: named in the same memory
