@@ -57,8 +57,24 @@ def test_it_counts_from_the_deletion_not_from_the_last_change(alice, settings):
     assert Memory.objects.filter(pk=memory.pk).exists()
 
 
-def test_the_beat_runs_it(settings):
-    assert settings.CELERY_BEAT_SCHEDULE["purge-deleted"]["task"] == purge_deleted.name
+def test_the_beat_runs_it(alice, settings):
+    """The beat's entry names a task the Celery app has registered, and that task, run by that name with the
+    entry's arguments, purges what the retention period let go."""
+    from memoryapp.celery import app
+
+    settings.DELETED_RETENTION_DAYS = 30
+    expired = write.add_memory(alice, "Zanzibar-quokka-8812").memory
+    recent = write.add_memory(alice, "Lives in Lisbon").memory
+    _deleted_days_ago(expired, 31)
+    _deleted_days_ago(recent, 29)
+    entry = app.conf.beat_schedule["purge-deleted"]  # what the beat reads
+    app.loader.import_default_modules()  # what a worker imports when it starts: the autodiscovered tasks
+
+    assert entry["task"] in app.tasks
+    run = app.tasks[entry["task"]].apply(args=entry.get("args", ()), kwargs=entry.get("kwargs", {}))
+
+    assert run.get() == 1
+    assert list(Memory.objects.values_list("pk", flat=True)) == [recent.pk]
 
 
 def test_it_runs_by_hand(alice):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from pydantic import ValidationError
 
 from memoryapp.engine.recall import fusion, scoring
 from memoryapp.engine.recall.config import RecallConfig, ScoringConfig
@@ -50,6 +51,7 @@ def test_it_derives_recipes_without_mutating_them():
 
     wider = RECALL_CHAT.model_copy(update={"limit": 10})
     assert wider.limit == 10 and RECALL_CHAT.limit == 3
-    with pytest.raises(Exception):
-        RECALL_CHAT.limit = 5  # frozen
-    assert isinstance(wider, RecallConfig)
+    with pytest.raises(ValidationError) as refused:
+        RECALL_CHAT.limit = 5
+    assert [error["type"] for error in refused.value.errors()] == ["frozen_instance"]  # refused as frozen
+    assert RECALL_CHAT.limit == 3 and isinstance(wider, RecallConfig)
