@@ -1,5 +1,6 @@
 #!/usr/bin/env python
 """Django's command-line utility; configuration errors print one line instead of a traceback."""
+
 import os
 import sys
 
@@ -16,7 +17,7 @@ def main() -> None:
     try:
         from django.conf import settings
 
-        settings.INSTALLED_APPS  # load settings now, so their errors are caught here
+        _ = settings.INSTALLED_APPS  # load settings now, so their errors are caught here
         execute_from_command_line(sys.argv)
     except (StackError, ImproperlyConfigured) as exc:
         sys.exit(f"memoryapp: {exc}")

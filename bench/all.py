@@ -12,6 +12,7 @@ missing is skipped with a line saying what to install. Then the docs' generated 
 (bench/docs_page.py) and the plots of the steps that ran are redrawn where matplotlib is installed.
 Run it from a clone that sits beside `../shared` (the LoCoMo data, read in place).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,14 +29,29 @@ from .steps import BENCH_EXTRAS, STEPS, Step, Tier, expected_minutes, steps_for
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.all", description=__doc__.split("\n\n")[0])
     tier = parser.add_mutually_exclusive_group(required=True)
-    tier.add_argument("--fast", dest="tier", action="store_const", const=Tier.FAST,
-                      help=f"quality tables and small latencies (about {expected_minutes(Tier.FAST):.0f} min)")
-    tier.add_argument("--full", dest="tier", action="store_const", const=Tier.FULL,
-                      help=f"all of --fast, scale, load and the mem0 peer (about {expected_minutes(Tier.FULL):.0f} min)")
+    tier.add_argument(
+        "--fast",
+        dest="tier",
+        action="store_const",
+        const=Tier.FAST,
+        help=f"quality tables and small latencies (about {expected_minutes(Tier.FAST):.0f} min)",
+    )
+    tier.add_argument(
+        "--full",
+        dest="tier",
+        action="store_const",
+        const=Tier.FULL,
+        help=f"all of --fast, scale, load and the mem0 peer (about {expected_minutes(Tier.FULL):.0f} min)",
+    )
     tier.add_argument("--docs-only", action="store_true", help="run nothing: regenerate the docs from bench/results")
     tier.add_argument("--list", action="store_true", help="print every step's command and tier")
-    parser.add_argument("--only", nargs="+", metavar="STEP", choices=[step.name for step in STEPS],
-                        help="of the tier's steps, only these")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="STEP",
+        choices=[step.name for step in STEPS],
+        help="of the tier's steps, only these",
+    )
     return parser.parse_args(argv)
 
 
@@ -46,8 +62,10 @@ def _elapsed(seconds: float) -> str:
 def missing_data(steps: list[Step]) -> str | None:
     """LoCoMo data is read in place from ../shared; without it bench.locomo and bench.chat cannot run."""
     if any(step.reads_locomo for step in steps) and not runtime.LOCOMO_DATA.exists():
-        return (f"LoCoMo data not found at {runtime.LOCOMO_DATA}: run from a clone that sits beside ../shared "
-                "(../shared/bench/locomo/locomo_dev.json)")
+        return (
+            f"LoCoMo data not found at {runtime.LOCOMO_DATA}: run from a clone that sits beside ../shared "
+            "(../shared/bench/locomo/locomo_dev.json)"
+        )
     return None
 
 
@@ -68,8 +86,14 @@ class Console:
             self.log.flush()
 
     def run(self, command: list[str], env: dict[str, str]) -> int:
-        with subprocess.Popen(command, cwd=runtime.REPO, env={**env, "PYTHONUNBUFFERED": "1"},
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+        with subprocess.Popen(
+            command,
+            cwd=runtime.REPO,
+            env={**env, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        ) as process:
             for line in process.stdout:
                 self._write(line)
         return process.returncode
@@ -138,8 +162,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_tier(args: argparse.Namespace, steps: list[Step], console: Console, argv: list[str] | None = None) -> int:
-    console.say(f"python -m bench.all --{args.tier.value}: {len(steps)} steps, about "
-                f"{sum(s.minutes for s in steps):g} min on the reference machine (2 shared cores)")
+    console.say(
+        f"python -m bench.all --{args.tier.value}: {len(steps)} steps, about "
+        f"{sum(s.minutes for s in steps):g} min on the reference machine (2 shared cores)"
+    )
     started, servers_were_running = time.perf_counter(), bench_servers_running()
     outcomes = [run_step(step, i, len(steps), console) for i, step in enumerate(steps, 1)]
     if not servers_were_running:
@@ -147,16 +173,22 @@ def run_tier(args: argparse.Namespace, steps: list[Step], console: Console, argv
     redraw_plots({o["name"] for o in outcomes if o["status"] == "done"}, console)
     seconds = time.perf_counter() - started
     if not args.only:  # the tier's record, which the docs quote: how long the whole tier took
-        runtime.write_result(runtime.REPO / docs_page.tier_record(args.tier),
-                             {"tier": args.tier.value, "seconds": round(seconds, 1), "steps": outcomes},
-                             "bench.all", argv)
+        runtime.write_result(
+            runtime.REPO / docs_page.tier_record(args.tier),
+            {"tier": args.tier.value, "seconds": round(seconds, 1), "steps": outcomes},
+            "bench.all",
+            argv,
+        )
     changed = docs_page.write_pages()
     console.say(f"the benchmark pages {'regenerated' if changed else 'unchanged'}")
     failed = [o["name"] for o in outcomes if o["status"].startswith("failed")]
     skipped = [o["name"] for o in outcomes if o["status"] == "skipped"]
-    console.say(f"bench.all --{args.tier.value}: {len(outcomes) - len(failed) - len(skipped)} done, skipped: "
-                f"{', '.join(skipped) or 'none'}, failed: {', '.join(failed) or 'none'}; {_elapsed(seconds)}")
+    console.say(
+        f"bench.all --{args.tier.value}: {len(outcomes) - len(failed) - len(skipped)} done, skipped: "
+        f"{', '.join(skipped) or 'none'}, failed: {', '.join(failed) or 'none'}; {_elapsed(seconds)}"
+    )
     return 1 if failed else 0
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

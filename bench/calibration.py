@@ -1,4 +1,5 @@
 """Final-score distributions of relevant vs irrelevant hits, to calibrate a recall threshold. Pure."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

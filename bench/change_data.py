@@ -4,6 +4,7 @@ existing memory and statements written against it, labelled replaces / resembles
 A file is one user's memory store (`store`): its groups' memories are held together, so one file never
 holds two memories for the same slot (two cities, two cars). `<language>_cues.json` adds hard
 resemblances to its language's main store; any other `<language>_<name>.json` is a store of its own."""
+
 from __future__ import annotations
 
 import hashlib

@@ -15,6 +15,7 @@ expected replacement, tells why it was or was not applied:
 The last three are read again from the statement and the window's memories as the pipeline sees them
 (the same embedder, the same neighbours), so the table can be made for an earlier run too.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,10 +35,9 @@ def _why_kept(statement: str, kind: str, target: str, existing: list[tuple[str, 
     from memoryapp.engine.learned import changes
     from memoryapp.engine.learned.change_features import cosine
     from memoryapp.engine.learned.model import usable
-    from memoryapp.engine.learned.slots import slots_of
+    from memoryapp.engine.learned.slots import may_replace, slots_of
     from memoryapp.engine.learning.extraction import NEIGHBOUR_MIN_SIMILARITY, NEIGHBOURS, SLOT_NEIGHBOURS
     from memoryapp.engine.llm.defaults import rules_see_a_change
-    from memoryapp.engine.learned.slots import may_replace
     from memoryapp.providers.embeddings import get_embedder
 
     vectors = np.asarray(get_embedder().embed([statement] + [content for content, _ in existing]))
@@ -64,7 +64,7 @@ def causes(result: dict, extractor: str, sets: set[str] | None, show: set[str] =
             continue
         existing = [(e.content, e.kind) for e in window.existing]
         content_of = {e.key: e.content for e in window.existing}
-        for kind, words, supersedes in item["expected"]:
+        for _kind, words, supersedes in item["expected"]:
             if not supersedes:
                 continue
             said = [p for p in item["produced"] if all(w.casefold() in p[1].casefold() for w in words)]
@@ -81,7 +81,9 @@ def causes(result: dict, extractor: str, sets: set[str] | None, show: set[str] =
                 cause = "model_declined" if cause == "applied" else cause  # the pipeline saw it otherwise
             table.setdefault(window.language, Counter())[cause] += 1
             if cause in show:
-                print(f"{cause:15} {window.language:5} {' / '.join(p[1] for p in said) or words}  <-  {content_of[supersedes]}")
+                print(
+                    f"{cause:15} {window.language:5} {' / '.join(p[1] for p in said) or words}  <-  {content_of[supersedes]}"
+                )
     return table
 
 
@@ -90,7 +92,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("results", nargs="+", type=Path, help="bench.extraction --json files")
     parser.add_argument("--extractor", default="learned")
     parser.add_argument("--set", nargs="+", dest="sets", help="only windows of these files (e.g. changes)")
-    parser.add_argument("--show", nargs="+", default=[], choices=CAUSES, help="print each expected change lost to these causes")
+    parser.add_argument(
+        "--show", nargs="+", default=[], choices=CAUSES, help="print each expected change lost to these causes"
+    )
     return parser.parse_args(argv)
 
 

@@ -12,6 +12,7 @@ extraction does: at most NEIGHBOURS, cosine at least NEIGHBOUR_MIN_SIMILARITY) a
 - wrong_skips: `replaces` or `resembles` statements that wrote nothing (what the user said is lost) / all of them.
 Needs no database: vectors come from the configured embedder (cached under var/cache/).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,7 +52,7 @@ def vectors(texts: list[str]) -> dict[str, np.ndarray]:
     missing = sorted({t for t in texts if t not in cache})
     if missing:
         for start in range(0, len(missing), 64):
-            chunk = missing[start:start + 64]
+            chunk = missing[start : start + 64]
             cache.update(zip(chunk, np.asarray(get_embedder().embed(chunk))))
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         np.savez(path, texts=np.array(list(cache)), vectors=np.array(list(cache.values())))
@@ -89,8 +90,14 @@ def learned_decider(model) -> Decider:
     from memoryapp.engine.llm.defaults import rules_see_a_change
 
     def decide(statement, kind, v, neighbours):
-        verdict = choose(model, statement, kind, v, [Existing(g.existing, g.kind, vec_of[g.existing])
-                                                     for g, _ in neighbours], rules=rules_see_a_change)
+        verdict = choose(
+            model,
+            statement,
+            kind,
+            v,
+            [Existing(g.existing, g.kind, vec_of[g.existing]) for g, _ in neighbours],
+            rules=rules_see_a_change,
+        )
         return verdict.label, verdict.index
 
     vec_of: dict[str, np.ndarray] = {}
@@ -106,8 +113,11 @@ def rules_decider() -> Decider:
     def decide(statement, kind, v, neighbours):
         item = CandidateWithNeighbours(
             candidate=Candidate(content=statement, kind=kind, importance=0.6, confidence=0.6),
-            neighbours=[Neighbour(id=i + 1, content=g.existing, kind=g.kind, similarity=round(s, 4))
-                        for i, (g, s) in enumerate(neighbours)])
+            neighbours=[
+                Neighbour(id=i + 1, content=g.existing, kind=g.kind, similarity=round(s, 4))
+                for i, (g, s) in enumerate(neighbours)
+            ],
+        )
         with rules_only():
             decision = defaults.decide([item]).decisions[0]
         position = None if decision.target_id is None else decision.target_id - 1
@@ -126,9 +136,23 @@ def play(groups: list[Group], decide: Decider, vec: dict[str, np.ndarray]) -> di
         decide.vec_of.update(vec)
     out: dict[str, dict] = {}
     for language in sorted({g.language for g in groups}):
-        counts = dict.fromkeys(("replaces", "restates", "resembles", "written", "updated_right", "wrong_replacements",
-                                "restated_skipped", "wrong_skips"), 0)
-        stores = [[g for g in groups if g.store == name] for name in sorted({g.store for g in groups if g.language == language})]
+        counts = dict.fromkeys(
+            (
+                "replaces",
+                "restates",
+                "resembles",
+                "written",
+                "updated_right",
+                "wrong_replacements",
+                "restated_skipped",
+                "wrong_skips",
+            ),
+            0,
+        )
+        stores = [
+            [g for g in groups if g.store == name]
+            for name in sorted({g.store for g in groups if g.language == language})
+        ]
         for store, group, label, statement in ((st, g, lab, t) for st in stores for g in st for lab, t in g.statements):
             near = [(store[i], sim) for i, sim in neighbours_of(vec[statement], store, vec)]
             said, position = decide(statement, kind_of(statement, group.kind), vec[statement], near)
@@ -177,8 +201,10 @@ def print_summary(result: dict) -> None:
     for split, part in result["by_split"].items():
         for decider, by_language in part.items():
             for language, s in by_language.items():
-                print(f"{split + ' ' + decider + ' ' + language:24} {s['statements']:4d} "
-                      + " ".join(f"{s[n]:14.3f}" for n in names))
+                print(
+                    f"{split + ' ' + decider + ' ' + language:24} {s['statements']:4d} "
+                    + " ".join(f"{s[n]:14.3f}" for n in names)
+                )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -21,6 +21,7 @@ distractors of the cued store carry the cues the file gives their text (other pe
 by content); synthetic ones have none (`with_cues.distractors_with_cues` says how many do). With
 `--model-path` too, the cued stores are also asked as a model is handed them (`with_cues.model_path`).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,29 +41,61 @@ logger = logging.getLogger("bench.chat")
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.chat", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", nargs="+", choices=SPLITS + EXTRA_SPLITS, default=list(SPLITS),
-                        help="past: the time-travel cases (not in the default, whose figures stay comparable)")
-    parser.add_argument("--locomo", type=int, default=20, metavar="N",
-                        help="LoCoMo questions per dev conversation (0: none)")
+    parser.add_argument(
+        "--split",
+        nargs="+",
+        choices=SPLITS + EXTRA_SPLITS,
+        default=list(SPLITS),
+        help="past: the time-travel cases (not in the default, whose figures stay comparable)",
+    )
+    parser.add_argument(
+        "--locomo", type=int, default=20, metavar="N", help="LoCoMo questions per dev conversation (0: none)"
+    )
     parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA)
     parser.add_argument("--json", type=Path, help="write the results here")
-    parser.add_argument("--pad", type=int, default=0, metavar="N",
-                        help="pad each persona's store to N memories with synthetic ones (latency at scale)")
-    parser.add_argument("--distractors", type=int, default=0, metavar="N",
-                        help="add N memories no case needs to each persona: other personas', then synthetic ones")
-    parser.add_argument("--model-path", action="store_true",
-                        help="also measure what a turn with a model is handed (model_path in the results)")
-    parser.add_argument("--rules", action="store_true",
-                        help="the hand-written gates instead of the trained relevance model (learned.rules_only)")
-    parser.add_argument("--cues", type=Path, metavar="PATH",
-                        help="cue file ({persona: {memory key: [cues]}}): also run every persona with them (with_cues)")
+    parser.add_argument(
+        "--pad",
+        type=int,
+        default=0,
+        metavar="N",
+        help="pad each persona's store to N memories with synthetic ones (latency at scale)",
+    )
+    parser.add_argument(
+        "--distractors",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add N memories no case needs to each persona: other personas', then synthetic ones",
+    )
+    parser.add_argument(
+        "--model-path",
+        action="store_true",
+        help="also measure what a turn with a model is handed (model_path in the results)",
+    )
+    parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="the hand-written gates instead of the trained relevance model (learned.rules_only)",
+    )
+    parser.add_argument(
+        "--cues",
+        type=Path,
+        metavar="PATH",
+        help="cue file ({persona: {memory key: [cues]}}): also run every persona with them (with_cues)",
+    )
     graph_bench.add_argument(parser)
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
 
 
-def write_memories(persona: Persona, now, pad: int = 0, distractors: list[tuple[str, str]] | None = None,
-                   cues: dict[str, list[str]] | None = None, distractor_cues: dict[str, list[str]] | None = None):
+def write_memories(
+    persona: Persona,
+    now,
+    pad: int = 0,
+    distractors: list[tuple[str, str]] | None = None,
+    cues: dict[str, list[str]] | None = None,
+    distractor_cues: dict[str, list[str]] | None = None,
+):
     """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
     needed; and `distractors`, (content, kind) pairs, also never needed), each with its `cues` (memory
     key -> cues) when given, the distractors with `distractor_cues` (content -> cues); returns
@@ -77,9 +110,16 @@ def write_memories(persona: Persona, now, pad: int = 0, distractors: list[tuple[
     # No extraction: the benchmark measures what a turn is handed, not what it teaches.
     MemorySettings.objects.update_or_create(user=user, defaults={"extract_every_n_turns": 10_000})
     # Persona memories were learnt over the last three months, a few days apart.
-    items = [MemoryInput(content=m.content, kind=m.kind, context=m.context, cues=(cues or {}).get(m.key, []),
-                         valid_from=m.valid_from or now - timedelta(days=(index * 7) % 90))
-             for index, m in enumerate(persona.memories)]
+    items = [
+        MemoryInput(
+            content=m.content,
+            kind=m.kind,
+            context=m.context,
+            cues=(cues or {}).get(m.key, []),
+            valid_from=m.valid_from or now - timedelta(days=(index * 7) % 90),
+        )
+        for index, m in enumerate(persona.memories)
+    ]
     vectors, _ = embed_cached([item.content for item in items], runtime.BENCH_VAR_DIR / "vectors")
     written = bulk_add(user.pk, items, embeddings=vectors, cue_embeddings=_cue_vectors(items))
 
@@ -113,8 +153,11 @@ def load_cues(path: Path) -> dict[str, dict[str, list[str]]]:
     import json
 
     data = json.loads(path.read_text())
-    return {persona: {key: list(cues) for key, cues in memories.items()}
-            for persona, memories in data.items() if not persona.startswith("_")}
+    return {
+        persona: {key: list(cues) for key, cues in memories.items()}
+        for persona, memories in data.items()
+        if not persona.startswith("_")
+    }
 
 
 def cues_by_content(cue_file: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
@@ -123,8 +166,12 @@ def cues_by_content(cue_file: dict[str, dict[str, list[str]]]) -> dict[str, list
     from .chat_data import CASES_DIR
 
     splits = tuple(sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir()))
-    return {m.content: cue_file[p.name][m.key] for p in load_personas(splits)
-            for m in p.memories if cue_file.get(p.name, {}).get(m.key)}
+    return {
+        m.content: cue_file[p.name][m.key]
+        for p in load_personas(splits)
+        for m in p.memories
+        if cue_file.get(p.name, {}).get(m.key)
+    }
 
 
 def distractors_for(persona: Persona, count: int) -> list[tuple[str, str]]:
@@ -153,9 +200,12 @@ def _add_distractors(user, rows: list[tuple[str, str]], now, cues: dict[str, lis
 
     from .ingest import embed_cached
 
-    items = [MemoryInput(content=content, kind=kind, cues=cues.get(content, []),
-                         valid_from=now - timedelta(days=(index * 5) % 90))
-             for index, (content, kind) in enumerate(rows)]
+    items = [
+        MemoryInput(
+            content=content, kind=kind, cues=cues.get(content, []), valid_from=now - timedelta(days=(index * 5) % 90)
+        )
+        for index, (content, kind) in enumerate(rows)
+    ]
     vectors, _ = embed_cached([content for content, _ in rows], runtime.BENCH_VAR_DIR / "vectors")
     bulk_add(user.pk, items, embeddings=vectors, cue_embeddings=_cue_vectors(items))
 
@@ -194,17 +244,34 @@ def run_case(user, persona: Persona, case: ChatCase, key_of: dict[int, str], for
     from memoryapp.engine.text import count_tokens
 
     conversation = Conversation.objects.create(user=user, title=case.id)
-    Message.objects.bulk_create([
-        Message(conversation=conversation, role=role, content=text, token_count=count_tokens(text))
-        for role, text in case.history
-    ])
+    Message.objects.bulk_create(
+        [
+            Message(conversation=conversation, role=role, content=text, token_count=count_tokens(text))
+            for role, text in case.history
+        ]
+    )
     # The bench measures what the turn recalls: it queues no extraction.
     # No model runs: what the turn is handed is measured; `for_model` hands it as to one.
-    turn = start_turn(conversation, case.message, now=persona.now, llm=None, for_model=for_model,
-                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    turn = start_turn(
+        conversation,
+        case.message,
+        now=persona.now,
+        llm=None,
+        for_model=for_model,
+        enqueue_extraction=lambda conversation_id, message_ids: None,
+    )
     injected = tuple(key_of.get(item.memory.pk, f"#{item.memory.pk}") for item in turn.recalled)
-    return TurnOutcome(case.id, case.language, case.shape, persona.split, case.needs, case.relevant,
-                       injected, getattr(turn, "recall_ms", 0.0), memory_tokens=turn.memory_tokens)
+    return TurnOutcome(
+        case.id,
+        case.language,
+        case.shape,
+        persona.split,
+        case.needs,
+        case.relevant,
+        injected,
+        getattr(turn, "recall_ms", 0.0),
+        memory_tokens=turn.memory_tokens,
+    )
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -252,7 +319,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
             if args.model_path and persona.split != "locomo":
                 model_outcomes.append(run_case(user, persona, case, key_of, for_model=True))
         if "off" in with_graph:
-            with_graph["off"].extend(outcomes[-len(persona.cases):] if persona.cases else [])
+            with_graph["off"].extend(outcomes[-len(persona.cases) :] if persona.cases else [])
         if "on" in with_graph:
             from django.test import override_settings
 
@@ -262,8 +329,9 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
                     with_graph["on"].append(run_case(user, persona, case, key_of))
                 graph_bench.drop_user(user.pk)
         if cue_file is not None and persona.split != "locomo":
-            user, key_of = write_memories(persona, now, args.pad, distractors, cues=cue_file.get(persona.name, {}),
-                                          distractor_cues=cue_of)
+            user, key_of = write_memories(
+                persona, now, args.pad, distractors, cues=cue_file.get(persona.name, {}), distractor_cues=cue_of
+            )
             distractors_written += len(distractors or [])
             distractors_cued += sum(1 for content, _ in distractors or [] if cue_of.get(content))
             for case in persona.cases:
@@ -279,20 +347,29 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
             "memories_with_cues": sum(1 for p in personas for m in p.memories if cue_file.get(p.name, {}).get(m.key)),
             # Distractors written into the cued stores, all personas, and how many carried cues (other
             # personas' memories the cue file covers; synthetic ones and train personas' have none).
-            "distractors_with_cues": {"written": distractors_written, "with_cues": distractors_cued,
-                                      "share": round(distractors_cued / distractors_written, 4)
-                                      if distractors_written else None},
+            "distractors_with_cues": {
+                "written": distractors_written,
+                "with_cues": distractors_cued,
+                "share": round(distractors_cued / distractors_written, 4) if distractors_written else None,
+            },
             "model_path": _model_path(cued_model, args) if args.model_path else None,
-            "overall": summarise(cued), "by_language": grouped(cued, "language"),
-            "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
-                         for split in args.split if (group := [o for o in cued if o.split == split])},
+            "overall": summarise(cued),
+            "by_language": grouped(cued, "language"),
+            "by_split": {
+                split: {"overall": summarise(group), "by_language": grouped(group, "language")}
+                for split in args.split
+                if (group := [o for o in cued if o.split == split])
+            },
             "turns": [{"id": o.case_id, "injected": list(o.injected)} for o in cued],
         }
     graph = {}
     for mode, found in with_graph.items():
         mine = [o for o in found if o.split != "locomo"]
-        graph[mode] = {"overall": summarise(mine), "by_language": grouped(mine, "language"),
-                       "locomo": summarise([o for o in found if o.split == "locomo"]) if args.locomo else None}
+        graph[mode] = {
+            "overall": summarise(mine),
+            "by_language": grouped(mine, "language"),
+            "locomo": summarise([o for o in found if o.split == "locomo"]) if args.locomo else None,
+        }
     if "on" in graph:
         graph["on"]["sync"] = graph_sync
     return {
@@ -306,8 +383,11 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "overall": summarise(chat),
         "by_language": grouped(chat, "language"),
         "by_shape": grouped(chat, "shape"),
-        "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
-                     for split in args.split if (group := [o for o in chat if o.split == split])},
+        "by_split": {
+            split: {"overall": summarise(group), "by_language": grouped(group, "language")}
+            for split in args.split
+            if (group := [o for o in chat if o.split == split])
+        },
         "locomo": summarise([o for o in outcomes if o.split == "locomo"]) if args.locomo else None,
         "distractors": args.distractors,
         # What a turn with a model is handed (engine/chat/offer.py), per split, and by language on holdout
@@ -315,9 +395,19 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "model_path": _model_path(model_outcomes, args) if args.model_path else None,
         **({"graph": graph} if graph else {}),
         "seconds": round(time.perf_counter() - started, 1),
-        "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
-                   "needs": sorted(o.needs), "relevant": sorted(o.relevant), "injected": list(o.injected),
-                   "recall_ms": round(o.recall_ms, 2)} for o in outcomes],
+        "turns": [
+            {
+                "id": o.case_id,
+                "split": o.split,
+                "language": o.language,
+                "shape": o.shape,
+                "needs": sorted(o.needs),
+                "relevant": sorted(o.relevant),
+                "injected": list(o.injected),
+                "recall_ms": round(o.recall_ms, 2),
+            }
+            for o in outcomes
+        ],
         **extra,
     }
 
@@ -327,20 +417,43 @@ def _model_path(outcomes: list[TurnOutcome], args: argparse.Namespace) -> dict:
 
     def by_language(group: list[TurnOutcome]) -> dict:
         languages = sorted({o.language for o in group})
-        return {language: model_path_summary([o for o in group if o.language == language], offer.MEMORY_TOKENS,
-                                             args.distractors) for language in languages}
+        return {
+            language: model_path_summary(
+                [o for o in group if o.language == language], offer.MEMORY_TOKENS, args.distractors
+            )
+            for language in languages
+        }
 
     splits = {split: [o for o in outcomes if o.split == split] for split in args.split}
     shown = "holdout" if splits.get("holdout") else args.split[0]
-    return {"split": shown, "candidates": offer.CANDIDATES, "memory_tokens": offer.MEMORY_TOKENS,
-            "overall": model_path_summary(splits[shown], offer.MEMORY_TOKENS, args.distractors),
-            "by_language": by_language(splits[shown]),
-            "by_split": {split: {"overall": model_path_summary(group, offer.MEMORY_TOKENS, args.distractors),
-                                 "by_language": by_language(group)} for split, group in splits.items() if group},
-            "turns": [{"id": o.case_id, "split": o.split, "language": o.language, "shape": o.shape,
-                       "needs": sorted(o.needs), "handed": len(o.injected), "memory_tokens": o.memory_tokens,
-                       "needed_at": [o.injected.index(key) + 1 if key in o.injected else None
-                                     for key in sorted(o.needs)]} for o in outcomes]}
+    return {
+        "split": shown,
+        "candidates": offer.CANDIDATES,
+        "memory_tokens": offer.MEMORY_TOKENS,
+        "overall": model_path_summary(splits[shown], offer.MEMORY_TOKENS, args.distractors),
+        "by_language": by_language(splits[shown]),
+        "by_split": {
+            split: {
+                "overall": model_path_summary(group, offer.MEMORY_TOKENS, args.distractors),
+                "by_language": by_language(group),
+            }
+            for split, group in splits.items()
+            if group
+        },
+        "turns": [
+            {
+                "id": o.case_id,
+                "split": o.split,
+                "language": o.language,
+                "shape": o.shape,
+                "needs": sorted(o.needs),
+                "handed": len(o.injected),
+                "memory_tokens": o.memory_tokens,
+                "needed_at": [o.injected.index(key) + 1 if key in o.injected else None for key in sorted(o.needs)],
+            }
+            for o in outcomes
+        ],
+    }
 
 
 def _fmt(value) -> str:
@@ -348,13 +461,17 @@ def _fmt(value) -> str:
 
 
 def print_summary(result: dict) -> None:
-    header = f"{'':24} {'turns':>5} {'hit@3':>6} {'prec':>6} {'inj/none':>8} {'mem/turn':>8} {'p50 ms':>7} {'p95 ms':>7}"
+    header = (
+        f"{'':24} {'turns':>5} {'hit@3':>6} {'prec':>6} {'inj/none':>8} {'mem/turn':>8} {'p50 ms':>7} {'p95 ms':>7}"
+    )
 
     def row(name: str, s: dict) -> str:
         lat = s.get("recall_ms") or {}
-        return (f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_3'])} {_fmt(s['precision'])} "
-                f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s['memories_per_turn']):>8} "
-                f"{lat.get('p50', float('nan')):7.1f} {lat.get('p95', float('nan')):7.1f}")
+        return (
+            f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_3'])} {_fmt(s['precision'])} "
+            f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s['memories_per_turn']):>8} "
+            f"{lat.get('p50', float('nan')):7.1f} {lat.get('p95', float('nan')):7.1f}"
+        )
 
     print(f"bench.chat, embedder {result['embedding_model']}, {result.get('decider', 'rules')} relevance")
     print(header)
@@ -391,18 +508,25 @@ def print_summary(result: dict) -> None:
 
 
 def print_model_path(path: dict, distractors: int, title: str) -> None:
-    print(f"{title} (up to {path['candidates']} memories within {path['memory_tokens']} tokens, "
-          f"{distractors} distractors per store), split {path['split']}:")
+    print(
+        f"{title} (up to {path['candidates']} memories within {path['memory_tokens']} tokens, "
+        f"{distractors} distractors per store), split {path['split']}:"
+    )
     print(f"{'':24} {'turns':>5} {'hit@k':>6} {'all@k':>6} {'tokens':>7} {'nothing':>7} {'chat 0':>6}")
     for name, s in [("all", path["overall"]), *path["by_language"].items()]:
-        print(f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_k'])} {_fmt(s['all_needed_at_k'])} "
-              f"{s['memory_tokens_mean']:7.1f} {_fmt(s['no_memory_rate'])} {_fmt(s['small_talk_handed_nothing'])}")
+        print(
+            f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_k'])} {_fmt(s['all_needed_at_k'])} "
+            f"{s['memory_tokens_mean']:7.1f} {_fmt(s['no_memory_rate'])} {_fmt(s['small_talk_handed_nothing'])}"
+        )
 
 
 def print_misses(result: dict, count: int) -> None:
     for split in result["splits"]:
-        wrong = [t for t in result["turns"] if t["split"] == split
-                 and (set(t["needs"]) - set(t["injected"]) or set(t["injected"]) - set(t["relevant"]))]
+        wrong = [
+            t
+            for t in result["turns"]
+            if t["split"] == split and (set(t["needs"]) - set(t["injected"]) or set(t["injected"]) - set(t["relevant"]))
+        ]
         for turn in wrong[:count]:
             print(f"{turn['id']:22} {turn['shape']:16} needs={turn['needs']} got={turn['injected']}")
 

@@ -5,11 +5,12 @@ A persona file holds the user's stored memories (each with a key) and cases: a s
 (needs ⊆ relevant; both empty for a turn that needs no memory). Split `dev` is what the engine was
 tuned on; `holdout` was written apart and is only measured. Format: bench/chat_cases/README.md.
 """
+
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 from .dataset import Sample
@@ -20,8 +21,19 @@ SPLITS = ("dev", "holdout")
 # change, and plans; dated, so a run counts back from the day they were written (`written_on`).
 EXTRA_SPLITS = ("past",)
 LANGUAGES = ("en", "zh", "mixed")
-SHAPES = ("after_unrelated", "follow_up", "topic_switch", "cross_language", "direct", "chitchat", "general",
-          "locomo", "past", "after_change", "plan")
+SHAPES = (
+    "after_unrelated",
+    "follow_up",
+    "topic_switch",
+    "cross_language",
+    "direct",
+    "chitchat",
+    "general",
+    "locomo",
+    "past",
+    "after_change",
+    "plan",
+)
 
 
 @dataclass(frozen=True)
@@ -63,19 +75,31 @@ class CaseFileError(ValueError):
 
 
 def _noon(day: str | None) -> datetime | None:
-    return datetime.combine(date.fromisoformat(day), time(12), tzinfo=timezone.utc) if day else None
+    return datetime.combine(date.fromisoformat(day), time(12), tzinfo=UTC) if day else None
 
 
 def parse_persona(raw: dict, split: str, source: str = "<data>") -> Persona:
-    memories = [StoredMemory(m["key"], m["content"], m.get("kind", "fact"), _noon(m.get("valid_from")),
-                             replaced_by=m.get("replaced_by", "")) for m in raw["memories"]]
+    memories = [
+        StoredMemory(
+            m["key"],
+            m["content"],
+            m.get("kind", "fact"),
+            _noon(m.get("valid_from")),
+            replaced_by=m.get("replaced_by", ""),
+        )
+        for m in raw["memories"]
+    ]
     keys = {m.key for m in memories}
     if len(keys) != len(memories):
         raise CaseFileError(f"{source}: memory keys repeat")
     starts = {m.key: m.valid_from for m in memories}
     for m in memories:
-        if m.replaced_by and (m.replaced_by not in keys or not m.valid_from or not starts[m.replaced_by]
-                              or starts[m.replaced_by] <= m.valid_from):
+        if m.replaced_by and (
+            m.replaced_by not in keys
+            or not m.valid_from
+            or not starts[m.replaced_by]
+            or starts[m.replaced_by] <= m.valid_from
+        ):
             raise CaseFileError(f"{source}: {m.key} must be replaced by a dated memory that starts after it")
     persona = Persona(raw["persona"], split, memories, now=_noon(raw.get("written_on")))
     for case in raw["cases"]:
@@ -83,10 +107,13 @@ def parse_persona(raw: dict, split: str, source: str = "<data>") -> Persona:
         if not relevant <= keys:
             raise CaseFileError(f"{source}: case {case['id']} names unknown memories {sorted(relevant - keys)}")
         if case["language"] not in LANGUAGES or case["shape"] not in SHAPES:
-            raise CaseFileError(f"{source}: case {case['id']} has language {case['language']!r}, shape {case['shape']!r}")
+            raise CaseFileError(
+                f"{source}: case {case['id']} has language {case['language']!r}, shape {case['shape']!r}"
+            )
         history = tuple((turn["role"], turn["content"]) for turn in case["history"])
-        persona.cases.append(ChatCase(case["id"], case["language"], case["shape"], history, case["message"],
-                                      needs, relevant))
+        persona.cases.append(
+            ChatCase(case["id"], case["language"], case["shape"], history, case["message"], needs, relevant)
+        )
     return persona
 
 
@@ -112,6 +139,7 @@ def locomo_persona(sample: Sample, questions_per_sample: int, history_turns: int
     persona = Persona(f"locomo-{sample.sample_id}", "locomo", memories)
     for index, question in enumerate(questions[::step][:questions_per_sample]):
         evidence = frozenset(question.evidence)
-        persona.cases.append(ChatCase(f"{sample.sample_id}-q{index}", "en", "locomo", history,
-                                      question.question, evidence, evidence))
+        persona.cases.append(
+            ChatCase(f"{sample.sample_id}-q{index}", "en", "locomo", history, question.question, evidence, evidence)
+        )
     return persona

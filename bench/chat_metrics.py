@@ -16,6 +16,7 @@ The model path (`model_path_summary`, bench.chat --model-path), where a model is
 - no_memory_rate: of the turns that need no memory, the share handed nothing; small_talk_handed_nothing:
   the same for small talk alone (shape chitchat).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict

@@ -3,13 +3,14 @@
 Pure (no Django), so it tests with tiny fixtures. Works on any file of the same shape: a JSON list of
 samples with `conversation` (session_N lists, session_N_date_time strings) and `qa`.
 """
+
 from __future__ import annotations
 
 import json
 import logging
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ def parse_date(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
-        return datetime.strptime(value.strip(), DATE_FORMAT).replace(tzinfo=timezone.utc)
+        return datetime.strptime(value.strip(), DATE_FORMAT).replace(tzinfo=UTC)
     except ValueError:
         logger.warning("unparsed session date %r", value)
         return None

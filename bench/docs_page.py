@@ -7,6 +7,7 @@ on whichever page; `python -m bench.all` rewrites what is between from the resul
 says which command writes which file). The prose outside the blocks is left alone. Pure apart from
 reading the result files.
 """
+
 from __future__ import annotations
 
 import json
@@ -87,19 +88,23 @@ def made_by(step: Step, result: dict) -> str:
     p = result.get("provenance") or {}
     if "backfilled" in p or not p:  # an earlier result: the machine block, and what the lab notes said
         m = result.get("machine", {})
-        return (f"`{step.result}` is an earlier run, from before results recorded their commit (added in "
-                f"`{p.get('committed_in', '?')}`, {p.get('date', 'date unknown')}), made by "
-                f"`{p.get('command', 'a command not recorded')}`; {m.get('cpu', 'unknown CPU')}, "
-                f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}; load average "
-                f"{_loads(m.get('loadavg_at_end', []))} at the end (1, 5, 15 minutes). "
-                f"`python -m bench.all` replaces it.")
+        return (
+            f"`{step.result}` is an earlier run, from before results recorded their commit (added in "
+            f"`{p.get('committed_in', '?')}`, {p.get('date', 'date unknown')}), made by "
+            f"`{p.get('command', 'a command not recorded')}`; {m.get('cpu', 'unknown CPU')}, "
+            f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}; load average "
+            f"{_loads(m.get('loadavg_at_end', []))} at the end (1, 5, 15 minutes). "
+            f"`python -m bench.all` replaces it."
+        )
     commit = f"commit `{p['commit'][:10]}`" if p.get("commit") else "an unknown commit"
     if p.get("dirty"):
         commit += " with uncommitted changes"
-    line = (f"`{step.result}`: {commit}, {p['date'][:16].replace('T', ' ')} UTC, took "
-            f"{_took(p['started'], p['date'])}; {p['cpu_model']}, {p['cpu_count']} cores, Python {p['python']}; "
-            f"load average {_loads(p['loadavg_at_start'])} at the start, {_loads(p['loadavg_at_end'])} at the end "
-            f"(1, 5, 15 minutes: what else ran on the machine).")
+    line = (
+        f"`{step.result}`: {commit}, {p['date'][:16].replace('T', ' ')} UTC, took "
+        f"{_took(p['started'], p['date'])}; {p['cpu_model']}, {p['cpu_count']} cores, Python {p['python']}; "
+        f"load average {_loads(p['loadavg_at_start'])} at the start, {_loads(p['loadavg_at_end'])} at the end "
+        f"(1, 5, 15 minutes: what else ran on the machine)."
+    )
     if p.get("command") != step.command:
         line += f" **Made by another command:** `{p.get('command')}`."
     return line
@@ -111,8 +116,11 @@ def render_block(block: Block, root: Path = REPO) -> str:
     found = [(step, json.loads((root / step.result).read_text())) for step in steps if (root / step.result).exists()]
     lines = ["```sh", *(step.command for step in steps), "```", ""]
     lines += [f"- {made_by(step, result)}" for step, result in found]
-    lines += [f"- `{step.result}`: not run yet; `python -m bench.all {tier}` writes it."
-              for step in steps if not (root / step.result).exists()]
+    lines += [
+        f"- `{step.result}`: not run yet; `python -m bench.all {tier}` writes it."
+        for step in steps
+        if not (root / step.result).exists()
+    ]
     if found:
         lines += ["", block.table([result for _, result in found])]
     return "\n".join(lines) + "\n"
@@ -130,10 +138,12 @@ def last_run(tier: Tier, root: Path = REPO) -> str:
     record = json.loads(path.read_text())
     p = record["provenance"]
     outcomes = ", ".join(f"{o['name']} {o['status']}" for o in record["steps"])
-    return (f"- last `--{tier.value}`: {_took(p['started'], p['date'])} in all, commit `{(p['commit'] or '?')[:10]}`"
-            f"{' with uncommitted changes' if p.get('dirty') else ''}, {p['date'][:16].replace('T', ' ')} UTC, "
-            f"{p['cpu_model']}, {p['cpu_count']} cores; load average {_loads(p['loadavg_at_end'])} at the end "
-            f"({outcomes}).")
+    return (
+        f"- last `--{tier.value}`: {_took(p['started'], p['date'])} in all, commit `{(p['commit'] or '?')[:10]}`"
+        f"{' with uncommitted changes' if p.get('dirty') else ''}, {p['date'][:16].replace('T', ' ')} UTC, "
+        f"{p['cpu_model']}, {p['cpu_count']} cores; load average {_loads(p['loadavg_at_end'])} at the end "
+        f"({outcomes})."
+    )
 
 
 def render_tiers(root: Path = REPO) -> str:
@@ -142,10 +152,18 @@ def render_tiers(root: Path = REPO) -> str:
     for tier in Tier:
         steps = [step for step in steps_for(tier) if step.tier is tier]
         added = "" if tier is Tier.FAST else "the fast steps, then "
-        lines.append(f"python -m bench.all --{tier.value}   # about {expected_minutes(tier):.0f} min: "
-                     f"{added}{', '.join(step.name for step in steps)}")
-    lines += ["```", "", *(last_run(tier, root) for tier in Tier), "",
-              "| step | tier | command | needs beyond the default install | about |", "|---|---|---|---|---|"]
+        lines.append(
+            f"python -m bench.all --{tier.value}   # about {expected_minutes(tier):.0f} min: "
+            f"{added}{', '.join(step.name for step in steps)}"
+        )
+    lines += [
+        "```",
+        "",
+        *(last_run(tier, root) for tier in Tier),
+        "",
+        "| step | tier | command | needs beyond the default install | about |",
+        "|---|---|---|---|---|",
+    ]
     for step in STEPS:
         needs = ", ".join(step.needs) + f" (`{BENCH_EXTRAS}`)" if step.needs else "–"
         lines.append(f"| {step.name} | {step.tier.value} | `{step.command}` | {needs} | {step.minutes:g} min |")
@@ -181,12 +199,17 @@ def render_pages(texts: dict[str, str], root: Path = REPO) -> dict[str, str]:
     """Every page (relative path -> text) with its generated blocks rewritten; a block that no page holds,
     or that no step makes, is an error."""
     where = {name: page for page, text in texts.items() for name in blocks_in(text)}
-    bodies = {"tiers": render_tiers(root), "summary": render_summary(where, root),
-              **{block.name: render_block(block, root) for block in BLOCKS}}
+    bodies = {
+        "tiers": render_tiers(root),
+        "summary": render_summary(where, root),
+        **{block.name: render_block(block, root) for block in BLOCKS},
+    }
     missing = sorted(set(bodies) - set(where))
     if missing:
-        raise ValueError(f"the benchmark pages lack the generated blocks {', '.join(missing)}: add "
-                         + " ".join(f"{BEGIN.format(name=n)} {END.format(name=n)}" for n in missing))
+        raise ValueError(
+            f"the benchmark pages lack the generated blocks {', '.join(missing)}: add "
+            + " ".join(f"{BEGIN.format(name=n)} {END.format(name=n)}" for n in missing)
+        )
 
     def replace(match: re.Match) -> str:
         name = match["name"]

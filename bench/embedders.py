@@ -8,6 +8,7 @@ Queries are the messages of bench.chat's dev and holdout cases; ingested texts t
 and the first LoCoMo dev conversation's turns. Quality is measured elsewhere, with each model configured
 (EMBEDDING_MODEL=... bench.locomo / bench.chat; docs/benchmarks/locomo-graph.md, "Choosing the embedder").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,16 +79,23 @@ def run(args: argparse.Namespace) -> dict:
                     query_vector(model, message)
                     query_ms[name][lang].append((time.perf_counter() - started) * 1000)
     for start in range(0, len(stored), args.batch):
-        batch = stored[start:start + args.batch]
+        batch = stored[start : start + args.batch]
         for name, model in models.items():
             started = time.perf_counter()
             model.embed(batch)
             ingest_s[name] += time.perf_counter() - started
     return {
-        "queries": {lang: len(m) for lang, m in queries.items()}, "rounds": args.rounds, "ingested": len(stored),
-        "models": {name: {"dim": models[name].dim,
-                          "query_ms": {lang: latency_summary(v) for lang, v in query_ms[name].items()},
-                          "ingest_texts_per_s": round(len(stored) / ingest_s[name], 1)} for name in models},
+        "queries": {lang: len(m) for lang, m in queries.items()},
+        "rounds": args.rounds,
+        "ingested": len(stored),
+        "models": {
+            name: {
+                "dim": models[name].dim,
+                "query_ms": {lang: latency_summary(v) for lang, v in query_ms[name].items()},
+                "ingest_texts_per_s": round(len(stored) / ingest_s[name], 1),
+            }
+            for name in models
+        },
     }
 
 

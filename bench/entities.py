@@ -12,6 +12,7 @@ what the rules find on their own. Needs no database and no model.
 through `resolve()`: by names alone, and with the configured embedder's cosine at several thresholds
 (`--no-embedder` skips that). `right_merges` / `wrong_merges` / `missed_merges` count the decisions.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,12 +69,18 @@ def score(cases: list[Case], predictions: list[list[tuple[str, str]]]) -> dict:
     def ratio(a: int, b: int) -> float | None:
         return round(a / b, 4) if b else None
 
-    return {"sentences": len(cases), "gold": counts["gold"], "extracted": counts["found"],
-            "precision": ratio(counts["right"], counts["found"]), "recall": ratio(counts["right"], counts["gold"]),
-            "typed_precision": ratio(counts["typed_right"], counts["found"]),
-            "typed_recall": ratio(counts["typed_right"], counts["gold"]),
-            "unlisted": counts["unlisted"], "unlisted_recall": ratio(counts["unlisted_found"], counts["unlisted"]),
-            "misses": misses}
+    return {
+        "sentences": len(cases),
+        "gold": counts["gold"],
+        "extracted": counts["found"],
+        "precision": ratio(counts["right"], counts["found"]),
+        "recall": ratio(counts["right"], counts["gold"]),
+        "typed_precision": ratio(counts["typed_right"], counts["found"]),
+        "typed_recall": ratio(counts["typed_right"], counts["gold"]),
+        "unlisted": counts["unlisted"],
+        "unlisted_recall": ratio(counts["unlisted_found"], counts["unlisted"]),
+        "misses": misses,
+    }
 
 
 def timing(cases: list[Case], rounds: int = 5) -> dict:
@@ -95,10 +102,16 @@ def timing(cases: list[Case], rounds: int = 5) -> dict:
         return fastest / len(texts)
 
     per = best([c.text for c in cases])
-    return {"memories": len(cases), "us_per_memory": round(per * 1e6, 1), "memories_per_second": int(1 / per),
-            "us_per_memory_by_language": {language: round(best([c.text for c in cases if c.language == language]) * 1e6, 1)
-                                          for language in dict.fromkeys(c.language for c in cases)},
-            "first_call_s": round(first, 2)}
+    return {
+        "memories": len(cases),
+        "us_per_memory": round(per * 1e6, 1),
+        "memories_per_second": int(1 / per),
+        "us_per_memory_by_language": {
+            language: round(best([c.text for c in cases if c.language == language]) * 1e6, 1)
+            for language in dict.fromkeys(c.language for c in cases)
+        },
+        "first_call_s": round(first, 2),
+    }
 
 
 def locomo_speed(limit: int = 2000) -> dict | None:
@@ -114,8 +127,11 @@ def locomo_speed(limit: int = 2000) -> dict | None:
     started = time.perf_counter()
     found = sum(len(extract_entities(text)) for text in turns)
     spent = time.perf_counter() - started
-    return {"turns": len(turns), "us_per_turn": round(spent / len(turns) * 1e6, 1),
-            "entities_per_turn": round(found / len(turns), 2)}
+    return {
+        "turns": len(turns),
+        "us_per_turn": round(spent / len(turns) * 1e6, 1),
+        "entities_per_turn": round(found / len(turns), 2),
+    }
 
 
 THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
@@ -146,8 +162,7 @@ def resolution(use_embedder: bool, splits: list[str]) -> dict:
         counts = dict.fromkeys(("right", "right_merges", "wrong_merges", "missed_merges"), 0)
         errors = []
         for case in cases:
-            got = resolve([case.name], case.known, embed=embed if threshold else None,
-                          threshold=threshold or 1.0)[0]
+            got = resolve([case.name], case.known, embed=embed if threshold else None, threshold=threshold or 1.0)[0]
             counts["right"] += got.match == case.same_as
             counts["right_merges"] += got.match is not None and got.match == case.same_as
             counts["wrong_merges"] += got.match is not None and got.match != case.same_as
@@ -159,8 +174,11 @@ def resolution(use_embedder: bool, splits: list[str]) -> dict:
     out = {}
     for split in splits:
         cases = load_resolution_cases(split)
-        part = {"cases": len(cases), "same": sum(c.same_as is not None for c in cases),
-                "names_only": decide(cases, None)}
+        part = {
+            "cases": len(cases),
+            "same": sum(c.same_as is not None for c in cases),
+            "names_only": decide(cases, None),
+        }
         if embed is not None:
             part["embedder"] = settings.EMBEDDING_MODEL
             part["with_embedding"] = {str(t): decide(cases, t) for t in THRESHOLDS}
@@ -177,8 +195,12 @@ def run(args: argparse.Namespace) -> dict:
     extract_entities("我在杭州")  # loads jieba's dictionary
     first_call = round(time.perf_counter() - started, 2)
 
-    result: dict = {"benchmark": "bench.entities", "goal": {"precision": GOAL, "recall": GOAL},
-                    "sha256": {split: split_sha256(split) for split in args.split}, "by_split": {}}
+    result: dict = {
+        "benchmark": "bench.entities",
+        "goal": {"precision": GOAL, "recall": GOAL},
+        "sha256": {split: split_sha256(split) for split in args.split},
+        "by_split": {},
+    }
     every_case: list[Case] = []
     for split in args.split:
         cases = load_cases(split)
@@ -192,8 +214,10 @@ def run(args: argparse.Namespace) -> dict:
         result["by_split"][split] = part
     headline = "holdout" if "holdout" in args.split else args.split[-1]
     result["headline_split"] = headline
-    result["by_language"] = {language: {k: s[k] for k in ("precision", "recall", "typed_precision", "typed_recall")}
-                             for language, s in result["by_split"][headline]["by_language"].items()}
+    result["by_language"] = {
+        language: {k: s[k] for k in ("precision", "recall", "typed_precision", "typed_recall")}
+        for language, s in result["by_split"][headline]["by_language"].items()
+    }
     result["timing"] = {**timing(every_case), "first_call_s": first_call}
     result["resolution"] = resolution(not args.no_embedder, args.split)
     result["locomo_turns"] = locomo_speed()
@@ -204,32 +228,42 @@ def print_summary(result: dict) -> None:
     print(f"{'':14} {'n':>4} {'gold':>5} {'prec':>6} {'recall':>6} {'typed P':>7} {'typed R':>7} {'unlisted R':>10}")
     for split, part in result["by_split"].items():
         for language, s in [*part["by_language"].items(), ("all", part["all"])]:
-            print(f"{split + ' ' + language:14} {s['sentences']:4d} {s['gold']:5d} {s['precision']:6.3f} "
-                  f"{s['recall']:6.3f} {s['typed_precision']:7.3f} {s['typed_recall']:7.3f} "
-                  f"{s['unlisted_recall'] or 0:10.3f}")
+            print(
+                f"{split + ' ' + language:14} {s['sentences']:4d} {s['gold']:5d} {s['precision']:6.3f} "
+                f"{s['recall']:6.3f} {s['typed_precision']:7.3f} {s['typed_recall']:7.3f} "
+                f"{s['unlisted_recall'] or 0:10.3f}"
+            )
     t = result["timing"]
-    print(f"time: {t['us_per_memory']} us per memory ({t['memories_per_second']}/s over {t['memories']}; "
-          f"first call {t['first_call_s']} s, loading jieba); by language: "
-          + ", ".join(f"{k} {v} us" for k, v in t["us_per_memory_by_language"].items()))
+    print(
+        f"time: {t['us_per_memory']} us per memory ({t['memories_per_second']}/s over {t['memories']}; "
+        f"first call {t['first_call_s']} s, loading jieba); by language: "
+        + ", ".join(f"{k} {v} us" for k, v in t["us_per_memory_by_language"].items())
+    )
     if result.get("locomo_turns"):
         lo = result["locomo_turns"]
-        print(f"LoCoMo dev turns: {lo['us_per_turn']} us per turn, {lo['entities_per_turn']} entities per turn "
-              f"({lo['turns']} turns)")
+        print(
+            f"LoCoMo dev turns: {lo['us_per_turn']} us per turn, {lo['entities_per_turn']} entities per turn "
+            f"({lo['turns']} turns)"
+        )
     for split, part in result["resolution"].items():
         print_resolution(split, part)
 
 
 def print_resolution(split: str, r: dict) -> None:
     rows = [("names only", r["names_only"])] + [(f"cosine >= {t}", d) for t, d in r.get("with_embedding", {}).items()]
-    print(f"resolution, {split} ({r['cases']} names, {r['same']} already known"
-          f"{', embedder ' + r['embedder'] if 'embedder' in r else ''}):")
+    print(
+        f"resolution, {split} ({r['cases']} names, {r['same']} already known"
+        f"{', embedder ' + r['embedder'] if 'embedder' in r else ''}):"
+    )
     for label, d in rows:
-        print(f"  {label:16} accuracy {d['accuracy']:.3f}  right merges {d['right_merges']:2d}  "
-              f"wrong merges {d['wrong_merges']:2d}  missed {d['missed_merges']:2d}")
+        print(
+            f"  {label:16} accuracy {d['accuracy']:.3f}  right merges {d['right_merges']:2d}  "
+            f"wrong merges {d['wrong_merges']:2d}  missed {d['missed_merges']:2d}"
+        )
 
 
 def print_misses(result: dict, count: int) -> None:
-    for split, part in result["by_split"].items():
+    for part in result["by_split"].values():
         for miss in part["all"]["misses"][:count]:
             print(f"{miss['id']} {miss['text']}  {' '.join(miss['errors'])}")
     for split, part in result["resolution"].items():
@@ -242,7 +276,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(SPLITS))
     parser.add_argument("--json", type=Path, help="write the results here (bench/results/entities.json)")
     parser.add_argument("--no-embedder", action="store_true", help="resolution by names only")
-    parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N sentences with errors per split")
+    parser.add_argument(
+        "--show-misses", type=int, default=0, metavar="N", help="print N sentences with errors per split"
+    )
     return parser.parse_args(argv)
 
 

@@ -1,4 +1,5 @@
 """The written entity cases (bench/entity_cases/<split>/*.jsonl, see its README)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -25,8 +26,15 @@ def load_cases(split: str) -> list[Case]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                cases.append(Case(row["id"], split, row["language"], row["text"],
-                                  tuple((e["name"], e["type"]) for e in row["entities"])))
+                cases.append(
+                    Case(
+                        row["id"],
+                        split,
+                        row["language"],
+                        row["text"],
+                        tuple((e["name"], e["type"]) for e in row["entities"]),
+                    )
+                )
     return cases
 
 
@@ -54,5 +62,7 @@ def load_resolution_cases(split: str) -> list[ResolutionCase]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                cases.append(ResolutionCase(row["id"], row["language"], row["name"], tuple(row["known"]), row["same_as"]))
+                cases.append(
+                    ResolutionCase(row["id"], row["language"], row["name"], tuple(row["known"]), row["same_as"])
+                )
     return cases

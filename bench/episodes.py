@@ -7,6 +7,7 @@ with no model, as the chat-end job does, for a fresh user. An episode is worth k
 chats that settle something; the others should leave none. Also checked: every episode is whole
 sentences the user said (none cut mid-sentence).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -100,8 +101,14 @@ def run(args: argparse.Namespace) -> dict:
     for group, chats in (("ordinary", ORDINARY), ("settling", SETTLING)):
         for turns in chats:
             episodes = _run_chat(user, turns)
-            rows.append({"group": group, "turns": list(turns), "episodes": episodes,
-                         "whole": all(_whole(e, turns) for e in episodes)})
+            rows.append(
+                {
+                    "group": group,
+                    "turns": list(turns),
+                    "episodes": episodes,
+                    "whole": all(_whole(e, turns) for e in episodes),
+                }
+            )
     ordinary = [r for r in rows if r["group"] == "ordinary"]
     settling = [r for r in rows if r["group"] == "settling"]
     memories = Memory.objects.filter(user=user)
@@ -119,10 +126,12 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def print_summary(result: dict) -> None:
-    print(f"{result['ordinary_episodes']} episodes from {result['ordinary_chats']} ordinary short chats (want 0); "
-          f"{result['settling_with_episode']} of {result['settling_chats']} chats that settle a plan, decision or "
-          f"event left one (want all); every episode whole sentences: {result['episodes_whole']}; "
-          f"the user's memories: {result['memories']}, of them episodes: {result['episodes']}")
+    print(
+        f"{result['ordinary_episodes']} episodes from {result['ordinary_chats']} ordinary short chats (want 0); "
+        f"{result['settling_with_episode']} of {result['settling_chats']} chats that settle a plan, decision or "
+        f"event left one (want all); every episode whole sentences: {result['episodes_whole']}; "
+        f"the user's memories: {result['memories']}, of them episodes: {result['episodes']}"
+    )
 
 
 def print_misses(result: dict, limit: int) -> None:

@@ -25,6 +25,7 @@ against the scripted OpenAI-protocol server (tests/support/llm_server.py) answer
 labels. The second measures the plumbing (prompt building, parsing, validation, decisions applied), not a
 model: a perfect model's answers should come out whole.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,23 +41,42 @@ from .extraction_metrics import Produced, WindowOutcome, grouped, match, summari
 from .secrets import secrets_summary
 
 EXTRACTORS = ("offline", "learned", "openai")
-WRITTEN_METRICS = ("windows", "precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
-                   "wrong_replacements", "update_or_asked", "questions")
+WRITTEN_METRICS = (
+    "windows",
+    "precision",
+    "recall",
+    "kind_accuracy",
+    "detail_retention",
+    "update_detection",
+    "wrong_replacements",
+    "update_or_asked",
+    "questions",
+)
 logger = logging.getLogger("bench.extraction")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.extraction", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", choices=SPLITS, default=list(SPLITS))
-    parser.add_argument("--set", nargs="+", dest="sets", metavar="SET", help="only these files of each split (default: all)")
+    parser.add_argument(
+        "--set", nargs="+", dest="sets", metavar="SET", help="only these files of each split (default: all)"
+    )
     parser.add_argument("--extractor", nargs="+", choices=EXTRACTORS, default=list(EXTRACTORS))
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N imperfect windows")
-    parser.add_argument("--locomo-data", type=Path, default=runtime.LOCOMO_DATA,
-                        help="turn-level extraction on a file in LoCoMo's format (measured only)")
+    parser.add_argument(
+        "--locomo-data",
+        type=Path,
+        default=runtime.LOCOMO_DATA,
+        help="turn-level extraction on a file in LoCoMo's format (measured only)",
+    )
     parser.add_argument("--no-locomo", action="store_true", help="skip the LoCoMo turn-level measure")
-    parser.add_argument("--plot", type=Path, default=runtime.REPO / "docs" / "img" / "extraction_pr_locomo.svg",
-                        help="where the LoCoMo PR curve is drawn")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        default=runtime.REPO / "docs" / "img" / "extraction_pr_locomo.svg",
+        help="where the LoCoMo PR curve is drawn",
+    )
     return parser.parse_args(argv)
 
 
@@ -75,20 +95,41 @@ def _scripted_answers(window: Window, server, key_of_id: dict[str, int]) -> None
     said: dict[str, Expected] = {}  # one candidate per distinct wording, as extraction keeps them
     for x in window.expected:
         said.setdefault(x.text or _said(window, x.must_contain), x)
-    server.script(EXTRACT_MARKER, json.dumps({"candidates": [
-        {"content": content, "kind": x.kind, "importance": 0.7, "confidence": 0.9} for content, x in said.items()]}))
-    server.script(DECIDE_MARKER, json.dumps({"decisions": [
-        {"candidate_index": i, "action": "UPDATE" if x.supersedes else "ADD",
-         "target_id": key_of_id[x.supersedes] if x.supersedes else None, "reason": "labelled"}
-        for i, x in enumerate(said.values())]}))
+    server.script(
+        EXTRACT_MARKER,
+        json.dumps(
+            {
+                "candidates": [
+                    {"content": content, "kind": x.kind, "importance": 0.7, "confidence": 0.9}
+                    for content, x in said.items()
+                ]
+            }
+        ),
+    )
+    server.script(
+        DECIDE_MARKER,
+        json.dumps(
+            {
+                "decisions": [
+                    {
+                        "candidate_index": i,
+                        "action": "UPDATE" if x.supersedes else "ADD",
+                        "target_id": key_of_id[x.supersedes] if x.supersedes else None,
+                        "reason": "labelled",
+                    }
+                    for i, x in enumerate(said.values())
+                ]
+            }
+        ),
+    )
 
 
 def run_window(window: Window, llm, server=None) -> WindowOutcome:
     from conversations.models import Conversation, Message
     from memoryapp.engine.learning import extraction
     from memoryapp.engine.memories.write import add_memory
-    from memoryapp.providers.llm.errors import ProviderError
     from memoryapp.models import Memory
+    from memoryapp.providers.llm.errors import ProviderError
 
     user = runtime.fresh_user(f"extract-{window.id}")
     key_of: dict[int, str] = {}
@@ -97,8 +138,9 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
     if server is not None:
         _scripted_answers(window, server, {key: pk for pk, key in key_of.items()})
     conversation = Conversation.objects.create(user=user, title=window.id)
-    ids = [Message.objects.create(conversation=conversation, role=role, content=text).pk
-           for role, text in window.messages]
+    ids = [
+        Message.objects.create(conversation=conversation, role=role, content=text).pk for role, text in window.messages
+    ]
     run, _ = extraction.queue_run(conversation, ids)
     extraction.claim(run)
     try:
@@ -106,12 +148,20 @@ def run_window(window: Window, llm, server=None) -> WindowOutcome:
     except ProviderError as exc:  # the run failed, as it would in the worker: the window learnt nothing
         logger.warning("window %s: %s", window.id, exc)
     learnt = Memory.objects.filter(user=user, source_conversation=conversation).prefetch_related(
-        "supersedes", "questions_as_newer")
-    produced = tuple(Produced(m.content, m.kind, tuple(key_of[s.pk] for s in m.supersedes.all() if s.pk in key_of),
-                              tuple(key_of[q.older_id] for q in m.questions_as_newer.all() if q.older_id in key_of))
-                     for m in learnt.order_by("id"))
-    return WindowOutcome(window.id, window.split, window.language, window.category, window.expected, produced,
-                         window.source)
+        "supersedes", "questions_as_newer"
+    )
+    produced = tuple(
+        Produced(
+            m.content,
+            m.kind,
+            tuple(key_of[s.pk] for s in m.supersedes.all() if s.pk in key_of),
+            tuple(key_of[q.older_id] for q in m.questions_as_newer.all() if q.older_id in key_of),
+        )
+        for m in learnt.order_by("id")
+    )
+    return WindowOutcome(
+        window.id, window.split, window.language, window.category, window.expected, produced, window.source
+    )
 
 
 def _extractor(name: str, stack):
@@ -135,8 +185,7 @@ def run(args: argparse.Namespace) -> dict:
     os.environ.setdefault("GRAPH_BACKEND", "off")
     runtime.setup_django()
     windows = [w for w in load_windows(tuple(args.split)) if not args.sets or w.source in args.sets]
-    result: dict = {"benchmark": "bench.extraction", "splits": args.split, "windows": len(windows),
-                    "by_extractor": {}}
+    result: dict = {"benchmark": "bench.extraction", "splits": args.split, "windows": len(windows), "by_extractor": {}}
     for name in args.extractor:
         with ExitStack() as stack:  # one per extractor: `offline`'s rules_only() ends with it
             llm, server = _extractor(name, stack)
@@ -147,19 +196,39 @@ def run(args: argparse.Namespace) -> dict:
                 "overall": summarise(outcomes),
                 "by_language": grouped(outcomes, "language"),
                 "by_category": grouped(outcomes, "category"),
-                "by_split": {split: {"overall": summarise(group), "by_language": grouped(group, "language")}
-                             for split in args.split if (group := [o for o in outcomes if o.split == split])},
-                "by_set": {f"{split}/{source}": {"overall": summarise(group), "by_language": grouped(group, "language"),
-                                                 "by_category": grouped(group, "category")}
-                           for split in args.split for source in sorted({o.source for o in outcomes})
-                           if (group := [o for o in outcomes if o.split == split and o.source == source])},
-                "by_source": {"written": {split: {language: {k: m[k] for k in WRITTEN_METRICS}
-                                                    for language, m in part["by_language"].items()}
-                                           for split, part in _by_split(outcomes, args.split).items()}},
-                "windows": [{"id": o.window_id, "language": o.language, "category": o.category,
-                             "expected": [[x.kind, list(x.must_contain), x.supersedes] for x in o.expected],
-                             "produced": [[p.kind, p.content, list(p.supersedes), list(p.asked)] for p in o.produced]}
-                            for o in outcomes],
+                "by_split": {
+                    split: {"overall": summarise(group), "by_language": grouped(group, "language")}
+                    for split in args.split
+                    if (group := [o for o in outcomes if o.split == split])
+                },
+                "by_set": {
+                    f"{split}/{source}": {
+                        "overall": summarise(group),
+                        "by_language": grouped(group, "language"),
+                        "by_category": grouped(group, "category"),
+                    }
+                    for split in args.split
+                    for source in sorted({o.source for o in outcomes})
+                    if (group := [o for o in outcomes if o.split == split and o.source == source])
+                },
+                "by_source": {
+                    "written": {
+                        split: {
+                            language: {k: m[k] for k in WRITTEN_METRICS} for language, m in part["by_language"].items()
+                        }
+                        for split, part in _by_split(outcomes, args.split).items()
+                    }
+                },
+                "windows": [
+                    {
+                        "id": o.window_id,
+                        "language": o.language,
+                        "category": o.category,
+                        "expected": [[x.kind, list(x.must_contain), x.supersedes] for x in o.expected],
+                        "produced": [[p.kind, p.content, list(p.supersedes), list(p.asked)] for p in o.produced],
+                    }
+                    for o in outcomes
+                ],
             }
     from .fidelity import measure as measure_fidelity
 
@@ -181,8 +250,11 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def _by_split(outcomes, splits) -> dict:
-    return {split: {"by_language": grouped(group, "language")}
-            for split in splits if (group := [o for o in outcomes if o.split == split])}
+    return {
+        split: {"by_language": grouped(group, "language")}
+        for split in splits
+        if (group := [o for o in outcomes if o.split == split])
+    }
 
 
 def _fmt(value) -> str:
@@ -190,10 +262,19 @@ def _fmt(value) -> str:
 
 
 def print_summary(result: dict) -> None:
-    names = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection", "wrong_replacements",
-             "update_or_asked", "questions")
+    names = (
+        "precision",
+        "recall",
+        "kind_accuracy",
+        "detail_retention",
+        "update_detection",
+        "wrong_replacements",
+        "update_or_asked",
+        "questions",
+    )
     print(f"{'':28} {'windows':>7} " + " ".join(f"{n[:9]:>9}" for n in names))
     for extractor, values in result["by_extractor"].items():
+
         def row(label: str, s: dict) -> str:
             return f"{label:28} {s['windows']:7d} " + " ".join(f"{_fmt(s[n]):>9}" for n in names)
 
@@ -206,8 +287,10 @@ def print_summary(result: dict) -> None:
         if locomo := values["by_source"].get("locomo"):
             print(f"  LoCoMo turns: {json.dumps({k: v for k, v in locomo.items() if k != 'data'})}")
         if fidelity := result.get("fidelity", {}).get(extractor):
-            print(f"  fidelity: {json.dumps({k: v['fidelity'] for k, v in fidelity['by_language'].items()})}"
-                  f" (learned {fidelity['overall']['learned']})")
+            print(
+                f"  fidelity: {json.dumps({k: v['fidelity'] for k, v in fidelity['by_language'].items()})}"
+                f" (learned {fidelity['overall']['learned']})"
+            )
 
 
 def print_misses(result: dict, count: int) -> None:

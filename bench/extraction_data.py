@@ -6,6 +6,7 @@ what extractors may be tuned on; `holdout` was written apart and is only measure
 split folder is read; a window's `source` is its file's name (holdout `changes`: stated changes and their
 look-alikes in en, zh and across the two, language `cross`).
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,9 @@ class Window:
 def parse_window(raw: dict, split: str, source: str = "windows") -> Window:
     existing = tuple(Existing(e["key"], e["content"], e.get("kind", "fact")) for e in raw.get("existing", []))
     keys = {e.key for e in existing}
-    expected = tuple(Expected(x["kind"], tuple(x["must_contain"]), x.get("supersedes"), x.get("text", ""))
-                     for x in raw["expected"])
+    expected = tuple(
+        Expected(x["kind"], tuple(x["must_contain"]), x.get("supersedes"), x.get("text", "")) for x in raw["expected"]
+    )
     for item in expected:
         if item.kind not in KINDS or (item.supersedes is not None and item.supersedes not in keys):
             raise ValueError(f"window {raw['id']}: bad expected memory {item}")

@@ -5,6 +5,7 @@ scored, each as the user's message after the other speaker's turn.
 `learned` gives each turn a score (the best of its pieces' keep probabilities, as the engine splits it),
 hence a precision-recall curve; the rules (`offline`) give one point (they keep something or not).
 """
+
 from __future__ import annotations
 
 import json
@@ -57,7 +58,7 @@ def learned_scores(turns: list[Turn], model) -> np.ndarray:
             if lc._usable(piece):
                 pieces.append(piece)
                 owner.append(n)
-    vectors = np.vstack([lc.embed([p.text for p in pieces[i:i + 256]]) for i in range(0, len(pieces), 256)])
+    vectors = np.vstack([lc.embed([p.text for p in pieces[i : i + 256]]) for i in range(0, len(pieces), 256)])
     keep, _ = lc.score(model, pieces, vectors)
     scores = np.zeros(len(turns))
     np.maximum.at(scores, np.array(owner, dtype=int), keep)
@@ -79,14 +80,16 @@ def curve(scores: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndar
     return tp[last] / (tp[last] + fp[last]), tp[last] / max(int(p.sum()), 1), s[last]
 
 
-def summary(scores: np.ndarray, positive: np.ndarray, threshold: float, turns: list[Turn],
-            observations: list[set]) -> dict:
+def summary(
+    scores: np.ndarray, positive: np.ndarray, threshold: float, turns: list[Turn], observations: list[set]
+) -> dict:
     precision, recall, _ = curve(scores, positive)
     ap = float(np.sum(np.diff(np.r_[0.0, recall]) * precision))  # average precision: the area under PR
     kept = {t.key for t, s in zip(turns, scores, strict=True) if s >= threshold}
     at = scores >= threshold
     return {
-        "turns": len(turns), "positive_share": round(float(positive.mean()), 4),
+        "turns": len(turns),
+        "positive_share": round(float(positive.mean()), 4),
         "pr_auc": round(ap, 4),
         "recall_at_p80": round(float(recall[precision >= 0.8].max(initial=0.0)), 4),
         "precision_at_r80": round(float(precision[recall >= 0.8].max(initial=0.0)), 4),
@@ -110,13 +113,21 @@ def measure(path: Path) -> dict:
     positive = np.array([t.key in cited for t in turns])
     rules = rules_kept(turns)
     kept = {t.key for t, k in zip(turns, rules, strict=True) if k}
-    out = {"data": str(path), "offline": {"turns": len(turns), "at_threshold": _point(rules, positive),
-           "observation_coverage": round(sum(bool(o & kept) for o in observations) / max(len(observations), 1), 4)}}
+    out = {
+        "data": str(path),
+        "offline": {
+            "turns": len(turns),
+            "at_threshold": _point(rules, positive),
+            "observation_coverage": round(sum(bool(o & kept) for o in observations) / max(len(observations), 1), 4),
+        },
+    }
     model = usable(MODEL_NAME)
     if model is not None:
         scores = learned_scores(turns, model)
         out["learned"] = summary(scores, positive, model.threshold, turns, observations)
         precision, recall, _ = curve(scores, positive)
         step = max(len(recall) // 200, 1)
-        out["curve"] = [[round(float(r), 4), round(float(p), 4)] for r, p in zip(recall[::step], precision[::step], strict=True)]
+        out["curve"] = [
+            [round(float(r), 4), round(float(p), 4)] for r, p in zip(recall[::step], precision[::step], strict=True)
+        ]
     return out

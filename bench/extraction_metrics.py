@@ -16,6 +16,7 @@ one expected memory at most.
   replaces it (a ChangeQuestion, engine/memories/conflicts.py);
 - questions: extracted memories that asked about a memory / all extracted (how often the user is asked).
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -56,8 +57,9 @@ def words_kept(expected: Expected, produced: Produced) -> int:
 
 def match(expected: tuple[Expected, ...], produced: tuple[Produced, ...]) -> list[tuple[Expected, Produced | None]]:
     """Each expected memory with its best unused match (greedy, most words first)."""
-    scored = sorted(((words_kept(e, p), i, j) for i, e in enumerate(expected) for j, p in enumerate(produced)),
-                    reverse=True)
+    scored = sorted(
+        ((words_kept(e, p), i, j) for i, e in enumerate(expected) for j, p in enumerate(produced)), reverse=True
+    )
     taken_e, taken_p, pairs = set(), set(), {}
     for kept, i, j in scored:
         if kept == 0 or i in taken_e or j in taken_p:
@@ -92,12 +94,19 @@ def summarise(outcomes: Iterable[WindowOutcome]) -> dict:
     def share(numerator: float, denominator: int) -> float | None:
         return round(numerator / denominator, 4) if denominator else None
 
-    return {"windows": len(outcomes), "expected": expected, "produced": produced,
-            "precision": share(matched, produced), "recall": share(matched, expected),
-            "kind_accuracy": share(kind_ok, matched), "detail_retention": share(retention, expected),
-            "update_detection": share(updates_ok, updates), "wrong_replacements": share(wrong, produced),
-            "update_or_asked": share(asked_ok, updates),
-            "questions": share(sum(1 for o in outcomes for p in o.produced if p.asked), produced)}
+    return {
+        "windows": len(outcomes),
+        "expected": expected,
+        "produced": produced,
+        "precision": share(matched, produced),
+        "recall": share(matched, expected),
+        "kind_accuracy": share(kind_ok, matched),
+        "detail_retention": share(retention, expected),
+        "update_detection": share(updates_ok, updates),
+        "wrong_replacements": share(wrong, produced),
+        "update_or_asked": share(asked_ok, updates),
+        "questions": share(sum(1 for o in outcomes for p in o.produced if p.asked), produced),
+    }
 
 
 def grouped(outcomes: Iterable[WindowOutcome], attribute: str) -> dict[str, dict]:

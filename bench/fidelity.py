@@ -11,6 +11,7 @@ step does for a chat, and every memory is checked:
 `learned` the share of cases with any memory (a case with none keeps nothing, and is counted there).
 bench.extraction reports the same figures beside its windows.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,10 @@ def _plain(text: str) -> str:
 
 
 def load_cases(path: Path = CASES) -> list[Case]:
-    return [Case(c["id"], c["language"], c["category"], c["text"], tuple(c["keep"]))
-            for c in json.loads(path.read_text())["cases"]]
+    return [
+        Case(c["id"], c["language"], c["category"], c["text"], tuple(c["keep"]))
+        for c in json.loads(path.read_text())["cases"]
+    ]
 
 
 def extract(cases: list[Case], extractor: str) -> list[Outcome]:
@@ -70,17 +73,25 @@ def extract(cases: list[Case], extractor: str) -> list[Outcome]:
     from memoryapp.engine.llm.candidates import extract_candidates
 
     with rules_only() if extractor == "offline" else nullcontext():
-        return [Outcome(case, tuple(c.content for c in extract_candidates(
-            [{"role": "user", "content": case.text}], None).candidates)) for case in cases]
+        return [
+            Outcome(
+                case,
+                tuple(c.content for c in extract_candidates([{"role": "user", "content": case.text}], None).candidates),
+            )
+            for case in cases
+        ]
 
 
 def summarise(outcomes: list[Outcome]) -> dict:
     with_memory = [o for o in outcomes if o.memories]
     share = lambda part, whole: round(len(part) / len(whole), 4) if whole else None  # noqa: E731
-    return {"cases": len(outcomes), "learned": share(with_memory, outcomes),
-            "fidelity": share([o for o in with_memory if o.faithful], with_memory),
-            "verbatim": share([o for o in with_memory if o.verbatim], with_memory),
-            "values_kept": share([o for o in with_memory if o.kept], with_memory)}
+    return {
+        "cases": len(outcomes),
+        "learned": share(with_memory, outcomes),
+        "fidelity": share([o for o in with_memory if o.faithful], with_memory),
+        "verbatim": share([o for o in with_memory if o.verbatim], with_memory),
+        "values_kept": share([o for o in with_memory if o.kept], with_memory),
+    }
 
 
 def measure(extractors: tuple[str, ...] = EXTRACTORS, path: Path = CASES) -> dict:
@@ -93,11 +104,16 @@ def measure(extractors: tuple[str, ...] = EXTRACTORS, path: Path = CASES) -> dic
         for o in outcomes:
             by["language"][o.case.language].append(o)
             by["category"][o.case.category].append(o)
-        result[name] = {"overall": summarise(outcomes),
-                        "by_language": {k: summarise(v) for k, v in sorted(by["language"].items())},
-                        "by_category": {k: summarise(v) for k, v in sorted(by["category"].items())},
-                        "misses": [{"id": o.case.id, "text": o.case.text, "keep": list(o.case.keep),
-                                    "memories": list(o.memories)} for o in outcomes if not o.faithful]}
+        result[name] = {
+            "overall": summarise(outcomes),
+            "by_language": {k: summarise(v) for k, v in sorted(by["language"].items())},
+            "by_category": {k: summarise(v) for k, v in sorted(by["category"].items())},
+            "misses": [
+                {"id": o.case.id, "text": o.case.text, "keep": list(o.case.keep), "memories": list(o.memories)}
+                for o in outcomes
+                if not o.faithful
+            ],
+        }
     return result
 
 
@@ -111,8 +127,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> dict:
     runtime.setup_django()
-    return {"benchmark": "bench.fidelity", "cases_file": str(CASES.relative_to(runtime.REPO)),
-            "by_extractor": measure(tuple(args.extractor))}
+    return {
+        "benchmark": "bench.fidelity",
+        "cases_file": str(CASES.relative_to(runtime.REPO)),
+        "by_extractor": measure(tuple(args.extractor)),
+    }
 
 
 def print_summary(result: dict) -> None:

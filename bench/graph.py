@@ -2,6 +2,7 @@
 does (the outbox, graph/sync.py, a batch of the user's rows at a time), count what it built, and the recall config per mode.
 
 The graph is graphiti on the embedded FalkorDB with GRAPH_EXTRACTION (rules by default: no model)."""
+
 from __future__ import annotations
 
 import time
@@ -13,14 +14,23 @@ BUDGET_MS = 2000
 
 def add_argument(parser, tuning: bool = False) -> None:
     """`--graph on off`; with `tuning` (bench.locomo) also the graph's budget and fusion weight."""
-    parser.add_argument("--graph", nargs="+", choices=MODES, metavar="on|off",
-                        help="recall with the temporal graph on and/or off, both in the same run "
-                             "(each user's memories are synced into the graph first, as the app does)")
+    parser.add_argument(
+        "--graph",
+        nargs="+",
+        choices=MODES,
+        metavar="on|off",
+        help="recall with the temporal graph on and/or off, both in the same run "
+        "(each user's memories are synced into the graph first, as the app does)",
+    )
     if not tuning:
         return
-    parser.add_argument("--graph-budget-ms", type=int, default=BUDGET_MS,
-                        help=f"graph recall's time budget with --graph on (default {BUDGET_MS}: what the graph "
-                             "adds is measured apart from this machine's load; its latency is reported)")
+    parser.add_argument(
+        "--graph-budget-ms",
+        type=int,
+        default=BUDGET_MS,
+        help=f"graph recall's time budget with --graph on (default {BUDGET_MS}: what the graph "
+        "adds is measured apart from this machine's load; its latency is reported)",
+    )
     parser.add_argument("--graph-weight", type=float, help="graph recall's weight in the fusion (default: the app's)")
 
 
@@ -43,7 +53,7 @@ def sync_user(user_id: int, memory_ids: Iterable[int]) -> dict:
     newest = Memory.objects.filter(pk__in=ids).order_by("-valid_from", "-id").values_list("id", flat=True).first()
     outcomes: dict[str, int] = {}
     started = time.perf_counter()
-    for outcome in (sync.sync_through(newest).values() if newest is not None else ()):
+    for outcome in sync.sync_through(newest).values() if newest is not None else ():
         outcomes[outcome.value] = outcomes.get(outcome.value, 0) + 1
     seconds = time.perf_counter() - started
     graph = get_graph()

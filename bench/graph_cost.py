@@ -21,6 +21,7 @@ FalkorDB, embeddings and the local HTTP round trips; the scripted answers take n
 mode (imports, the model, jieba's dictionary, indexes) are left out. `estimate` adds a real model: rounds x the fast latency to
 calls x the slow one, tokens at the price given (bench/graph_cost_metrics.py, Assumptions).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,11 +55,22 @@ def _positive(text: str) -> int:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.graph_cost", description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-language", type=_positive, default=20, help="memories per language and mode")
-    parser.add_argument("--latency-s", type=float, nargs=2, default=list(Assumptions.latency_s), metavar=("FAST", "SLOW"),
-                        help="a real model's seconds per call, for the estimate (default 0.5 2.0)")
-    parser.add_argument("--usd-per-million", type=float, nargs=2, metavar=("IN", "OUT"),
-                        default=[Assumptions.usd_per_million_in, Assumptions.usd_per_million_out],
-                        help="price per million prompt and completion tokens (default: gpt-4o-mini's list price)")
+    parser.add_argument(
+        "--latency-s",
+        type=float,
+        nargs=2,
+        default=list(Assumptions.latency_s),
+        metavar=("FAST", "SLOW"),
+        help="a real model's seconds per call, for the estimate (default 0.5 2.0)",
+    )
+    parser.add_argument(
+        "--usd-per-million",
+        type=float,
+        nargs=2,
+        metavar=("IN", "OUT"),
+        default=[Assumptions.usd_per_million_in, Assumptions.usd_per_million_out],
+        help="price per million prompt and completion tokens (default: gpt-4o-mini's list price)",
+    )
     parser.add_argument("--json", type=Path, default=RESULTS / "graph_cost.json")
     return parser.parse_args(argv)
 
@@ -85,8 +97,11 @@ def gold_script(ledger: CallLedger, cases: list[Case]):
             sentence = memory_sentence(_block(prompt, "CURRENT MESSAGE") or _block(prompt, "TEXT"))
             if sentence not in gold:
                 return super()._ExtractedEntities(prompt)
-            return {"extracted_entities": [{"name": name, "entity_type_id": 0, "episode_indices": [0]}
-                                           for name in ["User", *gold[sentence]]]}
+            return {
+                "extracted_entities": [
+                    {"name": name, "entity_type_id": 0, "episode_indices": [0]} for name in ["User", *gold[sentence]]
+                ]
+            }
 
         def _ExtractedEdges(self, prompt: str) -> dict[str, Any]:
             sentence = memory_sentence(_block(prompt, "CURRENT_MESSAGE"))
@@ -96,16 +111,30 @@ def gold_script(ledger: CallLedger, cases: list[Case]):
             when = _iso_z(_block(prompt, "REFERENCE_TIME").split("#")[0])
             fact = third_person(sentence).replace("我", "用户")
             relation = "_".join(w.upper() for w in re.findall(r"[A-Za-z]+", sentence)[1:3]) or "RELATES_TO"
-            return {"edges": [{"source_entity_name": "User", "target_entity_name": name, "relation_type": relation,
-                               "fact": fact, "valid_at": when, "invalid_at": None}
-                              for name in names if name != "User"]}
+            return {
+                "edges": [
+                    {
+                        "source_entity_name": "User",
+                        "target_entity_name": name,
+                        "relation_type": relation,
+                        "fact": fact,
+                        "valid_at": when,
+                        "invalid_at": None,
+                    }
+                    for name in names
+                    if name != "User"
+                ]
+            }
 
         def _SummarizedEntities(self, prompt: str) -> dict[str, Any]:
             # A model writing near graphiti's 1,000-character limit: the next call comes once facts appended
             # to it pass 2,000 characters (an empty answer would leave it long and ask again every memory).
             entities = json.loads(_block(prompt, "ENTITIES") or "[]")
-            return {"summaries": [{"name": e["name"], "summary": str(e.get("summary") or "")[:SUMMARY_CHARS]}
-                                  for e in entities]}
+            return {
+                "summaries": [
+                    {"name": e["name"], "summary": str(e.get("summary") or "")[:SUMMARY_CHARS]} for e in entities
+                ]
+            }
 
     return GoldScript()
 
@@ -139,8 +168,10 @@ def write_memories(texts: list[str], prefix: str) -> tuple[Any, dict[int, list[f
 
     user = runtime.fresh_user(prefix)
     vectors = get_embedder().embed(texts)
-    rows = [Memory.objects.create(user=user, content=text, content_key=content_key(text), embedding=vector)
-            for text, vector in zip(texts, vectors)]
+    rows = [
+        Memory.objects.create(user=user, content=text, content_key=content_key(text), embedding=vector)
+        for text, vector in zip(texts, vectors)
+    ]
     return user, {row.pk: vector for row, vector in zip(rows, vectors)}
 
 
@@ -155,8 +186,9 @@ def sync_costs(language: str, vectors: dict[int, list[float]], ledger: CallLedge
         outcome = sync.sync_memory(memory_id, graph)
         seconds = time.perf_counter() - started
         assert outcome is sync.SyncOutcome.SYNCED, f"memory {memory_id}: {outcome}"
-        costs.append(MemoryCost(language, seconds, tuple(ledger.since(mark)), embeds["calls"] - calls,
-                                embeds["texts"] - texts))
+        costs.append(
+            MemoryCost(language, seconds, tuple(ledger.since(mark)), embeds["calls"] - calls, embeds["texts"] - texts)
+        )
     return costs
 
 
@@ -165,8 +197,14 @@ def run_mode(mode: str, cases: list[Case], ledger: CallLedger, model_url: str) -
 
     from memoryapp.graph import sync
 
-    settings = {"GRAPH_BACKEND": "graphiti", "GRAPH_EXTRACTION": mode, "GRAPH_NAMESPACE": f"benchcost{os.getpid()}",
-                "OPENAI_BASE_URL": model_url, "OPENAI_API_KEY": "bench", "LLM_TIMEOUT_SECONDS": "30"}
+    settings = {
+        "GRAPH_BACKEND": "graphiti",
+        "GRAPH_EXTRACTION": mode,
+        "GRAPH_NAMESPACE": f"benchcost{os.getpid()}",
+        "OPENAI_BASE_URL": model_url,
+        "OPENAI_API_KEY": "bench",
+        "LLM_TIMEOUT_SECONDS": "30",
+    }
     costs: list[MemoryCost] = []
     with override_settings(**settings):
         user, vectors = write_memories(list(WARM_UP), f"graphcost-{mode}-warm")
@@ -175,7 +213,9 @@ def run_mode(mode: str, cases: list[Case], ledger: CallLedger, model_url: str) -
         sync.drop_user(user.pk)
         user.delete()
         for language in LANGUAGES:
-            user, vectors = write_memories([c.text for c in cases if c.language == language], f"graphcost-{mode}-{language}")
+            user, vectors = write_memories(
+                [c.text for c in cases if c.language == language], f"graphcost-{mode}-{language}"
+            )
             try:
                 with counting_embedder() as embeds:
                     costs += sync_costs(language, vectors, ledger, embeds)
@@ -183,8 +223,10 @@ def run_mode(mode: str, cases: list[Case], ledger: CallLedger, model_url: str) -
             finally:
                 sync.drop_user(user.pk)
                 user.delete()
-    return {"overall": summarise(costs),
-            "by_language": {language: summarise([c for c in costs if c.language == language]) for language in LANGUAGES}}
+    return {
+        "overall": summarise(costs),
+        "by_language": {language: summarise([c for c in costs if c.language == language]) for language in LANGUAGES},
+    }
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -199,8 +241,12 @@ def run(args: argparse.Namespace) -> dict:
     ledger = CallLedger(count_tokens)
     usd_in, usd_out = args.usd_per_million
     named = (usd_in, usd_out) == (Assumptions.usd_per_million_in, Assumptions.usd_per_million_out)
-    assumptions = Assumptions(latency_s=tuple(args.latency_s), usd_per_million_in=usd_in, usd_per_million_out=usd_out,
-                              price_of=Assumptions.price_of if named else "--usd-per-million")
+    assumptions = Assumptions(
+        latency_s=tuple(args.latency_s),
+        usd_per_million_in=usd_in,
+        usd_per_million_out=usd_out,
+        price_of=Assumptions.price_of if named else "--usd-per-million",
+    )
     modes = {}
     with ScriptedLLMServer() as server:
         server.default = gold_script(ledger, cases)
@@ -209,13 +255,20 @@ def run(args: argparse.Namespace) -> dict:
     from django.conf import settings
 
     return {
-        "cases": {"split": "dev", "sha256": split_sha256("dev"),
-                  "memories": {language: sum(c.language == language for c in cases) for language in LANGUAGES},
-                  "gold_entities_per_memory": round(sum(len(c.entities) for c in cases) / len(cases), 2)},
+        "cases": {
+            "split": "dev",
+            "sha256": split_sha256("dev"),
+            "memories": {language: sum(c.language == language for c in cases) for language in LANGUAGES},
+            "gold_entities_per_memory": round(sum(len(c.entities) for c in cases) / len(cases), 2),
+        },
         "embedding_model": settings.EMBEDDING_MODEL,
         "modes": modes,
-        "assumptions": {"latency_s_per_call": list(assumptions.latency_s), "usd_per_million_in": assumptions.usd_per_million_in,
-                        "usd_per_million_out": assumptions.usd_per_million_out, "price_of": assumptions.price_of},
+        "assumptions": {
+            "latency_s_per_call": list(assumptions.latency_s),
+            "usd_per_million_in": assumptions.usd_per_million_in,
+            "usd_per_million_out": assumptions.usd_per_million_out,
+            "price_of": assumptions.price_of,
+        },
         "estimate": {mode: estimate(modes[mode]["overall"], assumptions) for mode in MODES},
     }
 
@@ -224,16 +277,22 @@ def print_summary(result: dict) -> None:
     print(f"{'':14} {'s/memory':>9} {'p95':>7} {'calls':>6} {'rounds':>6} {'tok in':>7} {'tok out':>7} {'embeds':>6}")
     for mode, part in result["modes"].items():
         for label, s in [("all", part["overall"]), *part["by_language"].items()]:
-            print(f"{mode + ' ' + label:14} {s['seconds_per_memory']['mean']:9.3f} {s['seconds_per_memory']['p95']:7.3f} "
-                  f"{s['model_calls_per_memory']['mean']:6.2f} {s['model_rounds_per_memory']:6.2f} "
-                  f"{s['prompt_tokens_per_memory']:7.0f} {s['completion_tokens_per_memory']:7.0f} "
-                  f"{s['embedding_calls_per_memory']:6.2f}")
+            print(
+                f"{mode + ' ' + label:14} {s['seconds_per_memory']['mean']:9.3f} {s['seconds_per_memory']['p95']:7.3f} "
+                f"{s['model_calls_per_memory']['mean']:6.2f} {s['model_rounds_per_memory']:6.2f} "
+                f"{s['prompt_tokens_per_memory']:7.0f} {s['completion_tokens_per_memory']:7.0f} "
+                f"{s['embedding_calls_per_memory']:6.2f}"
+            )
     for purpose, p in result["modes"]["model"]["overall"]["by_purpose"].items():
-        print(f"  {purpose:20} {p['calls_per_memory']:.2f} calls/memory, {p['prompt_tokens_per_call']:.0f} tokens in, "
-              f"{p['completion_tokens_per_call']:.0f} out per call")
+        print(
+            f"  {purpose:20} {p['calls_per_memory']:.2f} calls/memory, {p['prompt_tokens_per_call']:.0f} tokens in, "
+            f"{p['completion_tokens_per_call']:.0f} out per call"
+        )
     for mode, e in result["estimate"].items():
-        print(f"with a real model, {mode}: {e['seconds_per_memory']} s per memory, USD {e['usd_per_1000_memories']} "
-              f"per 1,000 memories")
+        print(
+            f"with a real model, {mode}: {e['seconds_per_memory']} s per memory, USD {e['usd_per_1000_memories']} "
+            f"per 1,000 memories"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,6 +3,7 @@ embedder's calls and the seconds on our side; and what that comes to with a real
 
 Pure: no Django, no servers (tests/unit/bench/test_graph_cost.py). bench/graph_cost.py feeds it.
 """
+
 from __future__ import annotations
 
 import json
@@ -110,8 +111,11 @@ def summarise(costs: Sequence[MemoryCost]) -> dict:
         }
     return {
         "memories": n,
-        "seconds_per_memory": {"mean": _mean(seconds, 4), "median": round(statistics.median(seconds), 4) if n else 0.0,
-                               "p95": round(_p95(seconds), 4)},
+        "seconds_per_memory": {
+            "mean": _mean(seconds, 4),
+            "median": round(statistics.median(seconds), 4) if n else 0.0,
+            "p95": round(_p95(seconds), 4),
+        },
         "memories_per_s": round(n / sum(seconds), 1) if sum(seconds) else None,
         "model_calls_per_memory": {"mean": _mean(calls), "min": min(calls, default=0), "max": max(calls, default=0)},
         "model_rounds_per_memory": _mean([rounds([call.purpose for call in c.calls]) for c in costs]),
@@ -139,10 +143,14 @@ def estimate(summary: dict, assumptions: Assumptions) -> dict:
     once) to every call one after another at the slow one, plus our side; and USD per 1,000 memories."""
     ours = summary["seconds_per_memory"]["mean"]
     low, high = assumptions.latency_s
-    usd = (summary["prompt_tokens_per_memory"] * assumptions.usd_per_million_in
-           + summary["completion_tokens_per_memory"] * assumptions.usd_per_million_out) / 1e6
-    seconds = (round(ours + summary["model_rounds_per_memory"] * low, 2),
-               round(ours + summary["model_calls_per_memory"]["mean"] * high, 2))
+    usd = (
+        summary["prompt_tokens_per_memory"] * assumptions.usd_per_million_in
+        + summary["completion_tokens_per_memory"] * assumptions.usd_per_million_out
+    ) / 1e6
+    seconds = (
+        round(ours + summary["model_rounds_per_memory"] * low, 2),
+        round(ours + summary["model_calls_per_memory"]["mean"] * high, 2),
+    )
     return {
         "seconds_per_memory": list(seconds),
         "memories_per_hour_one_worker": [round(3600 / s) if s else None for s in reversed(seconds)],

@@ -13,6 +13,7 @@ slider and its input event to the page's `graph:stepped` (cytoscape's next frame
 change (the arrow keys), half jumps across the range. Then axe-core's WCAG 2.x A/AA rules on the drawn
 page. Goals: drawn <= 1 s, step <= 200 ms, 0 violations.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -77,9 +78,13 @@ def sentence(i: int, rng: random.Random) -> str:
     person, place, tool = rng.choice(PEOPLE), rng.choice(PLACES), rng.choice(TOOLS)
     if i % 3 == 0:
         return f"{person} 和我在{place}一起用 {tool} 做项目（第 {i} 条）"
-    return rng.choice([f"Meets {person} in {place} every other week (note {i})",
-                       f"Uses {tool} for the side project with {person} (note {i})",
-                       f"Wants to spend a month in {place} learning {tool} (note {i})"])
+    return rng.choice(
+        [
+            f"Meets {person} in {place} every other week (note {i})",
+            f"Uses {tool} for the side project with {person} (note {i})",
+            f"Wants to spend a month in {place} learning {tool} (note {i})",
+        ]
+    )
 
 
 def make_user(count: int, seed: int):
@@ -93,15 +98,24 @@ def make_user(count: int, seed: int):
 
     rng = random.Random(seed)
     user = runtime.fresh_user("graph-bench")
-    chats = [Conversation.objects.create(user=user, title=f"Chat {i}: plans for {PLACES[i % len(PLACES)]}")
-             for i in range(30)]
+    chats = [
+        Conversation.objects.create(user=user, title=f"Chat {i}: plans for {PLACES[i % len(PLACES)]}")
+        for i in range(30)
+    ]
     now = timezone.now()
     rows = []
     for i in range(count):
         text = sentence(i, rng)
-        rows.append(Memory(user=user, content=text, content_key=content_key(text), kind=KINDS[i % len(KINDS)],
-                           valid_from=now - timedelta(days=365 * (count - i) / count),
-                           source_conversation=chats[i % 30] if i % 5 == 0 else None))
+        rows.append(
+            Memory(
+                user=user,
+                content=text,
+                content_key=content_key(text),
+                kind=KINDS[i % len(KINDS)],
+                valid_from=now - timedelta(days=365 * (count - i) / count),
+                source_conversation=chats[i % 30] if i % 5 == 0 else None,
+            )
+        )
     Memory.objects.bulk_create(rows)
     rows = list(Memory.objects.filter(user=user).order_by("valid_from"))
     links = []
@@ -161,16 +175,25 @@ def measure(base: str, cookie: str, args: argparse.Namespace) -> dict:
                     steps.append(total)
                     filtering.append(filtered)
                 page.evaluate(STEP, [top])
-                violations = page.evaluate("""async (tags) => (await axe.run(document,
+                violations = page.evaluate(
+                    """async (tags) => (await axe.run(document,
                     { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })).violations
-                    .map((v) => `${v.id}: ${v.nodes.length} nodes`)""", AXE_TAGS)
+                    .map((v) => `${v.id}: ${v.nodes.length} nodes`)""",
+                    AXE_TAGS,
+                )
                 memories = page.evaluate("document.querySelectorAll('#graph-list > li').length")
                 context.close()
-                found[name] = {"drawn_ms": summary(drawn), "drawn_ms_each": [round(d) for d in drawn],
-                               "parts_ms_median": {k: round(sorted(p[k] for p in parts)[len(parts) // 2])
-                                                   for k in parts[0]},
-                               "step_ms": summary(steps), "step_filters_ms": summary(filtering), "nodes_drawn": nodes, "memories_listed": memories,
-                               "slider_positions": top + 1, "axe_violations": violations}
+                found[name] = {
+                    "drawn_ms": summary(drawn),
+                    "drawn_ms_each": [round(d) for d in drawn],
+                    "parts_ms_median": {k: round(sorted(p[k] for p in parts)[len(parts) // 2]) for k in parts[0]},
+                    "step_ms": summary(steps),
+                    "step_filters_ms": summary(filtering),
+                    "nodes_drawn": nodes,
+                    "memories_listed": memories,
+                    "slider_positions": top + 1,
+                    "axe_violations": violations,
+                }
         finally:
             browser.close()
     return found
@@ -190,8 +213,11 @@ def run(args: argparse.Namespace) -> dict:
         found = measure(base, cookie, args)
     finally:
         stop_process(daphne)
-    return {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
-            "replaced": replaced, "viewports": found}
+    return {
+        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "replaced": replaced,
+        "viewports": found,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,10 +228,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.memories} memories ({result['replaced']} replaced):")
     for name, got in result["viewports"].items():
         drawn, step = got["drawn_ms"], got["step_ms"]
-        print(f"  {name:8} drawn p50 {drawn['p50']:6.0f} ms max {drawn['max']:6.0f} ms (goal 1000) | "
-              f"step p50 {step['p50']:5.1f} ms p95 {step['p95']:5.1f} ms max {step['max']:5.1f} ms (goal 200; "
-              f"filters p95 {got['step_filters_ms']['p95']:.1f} ms) | "
-              f"parts {got['parts_ms_median']} | {got['nodes_drawn']} nodes, {got['memories_listed']} listed | axe: {got['axe_violations'] or 0}")
+        print(
+            f"  {name:8} drawn p50 {drawn['p50']:6.0f} ms max {drawn['max']:6.0f} ms (goal 1000) | "
+            f"step p50 {step['p50']:5.1f} ms p95 {step['p95']:5.1f} ms max {step['max']:5.1f} ms (goal 200; "
+            f"filters p95 {got['step_filters_ms']['p95']:.1f} ms) | "
+            f"parts {got['parts_ms_median']} | {got['nodes_drawn']} nodes, {got['memories_listed']} listed | axe: {got['axe_violations'] or 0}"
+        )
     return 0
 
 

@@ -20,15 +20,16 @@ Then each STRATEGY's hits (computed here in Python over the graph read back, han
 are fused with Postgres recall as the app fuses them, recall@10 per category; ":alone" is the hits alone.
 This is the choosing harness (dev only); bench.locomo --graph measures what the app's walk does.
 """
+
 from __future__ import annotations
 
 import argparse
 import logging
 import math
-import re
 import os
-from dataclasses import dataclass
+import re
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -107,56 +108,96 @@ def run(args: argparse.Namespace) -> dict:
                 memories_of[e].add(m)
         by_name = {name: uuid for uuid, name in names.items() if name != USER_NAME}
         asked_at = max(t.when for t in sample.turns if t.when) + timedelta(days=1)
-        logger.info("%s: %d memories, %d entities, %d hubs: %s", sample.sample_id, len(entities_of), len(names),
-                    len(hubs), sorted(names[h] for h in hubs))
+        logger.info(
+            "%s: %d memories, %d entities, %d hubs: %s",
+            sample.sample_id,
+            len(entities_of),
+            len(names),
+            len(hubs),
+            sorted(names[h] for h in hubs),
+        )
         vectors = {m: np.asarray(v, dtype=np.float32) for m, v in zip(data.ids, data.vectors)}
         world = World(entities_of, memories_of, hubs, df, len(entities_of), vectors, episode_of)
         for q in recall_questions(sample):
             gold = {data.memory_of[d] for d in q.evidence if d in data.memory_of}
-            found = [r.match for r in resolve([e.name for e in extract_entities(q.question)], list(by_name))
-                     if r.match is not None]
+            found = [
+                r.match
+                for r in resolve([e.name for e in extract_entities(q.question)], list(by_name))
+                if r.match is not None
+            ]
             named = {by_name[n] for n in found}
             rare = named - hubs
             hop1 = set().union(*(memories_of[e] for e in rare)) if rare else set()
             near = {e for m in hop1 for e in entities_of[m]} - hubs
             hop2 = set().union(*(memories_of[e] for e in near)) if near else set()
             vector = query_vector(embedder, q.question)
-            top = [i.memory.pk for i in recall(data.user, q.question, config=config, k=10, at=asked_at,
-                                                query_vector=vector, record_access=False).items]
+            top = [
+                i.memory.pk
+                for i in recall(
+                    data.user, q.question, config=config, k=10, at=asked_at, query_vector=vector, record_access=False
+                ).items
+            ]
             missed = gold - set(top)
             seed_ents = {e for m in top for e in entities_of.get(m, ())} - hubs
             seed = set().union(*(memories_of[e] for e in seed_ents)) if seed_ents else set()
             words = {t.casefold() for t in _WORD.findall(q.question)}
-            world.word_named = {uuid for name, uuid in by_name.items() if uuid not in hubs
-                                and (ws := [x.casefold() for x in _WORD.findall(name) if len(x) > 2])
-                                and set(ws) <= words}
+            world.word_named = {
+                uuid
+                for name, uuid in by_name.items()
+                if uuid not in hubs
+                and (ws := [x.casefold() for x in _WORD.findall(name) if len(x) > 2])
+                and set(ws) <= words
+            }
             word_hop1 = set().union(*(memories_of[e] for e in world.word_named)) if world.word_named else set()
             retrieved = {"off": top}
             for name, (strategy, weight) in STRATEGIES.items():
                 hits = strategy(world, named, np.asarray(vector, dtype=np.float32))
                 fake = FakeGraph(world, hits)
                 cfg = graph_bench.with_graph(config, True, 5000, weight)
-                retrieved[name] = [i.memory.pk for i in recall(
-                    data.user, q.question, config=cfg, k=10, at=asked_at, query_vector=vector,
-                    record_access=False, graph=fake).items]
+                retrieved[name] = [
+                    i.memory.pk
+                    for i in recall(
+                        data.user,
+                        q.question,
+                        config=cfg,
+                        k=10,
+                        at=asked_at,
+                        query_vector=vector,
+                        record_access=False,
+                        graph=fake,
+                    ).items
+                ]
                 retrieved[name + ":alone"] = [m for m, _ in hits[:10]]
             for name, ids in retrieved.items():
                 tallies.setdefault(name, RecallTally([10])).add(q.category, ids, q.evidence, data.turns_of)
-            rows[q.category].append({
-                "named": bool(named), "named_rare": bool(rare),
-                "gold_rare": _share({m for m in gold if entities_of.get(m, set()) - hubs}, gold),
-                "hop1": _share(hop1 & gold, gold), "words": _share((hop1 | word_hop1) & gold, gold),
-                "missed_rare": _share({m for m in missed if entities_of.get(m, set()) - hubs}, gold),
-                "hop1_size": len(hop1),
-                "hop2": _share(hop2 & gold, gold), "hop2_size": len(hop2),
-                "missed": _share(missed, gold), "seed": _share(seed & missed, gold), "seed_size": len(seed),
-            })
+            rows[q.category].append(
+                {
+                    "named": bool(named),
+                    "named_rare": bool(rare),
+                    "gold_rare": _share({m for m in gold if entities_of.get(m, set()) - hubs}, gold),
+                    "hop1": _share(hop1 & gold, gold),
+                    "words": _share((hop1 | word_hop1) & gold, gold),
+                    "missed_rare": _share({m for m in missed if entities_of.get(m, set()) - hubs}, gold),
+                    "hop1_size": len(hop1),
+                    "hop2": _share(hop2 & gold, gold),
+                    "hop2_size": len(hop2),
+                    "missed": _share(missed, gold),
+                    "seed": _share(seed & missed, gold),
+                    "seed_size": len(seed),
+                }
+            )
         graph_bench.drop_user(data.user.pk)
         data.user.delete()
-    reach = {CATEGORY_NAMES[c]: _means(r) for c, r in sorted(rows.items())} | {"all": _means(
-        [r for rs in rows.values() for r in rs])}
-    return {"reach": reach, "strategies": {name: {"all": t.overall()["10"], **{
-        CATEGORY_NAMES[int(c)]: v["10"] for c, v in t.by_category().items()}} for name, t in tallies.items()}}
+    reach = {CATEGORY_NAMES[c]: _means(r) for c, r in sorted(rows.items())} | {
+        "all": _means([r for rs in rows.values() for r in rs])
+    }
+    return {
+        "reach": reach,
+        "strategies": {
+            name: {"all": t.overall()["10"], **{CATEGORY_NAMES[int(c)]: v["10"] for c, v in t.by_category().items()}}
+            for name, t in tallies.items()
+        },
+    }
 
 
 @dataclass

@@ -10,6 +10,7 @@ older ones a batch of GRAPH_SYNC_BATCH at a time). Both modes must build the sam
 facts and episodes. The first memory of each user is synced alone first (imports, jieba, the graph's
 indexes) and is not counted. See docs/graph.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,9 +72,12 @@ def run(args: argparse.Namespace) -> dict:
         total["memories_per_s"] = round(total["memories"] / total["seconds"], 1)
         total["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
         result["modes"][mode] = total
-        print(f"{mode:5s} {total['memories']} memories in {total['seconds']} s = {total['memories_per_s']}/s "
-              f"({total.get('entities')} entities, {total.get('edges')} facts; load {total['loadavg_before']} "
-              f"-> {total['loadavg_after']})", flush=True)
+        print(
+            f"{mode:5s} {total['memories']} memories in {total['seconds']} s = {total['memories_per_s']}/s "
+            f"({total.get('entities')} entities, {total.get('edges')} facts; load {total['loadavg_before']} "
+            f"-> {total['loadavg_after']})",
+            flush=True,
+        )
     return result
 
 

@@ -4,6 +4,7 @@ bulk_add skips exact duplicates (same content_key); a duplicate turn maps to the
 survived, so evidence mapping stays right. Turn vectors are cached under var/bench so repeated
 runs (config variants) skip the slowest step; the cache key is the model name plus the texts.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -65,14 +66,16 @@ def turn_contexts(sample: Sample, mode: str = "previous") -> list[str]:
 
 def ingest(sample: Sample, cache_dir: Path, context: str = "previous") -> Ingested:
     from memoryapp.engine.memories.bulk import bulk_add
-    from memoryapp.engine.text import content_key
     from memoryapp.engine.memories.validation import MemoryInput
+    from memoryapp.engine.text import content_key
 
     from .runtime import fresh_user
 
     user = fresh_user(f"locomo-{sample.sample_id}")
-    items = [MemoryInput(content=turn.content, valid_from=turn.when, context=ctx)
-             for turn, ctx in zip(sample.turns, turn_contexts(sample, context))]
+    items = [
+        MemoryInput(content=turn.content, valid_from=turn.when, context=ctx)
+        for turn, ctx in zip(sample.turns, turn_contexts(sample, context))
+    ]
     vectors, embed_s = embed_cached([item.content for item in items], cache_dir)
     started = time.perf_counter()
     written = bulk_add(user.pk, items, embeddings=vectors)

@@ -12,6 +12,7 @@ list of the REST API with a Bearer token. The model is the built-in offline one,
 OpenAI-protocol stand-in (tests/support/llm_server.py) streaming a short reply. Every failed
 request, error frame or lost message counts as an error. Latency percentiles go to the JSON.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,6 +89,7 @@ class Actor:
 
 # --- setup ----------------------------------------------------------------------------------------
 
+
 def make_actors(count: int, run: str) -> list[Actor]:
     """One user per session, with a chat, a few memories to recall, a session cookie and a token."""
     from django.test import Client
@@ -103,8 +105,14 @@ def make_actors(count: int, run: str) -> list[Actor]:
             add_memory(user, text)
         client = Client()
         client.force_login(user)
-        actors.append(Actor(user.pk, Conversation.objects.create(user=user).pk,
-                            client.cookies["sessionid"].value, create_token(user, "load")[1]))
+        actors.append(
+            Actor(
+                user.pk,
+                Conversation.objects.create(user=user).pk,
+                client.cookies["sessionid"].value,
+                create_token(user, "load")[1],
+            )
+        )
     return actors
 
 
@@ -112,9 +120,16 @@ def app_env(llm_url: str | None) -> dict[str, str]:
     from django.conf import settings
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    env.update(DATABASE_URL=settings.DATABASE_URL, REDIS_URL=settings.REDIS_URL, PYTHONUNBUFFERED="1",
-               MEMORYAPP_VAR_DIR=str(settings.VAR_DIR), GRAPH_BACKEND="off", DEBUG="False",
-               SECRET_KEY=settings.SECRET_KEY, ALLOWED_HOSTS="127.0.0.1,localhost")
+    env.update(
+        DATABASE_URL=settings.DATABASE_URL,
+        REDIS_URL=settings.REDIS_URL,
+        PYTHONUNBUFFERED="1",
+        MEMORYAPP_VAR_DIR=str(settings.VAR_DIR),
+        GRAPH_BACKEND="off",
+        DEBUG="False",
+        SECRET_KEY=settings.SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
     if llm_url:
         env.update(OPENAI_BASE_URL=llm_url, OPENAI_API_KEY="bench", LLM_MODEL="scripted-model")
     return env
@@ -140,11 +155,13 @@ def scripted_model():
         if "[memoryapp:" in system_text(body):
             return '{"candidates": [], "decisions": []}'
         return "Thanks, noted. Here is a short answer with a few words to stream back to you."
+
     server.default = answer
     return server
 
 
 # --- load -----------------------------------------------------------------------------------------
+
 
 async def chat_session(base: str, actor: Actor, deadline: float, think: float, tally: Tally, rng: random.Random):
     import websockets
@@ -160,7 +177,7 @@ async def chat_session(base: str, actor: Actor, deadline: float, think: float, t
                 first, frames = None, ""
                 while FINAL_FRAME not in frames:
                     frame = await asyncio.wait_for(ws.recv(), timeout=60)
-                    if first is None and "-body\" hx-swap-oob=\"beforeend\"" in frame:
+                    if first is None and '-body" hx-swap-oob="beforeend"' in frame:
                         first = time.perf_counter()
                     frames += frame
                     if any(mark in frame for mark in ERROR_MARKS):
@@ -176,17 +193,20 @@ async def chat_session(base: str, actor: Actor, deadline: float, think: float, t
 async def api_reader(base: str, actors: list[Actor], deadline: float, tally: Tally, rng: random.Random):
     import httpx
 
-    calls = [("GET /api/memories", "GET", "/api/memories", None),
-             ("POST /api/memories/search", "POST", "/api/memories/search", {"query": "what tea do I like"}),
-             ("GET /api/conversations", "GET", "/api/conversations", None)]
+    calls = [
+        ("GET /api/memories", "GET", "/api/memories", None),
+        ("POST /api/memories/search", "POST", "/api/memories/search", {"query": "what tea do I like"}),
+        ("GET /api/conversations", "GET", "/api/conversations", None),
+    ]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while time.monotonic() < deadline:
             actor = rng.choice(actors)
             name, method, path, body = rng.choice(calls)
             started = time.perf_counter()
             try:
-                response = await http.request(method, path, json=body,
-                                              headers={"Authorization": f"Bearer {actor.token}"})
+                response = await http.request(
+                    method, path, json=body, headers={"Authorization": f"Bearer {actor.token}"}
+                )
             except httpx.HTTPError as exc:
                 tally.fail(name, f"{type(exc).__name__}: {exc}")
                 continue
@@ -212,9 +232,14 @@ def lost_messages(actors: list[Actor]) -> int:
 
     lost = 0
     for actor in actors:
-        roles = list(Message.objects.filter(conversation_id=actor.conversation_id)
-                     .order_by("created_at", "id").values_list("role", flat=True))
-        lost += sum(1 for i, role in enumerate(roles) if role == "user" and (i + 1 >= len(roles) or roles[i + 1] != "assistant"))
+        roles = list(
+            Message.objects.filter(conversation_id=actor.conversation_id)
+            .order_by("created_at", "id")
+            .values_list("role", flat=True)
+        )
+        lost += sum(
+            1 for i, role in enumerate(roles) if role == "user" and (i + 1 >= len(roles) or roles[i + 1] != "assistant")
+        )
     return lost
 
 
@@ -243,7 +268,9 @@ def run(args: argparse.Namespace) -> dict:
         "chat_turns": turns,
         "chat_turns_per_second": round(turns / elapsed, 2),
         "api_reads": sum(len(v) for k, v in tally.latencies.items() if k.startswith(("GET", "POST"))),
-        "errors": dict(tally.errors), "error_examples": tally.examples, "lost_messages": lost,
+        "errors": dict(tally.errors),
+        "error_examples": tally.examples,
+        "lost_messages": lost,
         "latency_ms": {name: latency_summary(values) for name, values in sorted(tally.latencies.items())},
     }
 
@@ -259,8 +286,10 @@ def main(argv: list[str] | None = None) -> int:
     out = args.json or RESULTS / f"load_{args.model}.json"
     runtime.write_result(out, result, "bench.load", argv)
     print(f"{args.sessions} chat sessions + {args.readers} API readers, {result['seconds']} s, model {args.model}")
-    print(f"chat turns {result['chat_turns']} ({result['chat_turns_per_second']}/s), API reads {result['api_reads']}, "
-          f"errors {sum(result['errors'].values())}, lost messages {result['lost_messages']}")
+    print(
+        f"chat turns {result['chat_turns']} ({result['chat_turns_per_second']}/s), API reads {result['api_reads']}, "
+        f"errors {sum(result['errors'].values())}, lost messages {result['lost_messages']}"
+    )
     for name, summary in result["latency_ms"].items():
         print(f"  {name:28} p50 {summary['p50']:8.1f} ms  p95 {summary['p95']:8.1f} ms  n {summary['n']}")
     for example in result["error_examples"]:

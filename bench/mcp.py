@@ -11,6 +11,7 @@ load. Every answer is checked to hold the same memories in the same order. The f
 and their difference (goal: MCP within 5 ms of REST); the SDK's own client is timed too, for what a host
 built on it waits (its own parsing and validation included).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,20 @@ from .metrics import latency_summary
 
 RESULTS = runtime.REPO / "bench" / "results"
 QUERY = "what do I drink in the morning"
-TOPICS = ["green tea", "coffee", "Lisbon", "piano", "a half marathon", "杭州爬山", "Python", "React", "上海",
-          "the plants on Fridays", "sci-fi books", "cycling to work"]
+TOPICS = [
+    "green tea",
+    "coffee",
+    "Lisbon",
+    "piano",
+    "a half marathon",
+    "杭州爬山",
+    "Python",
+    "React",
+    "上海",
+    "the plants on Fridays",
+    "sci-fi books",
+    "cycling to work",
+]
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
 
 
@@ -66,13 +79,21 @@ def mcp_ids(answer: httpx.Response) -> list[int]:
 
 def time_http(base: str, token: str, args: argparse.Namespace) -> dict[str, list[float]]:
     auth = {"Authorization": f"Bearer {token}"}
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "search_memories", "arguments": {"query": QUERY, "limit": 20}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "search_memories", "arguments": {"query": QUERY, "limit": 20}},
+    }
     timings: dict[str, list[float]] = {"REST": [], "MCP": []}
-    with httpx.Client(base_url=base, headers=auth, timeout=30) as rest, \
-            httpx.Client(base_url=base, headers={**auth, **MCP_HEADERS}, timeout=30) as mcp:
-        ways = {"REST": lambda: rest_ids(rest.post("/api/memories/search", json={"query": QUERY, "limit": 20})),
-                "MCP": lambda: mcp_ids(mcp.post("/mcp", json=call))}
+    with (
+        httpx.Client(base_url=base, headers=auth, timeout=30) as rest,
+        httpx.Client(base_url=base, headers={**auth, **MCP_HEADERS}, timeout=30) as mcp,
+    ):
+        ways = {
+            "REST": lambda: rest_ids(rest.post("/api/memories/search", json={"query": QUERY, "limit": 20})),
+            "MCP": lambda: mcp_ids(mcp.post("/mcp", json=call)),
+        }
         for round_ in range(args.warmup + args.rounds):
             order = ("REST", "MCP") if round_ % 2 else ("MCP", "REST")
             answers = {}
@@ -100,6 +121,7 @@ def time_sdk_client(base: str, token: str, rounds: int) -> list[float]:
                 assert not result.is_error
                 timings.append((time.perf_counter() - started) * 1000)
             return timings
+
     return asyncio.run(main())
 
 
@@ -118,9 +140,12 @@ def run(args: argparse.Namespace) -> dict:
     finally:
         stop_process(daphne)
     summary = {way: latency_summary(values) for way, values in timings.items()}
-    return {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
-            "query": QUERY, "latency_ms": summary,
-            "mcp_minus_rest_p50_ms": round(summary["MCP"]["p50"] - summary["REST"]["p50"], 2)}
+    return {
+        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "query": QUERY,
+        "latency_ms": summary,
+        "mcp_minus_rest_p50_ms": round(summary["MCP"]["p50"] - summary["REST"]["p50"], 2),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

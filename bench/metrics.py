@@ -1,4 +1,5 @@
 """Recall@k and latency summaries: pure functions over plain lists."""
+
 from __future__ import annotations
 
 import math
@@ -33,8 +34,12 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def latency_summary(values: Sequence[float]) -> dict[str, float]:
-    return {"p50": round(percentile(values, 50), 2), "p95": round(percentile(values, 95), 2),
-            "mean": round(sum(values) / len(values), 2) if values else float("nan"), "n": len(values)}
+    return {
+        "p50": round(percentile(values, 50), 2),
+        "p95": round(percentile(values, 95), 2),
+        "mean": round(sum(values) / len(values), 2) if values else float("nan"),
+        "n": len(values),
+    }
 
 
 class RecallTally:
@@ -44,8 +49,9 @@ class RecallTally:
         self.ks = tuple(sorted(ks))
         self._rows: list[tuple[int, dict[int, float]]] = []
 
-    def add(self, category: int, retrieved: Sequence[int], gold: Iterable[str],
-            turns_of: Mapping[int, Iterable[str]]) -> dict[int, float]:
+    def add(
+        self, category: int, retrieved: Sequence[int], gold: Iterable[str], turns_of: Mapping[int, Iterable[str]]
+    ) -> dict[int, float]:
         gold = list(gold)
         row = {k: recall_at_k(retrieved, gold, k, turns_of) for k in self.ks}
         self._rows.append((category, row))

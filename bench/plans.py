@@ -1,5 +1,6 @@
 """The one Postgres statement recall runs, caught as it runs, and its plan: for bench.scale and its
 many-users run (bench.tenants) alike."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The benchmarks' plots (docs/img/), drawn from result JSON. matplotlib is in the bench extras."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,8 +39,11 @@ def plot_locomo(result: dict, path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
-CHAT_METRICS = (("need_hit_at_3", "need-hit@3 (higher)"), ("precision", "precision (higher)"),
-                ("no_memory_injection_rate", "memory handed to a no-memory turn (lower)"))
+CHAT_METRICS = (
+    ("need_hit_at_3", "need-hit@3 (higher)"),
+    ("precision", "precision (higher)"),
+    ("no_memory_injection_rate", "memory handed to a no-memory turn (lower)"),
+)
 
 
 def plot_chat(runs: list[tuple[str, dict]], path: Path, languages: tuple[str, ...] = ("en", "zh")) -> None:
@@ -66,11 +70,21 @@ def plot_scale(rows: list[dict], path: Path) -> None:
     plt = _pyplot()
     sizes = [row["size"] for row in rows]
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for key, label in (("recall_ms", "recall"), ("recall_no_trigram_ms", "recall, trigram off"),
-                       ("page_search_ms", "page search"), ("page_list_ms", "page list (20)")):
-        line, = ax.plot(sizes, [r[key]["p50"] for r in rows], marker="o", label=f"{label} p50")
-        ax.plot(sizes, [r[key]["p95"] for r in rows], marker="x", linestyle="--", color=line.get_color(),
-                label=f"{label} p95")
+    for key, label in (
+        ("recall_ms", "recall"),
+        ("recall_no_trigram_ms", "recall, trigram off"),
+        ("page_search_ms", "page search"),
+        ("page_list_ms", "page list (20)"),
+    ):
+        (line,) = ax.plot(sizes, [r[key]["p50"] for r in rows], marker="o", label=f"{label} p50")
+        ax.plot(
+            sizes,
+            [r[key]["p95"] for r in rows],
+            marker="x",
+            linestyle="--",
+            color=line.get_color(),
+            label=f"{label} p95",
+        )
     ax.axhline(15, color="grey", linewidth=0.8, linestyle=":", label="15 ms goal (recall p95)")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -85,8 +99,12 @@ def plot_scale(rows: list[dict], path: Path) -> None:
 
 
 TENANT_GROUPS = (("small_user", "small users"), ("mid_user", "mid-sized users"), ("large_user", "the 100k user"))
-TENANT_MEASURES = (("recall_ms", "recall"), ("recall_with_embedding_ms", "recall + query embedding"),
-                   ("page_list_ms", "page list"), ("page_search_ms", "page search"))
+TENANT_MEASURES = (
+    ("recall_ms", "recall"),
+    ("recall_with_embedding_ms", "recall + query embedding"),
+    ("page_list_ms", "page list"),
+    ("page_search_ms", "page search"),
+)
 
 
 def plot_tenants(tenants: dict, path: Path) -> None:
@@ -98,10 +116,16 @@ def plot_tenants(tenants: dict, path: Path) -> None:
     for i, (measure, label) in enumerate(TENANT_MEASURES):
         xs = [j + i * width for j in range(len(groups))]
         bars = ax.bar(xs, [tenants[key][measure]["p95"] for key, _ in groups], width, alpha=0.45, label=f"{label}: p95")
-        ax.bar(xs, [tenants[key][measure]["p50"] for key, _ in groups], width,
-               color=bars.patches[0].get_facecolor(), label=f"{label}: p50")
-    ax.set_xticks([j + width * (len(TENANT_MEASURES) - 1) / 2 for j in range(len(groups))],
-                  [label for _, label in groups])
+        ax.bar(
+            xs,
+            [tenants[key][measure]["p50"] for key, _ in groups],
+            width,
+            color=bars.patches[0].get_facecolor(),
+            label=f"{label}: p50",
+        )
+    ax.set_xticks(
+        [j + width * (len(TENANT_MEASURES) - 1) / 2 for j in range(len(groups))], [label for _, label in groups]
+    )
     ax.axhline(10, color="grey", linewidth=0.8, linestyle=":", label="10 ms goal (small users' recall p95)")
     ax.set_yscale("log")
     ax.set_ylabel("latency (ms)")
@@ -130,8 +154,10 @@ def plot_load(runs: list[dict], path: Path) -> None:
     ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(operations))], operations, fontsize=7)
     ax.set_yscale("log")
     ax.set_ylabel("latency (ms)")
-    ax.set_title(f"{runs[0]['config']['sessions']} chat sessions + {runs[0]['config']['readers']} API readers, "
-                 f"{runs[0]['config']['duration']:g} s, 2 cores")
+    ax.set_title(
+        f"{runs[0]['config']['sessions']} chat sessions + {runs[0]['config']['readers']} API readers, "
+        f"{runs[0]['config']['duration']:g} s, 2 cores"
+    )
     ax.legend(fontsize=6)
     ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
@@ -156,9 +182,9 @@ def plot_extraction_pr(result: dict, path: Path) -> Path:
 <text x="{pad - 6}" y="{pad + 4}" text-anchor="end">1</text><text x="{pad - 6}" y="{h - pad}" text-anchor="end">0</text>
 <text x="{w / 2}" y="18" text-anchor="middle">LoCoMo dev, turn level: is this turn worth remembering?</text>
 <polyline fill="none" stroke="#1f77b4" stroke-width="2" points="{points}"/>
-<circle cx="{x(learned['recall']):.1f}" cy="{y(learned['precision']):.1f}" r="4" fill="#1f77b4"/>
-<circle cx="{x(rules['recall']):.1f}" cy="{y(rules['precision']):.1f}" r="5" fill="#d62728"/>
-<text x="{w - pad}" y="{pad + 10}" text-anchor="end" fill="#1f77b4">learned (PR-AUC {result.get('learned', {}).get('pr_auc', 0):.2f}; dot: shipped threshold)</text>
+<circle cx="{x(learned["recall"]):.1f}" cy="{y(learned["precision"]):.1f}" r="4" fill="#1f77b4"/>
+<circle cx="{x(rules["recall"]):.1f}" cy="{y(rules["precision"]):.1f}" r="5" fill="#d62728"/>
+<text x="{w - pad}" y="{pad + 10}" text-anchor="end" fill="#1f77b4">learned (PR-AUC {result.get("learned", {}).get("pr_auc", 0):.2f}; dot: shipped threshold)</text>
 <text x="{w - pad}" y="{pad + 26}" text-anchor="end" fill="#d62728">rules (one point)</text>
 </svg>
 """

@@ -1,4 +1,5 @@
 """Django for the benchmarks: its own embedded Postgres under var/bench, migrated, fresh users."""
+
 from __future__ import annotations
 
 import json
@@ -8,14 +9,14 @@ import shlex
 import subprocess
 import sys
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH_VAR_DIR = REPO / "var" / "bench"
 # LoCoMo is read in place from ../shared beside the clone; it is never copied into the repository.
 LOCOMO_DATA = REPO.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
-STARTED = datetime.now(timezone.utc)
+STARTED = datetime.now(UTC)
 LOADAVG_AT_START = [round(x, 2) for x in os.getloadavg()]
 
 
@@ -93,7 +94,7 @@ def provenance(module: str, argv: list[str] | None = None) -> dict:
         "cpu_model": _cpu_model(),
         "platform": platform.platform(),
         "started": STARTED.isoformat(timespec="seconds"),
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "loadavg_at_start": LOADAVG_AT_START,
         "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
     }

@@ -9,6 +9,7 @@ The user grows from size to size. Per size: recall p50/p95 excluding the query e
 search (RECALL_MEMORIES_PAGE), and write throughput with precomputed vectors; write throughput with
 embedding is measured on a small sample. Vectors reuse an embedded pool (see bench/synthetic.py).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,9 +22,9 @@ import numpy as np
 
 from . import graph as graph_bench
 from . import runtime, synthetic, tenants
+from .metrics import latency_summary
 from .plans import explain
 from .plots import plot_scale, plot_tenants
-from .metrics import latency_summary
 
 logger = logging.getLogger("bench.scale")
 RESULTS = runtime.REPO / "bench" / "results"
@@ -36,13 +37,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--budget", type=float, default=60, help="seconds per latency series (>= 20 calls)")
     parser.add_argument("--pool", type=int, default=3000, help="base sentences embedded once")
     parser.add_argument("--embed-sample", type=int, default=128, help="memories written with embedding")
-    parser.add_argument("--json", type=Path, help="default bench/results/scale.json (scale_tenants.json with --tenants)")
+    parser.add_argument(
+        "--json", type=Path, help="default bench/results/scale.json (scale_tenants.json with --tenants)"
+    )
     parser.add_argument("--plot", type=Path, help="also draw latency against size here (PNG; needs matplotlib)")
     parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --json, run nothing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the recall SQL at the largest size")
     graph_bench.add_argument(parser)
-    parser.add_argument("--variants", nargs="*", default=[],
-                        help="recall config variants (bench/variants.py) timed beside the default, interleaved")
+    parser.add_argument(
+        "--variants",
+        nargs="*",
+        default=[],
+        help="recall config variants (bench/variants.py) timed beside the default, interleaved",
+    )
     tenants.add_arguments(parser)
     args = parser.parse_args(argv)
     if args.json is None:
@@ -104,8 +111,15 @@ def interleaved(calls: dict, queries: list[str], vectors: np.ndarray, budget_s: 
     return {"latency": out, "overlap": {name: sum(v) / len(v) for name, v in overlap.items() if v}}
 
 
-def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], short_vectors: np.ndarray,
-            budget_s: float, variants: list[str] = ()) -> dict:
+def measure(
+    user,
+    queries: list[str],
+    vectors: np.ndarray,
+    short: list[str],
+    short_vectors: np.ndarray,
+    budget_s: float,
+    variants: list[str] = (),
+) -> dict:
     """Recall series use chat-like questions; page-search series use search-box queries (1-2 words)."""
     from memoryapp.engine.recall.recall import recall
     from memoryapp.engine.recall.recipes import RECALL_MEMORIES_PAGE, RECALL_POSTGRES_ONLY
@@ -115,9 +129,14 @@ def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], sho
 
     no_trigram = VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit)
     page_no_trigram = RECALL_MEMORIES_PAGE.model_copy(
-        update={"trigram": RECALL_MEMORIES_PAGE.trigram.model_copy(update={"enabled": False})})
-    runs = {"recall_ms": RECALL_POSTGRES_ONLY, "recall_no_trigram_ms": no_trigram,
-            "page_search_ms": RECALL_MEMORIES_PAGE, "page_search_no_trigram_ms": page_no_trigram}
+        update={"trigram": RECALL_MEMORIES_PAGE.trigram.model_copy(update={"enabled": False})}
+    )
+    runs = {
+        "recall_ms": RECALL_POSTGRES_ONLY,
+        "recall_no_trigram_ms": no_trigram,
+        "page_search_ms": RECALL_MEMORIES_PAGE,
+        "page_search_no_trigram_ms": page_no_trigram,
+    }
     result = {}
     for key, config in runs.items():
         qs, vs = (short, short_vectors) if key.startswith("page") else (queries, vectors)
@@ -127,14 +146,20 @@ def measure(user, queries: list[str], vectors: np.ndarray, short: list[str], sho
     if variants:  # the default and each variant, taking turns per query
         from .variants import resolve
 
-        configs = {"recall_ms": RECALL_POSTGRES_ONLY,
-                   **{f"recall_{name}_ms": resolve(name, RECALL_POSTGRES_ONLY.limit) for name in variants}}
-        calls = {key: (lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False))
-                 for key, config in configs.items()}
+        configs = {
+            "recall_ms": RECALL_POSTGRES_ONLY,
+            **{f"recall_{name}_ms": resolve(name, RECALL_POSTGRES_ONLY.limit) for name in variants},
+        }
+        calls = {
+            key: (lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False))
+            for key, config in configs.items()
+        }
         interleaved(calls, queries[:5], vectors[:5], budget_s)  # warm-up
         series = interleaved(calls, queries, vectors, budget_s * len(calls))
-        result["interleaved"] = {key: {**latency_summary(values), "top10_overlap": round(series["overlap"][key], 3)}
-                                 for key, values in series["latency"].items()}
+        result["interleaved"] = {
+            key: {**latency_summary(values), "top10_overlap": round(series["overlap"][key], 3)}
+            for key, values in series["latency"].items()
+        }
     page = lambda: list(Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE).order_by("-created_at")[:20])  # noqa: E731
     result["page_list_ms"] = latency_summary(timed(page, 50))
     return result
@@ -157,8 +182,10 @@ def measure_graph(user, queries: list[str], vectors: np.ndarray, args: argparse.
             out["sync"] = graph_bench.merge_sync({}, graph_bench.sync_user(user.pk, graph_bench.memory_ids(user.pk)))
         budget = RECALL_POSTGRES_ONLY.graph.model_copy(update={"enabled": True}).time_budget_ms
         configs = {mode: graph_bench.with_graph(RECALL_POSTGRES_ONLY, mode == "on", budget) for mode in args.graph}
-        calls = {mode: (lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False))
-                 for mode, config in configs.items()}
+        calls = {
+            mode: (lambda q, v, c=config: recall(user, q, config=c, query_vector=v, record_access=False))
+            for mode, config in configs.items()
+        }
         interleaved(calls, queries[:5], vectors[:5], args.budget)  # warm-up
         series = interleaved(calls, queries, vectors, args.budget * len(calls))
         for mode, values in series["latency"].items():
@@ -193,7 +220,8 @@ def run(args: argparse.Namespace) -> dict:
     from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
     pool, pool_vectors, queries, query_vectors, short, short_vectors = synthetic.embedded_inputs(
-        args.pool, args.queries, Path(settings.VAR_DIR) / "embcache")
+        args.pool, args.queries, Path(settings.VAR_DIR) / "embcache"
+    )
 
     sample_user = runtime.fresh_user("scale-embed")
     embed_rows = synthetic.memories(args.embed_sample, pool, start=10_000_000)
@@ -210,23 +238,34 @@ def run(args: argparse.Namespace) -> dict:
         with connection.cursor() as cursor:  # fresh statistics, as autovacuum would give a settled table
             cursor.execute("ANALYZE memoryapp_memory")
         written = sum(c for c, _ in rates)
-        row = {"size": size, "write_per_s_precomputed": round(written / sum(c / r for c, r in rates), 1) if rates else None,
-               "write_per_s_with_embedding": round(with_embedding, 1), "fill_s": round(time.perf_counter() - started, 1),
-               **measure(user, queries, query_vectors, short, short_vectors, args.budget, args.variants)}
+        row = {
+            "size": size,
+            "write_per_s_precomputed": round(written / sum(c / r for c, r in rates), 1) if rates else None,
+            "write_per_s_with_embedding": round(with_embedding, 1),
+            "fill_s": round(time.perf_counter() - started, 1),
+            **measure(user, queries, query_vectors, short, short_vectors, args.budget, args.variants),
+        }
         if getattr(args, "graph", None) and size <= GRAPH_MAX_SIZE:
             row["graph"] = measure_graph(user, queries, query_vectors, args)
         logger.info("%s", json.dumps(row))
         rows.append(row)
-    result = {"sizes": rows, "queries": args.queries, "pool": args.pool,
-              "vector_note": "pool vectors reused with Gaussian noise sigma 0.02 per dimension, renormalised"}
+    result = {
+        "sizes": rows,
+        "queries": args.queries,
+        "pool": args.pool,
+        "vector_note": "pool vectors reused with Gaussian noise sigma 0.02 per dimension, renormalised",
+    }
     if args.explain:
         from .variants import VARIANTS
 
-        configs = {"RECALL_POSTGRES_ONLY": RECALL_POSTGRES_ONLY,
-                   "no_trigram": VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit),
-                   **{name: VARIANTS[name](RECALL_POSTGRES_ONLY.limit) for name in args.variants}}
-        result["explain"] = {name: explain(user, queries[0], query_vectors[0].tolist(), config)
-                             for name, config in configs.items()}
+        configs = {
+            "RECALL_POSTGRES_ONLY": RECALL_POSTGRES_ONLY,
+            "no_trigram": VARIANTS["no_trigram"](RECALL_POSTGRES_ONLY.limit),
+            **{name: VARIANTS[name](RECALL_POSTGRES_ONLY.limit) for name in args.variants},
+        }
+        result["explain"] = {
+            name: explain(user, queries[0], query_vectors[0].tolist(), config) for name, config in configs.items()
+        }
         for name, plan in result["explain"].items():
             print(f"--- {name}\n{plan}")
     user.delete()
@@ -257,12 +296,16 @@ def main(argv: list[str] | None = None) -> None:
         plot_scale(result["sizes"], args.plot)
     for row in result["sizes"]:
         for key, summary in row.get("interleaved", {}).items():
-            print(f"{row['size']:>7}: interleaved {key} p50={summary['p50']:.1f} p95={summary['p95']:.1f} ms "
-                  f"top-10 overlap with the default {summary['top10_overlap']}")
-        print(f"{row['size']:>7}: recall p50={row['recall_ms']['p50']:.1f} p95={row['recall_ms']['p95']:.1f} ms  "
-              f"no-trigram p95={row['recall_no_trigram_ms']['p95']:.1f}  "
-              f"search p95={row['page_search_ms']['p95']:.1f}  list p95={row['page_list_ms']['p95']:.1f}  "
-              f"write {row['write_per_s_precomputed']}/s ({row['write_per_s_with_embedding']}/s embedding)")
+            print(
+                f"{row['size']:>7}: interleaved {key} p50={summary['p50']:.1f} p95={summary['p95']:.1f} ms "
+                f"top-10 overlap with the default {summary['top10_overlap']}"
+            )
+        print(
+            f"{row['size']:>7}: recall p50={row['recall_ms']['p50']:.1f} p95={row['recall_ms']['p95']:.1f} ms  "
+            f"no-trigram p95={row['recall_no_trigram_ms']['p95']:.1f}  "
+            f"search p95={row['page_search_ms']['p95']:.1f}  list p95={row['page_list_ms']['p95']:.1f}  "
+            f"write {row['write_per_s_precomputed']}/s ({row['write_per_s_with_embedding']}/s embedding)"
+        )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Parts: the HNSW vector CTE, full text as today (OR of terms) and AND-first (OR o
 fewer than the limit), trigram as today (`<%` over the user's rows) and as a re-ranker over the vector
 and full-text candidates only. SQL mirrors memoryapp/engine/recall/retrievers.py; it measures, it changes nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,8 +20,10 @@ import numpy as np
 from . import runtime, synthetic
 from .metrics import latency_summary
 
-WHERE = ("m.user_id = %(user)s AND m.status = 'active' AND m.valid_from <= now() "
-         "AND (m.valid_until IS NULL OR m.valid_until > now())")
+WHERE = (
+    "m.user_id = %(user)s AND m.status = 'active' AND m.valid_from <= now() "
+    "AND (m.valid_until IS NULL OR m.valid_until > now())"
+)
 VEC = f"""SELECT m.id FROM memoryapp_memory m WHERE {WHERE} AND m.embedding IS NOT NULL
           ORDER BY m.embedding <=> %(qv)s::vector LIMIT 40"""
 FT = f"""SELECT m.id FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)

@@ -3,6 +3,7 @@
 One list for the runner and for docs/benchmarks.md, which shows every table under the command here
 (tests/unit/bench/test_steps.py fails when the two differ). Pure: no Django, nothing imported to run.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -60,8 +61,15 @@ STEPS: tuple[Step, ...] = (
     Step("secrets", "bench.secrets", ("--split", "dev", "holdout", "--baseline"), minutes=0.5),
     Step("changes", "bench.changes", ("--split", "dev", "holdout"), minutes=0.3),
     Step("entities", "bench.entities", minutes=0.5),
-    Step("locomo_peers", "bench.locomo", ("--peers", "bm25", "dense", "mem0"), Tier.FULL,
-         needs=("bm25s", *MEM0), minutes=5, reads_locomo=True),
+    Step(
+        "locomo_peers",
+        "bench.locomo",
+        ("--peers", "bm25", "dense", "mem0"),
+        Tier.FULL,
+        needs=("bm25s", *MEM0),
+        minutes=5,
+        reads_locomo=True,
+    ),
     Step("scale", "bench.scale", ("--sizes", "1000", "10000", "100000", "--explain"), Tier.FULL, minutes=20),
     Step("load_offline", "bench.load", ("--model", "offline"), Tier.FULL, minutes=3),
     Step("load_scripted", "bench.load", ("--model", "scripted"), Tier.FULL, minutes=3),

@@ -5,6 +5,7 @@ embedded once and each memory reuses its base sentence's vector with a small ran
 (renormalised). Texts stay distinct (a detail clause is appended), so exact-duplicate skipping never
 fires and the full-text and trigram indexes see realistic variety. Pure apart from numpy.
 """
+
 from __future__ import annotations
 
 import random
@@ -12,23 +13,117 @@ from pathlib import Path
 
 import numpy as np
 
-PEOPLE = ["Alice", "Bob", "my sister", "my brother", "my manager", "Chen Wei", "Priya", "Lucas", "my mom",
-          "my dad", "Sofia", "the team lead", "my dentist", "Omar", "Yuki", "my landlord", "Grandpa", "Emma"]
-ACTIONS = ["prefers", "dislikes", "is learning", "recommended", "bought", "is allergic to", "wants to try",
-           "keeps forgetting", "talked about", "is saving for", "gave me", "asked me about", "writes about",
-           "teaches", "collects", "is worried about", "cancelled", "booked"]
-THINGS = ["functional programming", "green tea", "a road bike", "Rust", "jazz records", "peanuts", "sushi",
-          "the marathon in April", "a trip to Kyoto", "sourdough baking", "the quarterly report", "Postgres tuning",
-          "a new laptop", "rock climbing", "watercolor painting", "the piano", "a standing desk", "chess openings",
-          "the dentist appointment", "a vegetarian diet", "board games", "Mandarin lessons", "hiking boots",
-          "the pull request review", "an electric car", "a puppy", "noise-cancelling headphones", "yoga",
-          "the wedding in June", "mechanical keyboards", "a podcast about history", "the gym membership"]
-WHEN = ["every morning", "on weekends", "since last year", "before the holidays", "after work", "this month",
-        "twice a week", "during the summer", "at night", "when travelling", "lately", "for years"]
-DETAILS = ["at the cafe on Main Street", "with friends", "on the balcony", "near the office", "in Berlin",
-           "in Shanghai", "at home", "online", "with the kids", "at the library", "by the lake", "downtown"]
-QUESTION_FORMS = ["What does {p} think about {t}?", "Who {a} {t}?", "When did {p} mention {t}?",
-                  "Does {p} like {t}?", "{t}", "What did I say about {t} {w}?", "Tell me about {p} and {t}"]
+PEOPLE = [
+    "Alice",
+    "Bob",
+    "my sister",
+    "my brother",
+    "my manager",
+    "Chen Wei",
+    "Priya",
+    "Lucas",
+    "my mom",
+    "my dad",
+    "Sofia",
+    "the team lead",
+    "my dentist",
+    "Omar",
+    "Yuki",
+    "my landlord",
+    "Grandpa",
+    "Emma",
+]
+ACTIONS = [
+    "prefers",
+    "dislikes",
+    "is learning",
+    "recommended",
+    "bought",
+    "is allergic to",
+    "wants to try",
+    "keeps forgetting",
+    "talked about",
+    "is saving for",
+    "gave me",
+    "asked me about",
+    "writes about",
+    "teaches",
+    "collects",
+    "is worried about",
+    "cancelled",
+    "booked",
+]
+THINGS = [
+    "functional programming",
+    "green tea",
+    "a road bike",
+    "Rust",
+    "jazz records",
+    "peanuts",
+    "sushi",
+    "the marathon in April",
+    "a trip to Kyoto",
+    "sourdough baking",
+    "the quarterly report",
+    "Postgres tuning",
+    "a new laptop",
+    "rock climbing",
+    "watercolor painting",
+    "the piano",
+    "a standing desk",
+    "chess openings",
+    "the dentist appointment",
+    "a vegetarian diet",
+    "board games",
+    "Mandarin lessons",
+    "hiking boots",
+    "the pull request review",
+    "an electric car",
+    "a puppy",
+    "noise-cancelling headphones",
+    "yoga",
+    "the wedding in June",
+    "mechanical keyboards",
+    "a podcast about history",
+    "the gym membership",
+]
+WHEN = [
+    "every morning",
+    "on weekends",
+    "since last year",
+    "before the holidays",
+    "after work",
+    "this month",
+    "twice a week",
+    "during the summer",
+    "at night",
+    "when travelling",
+    "lately",
+    "for years",
+]
+DETAILS = [
+    "at the cafe on Main Street",
+    "with friends",
+    "on the balcony",
+    "near the office",
+    "in Berlin",
+    "in Shanghai",
+    "at home",
+    "online",
+    "with the kids",
+    "at the library",
+    "by the lake",
+    "downtown",
+]
+QUESTION_FORMS = [
+    "What does {p} think about {t}?",
+    "Who {a} {t}?",
+    "When did {p} mention {t}?",
+    "Does {p} like {t}?",
+    "{t}",
+    "What did I say about {t} {w}?",
+    "Tell me about {p} and {t}",
+]
 
 
 def base_sentences(count: int, seed: int = 7) -> list[str]:
@@ -52,8 +147,12 @@ def memories(count: int, pool: list[str], start: int = 0, seed: int = 11) -> lis
 
 def queries(count: int, seed: int = 13) -> list[str]:
     rng = random.Random(seed)
-    return [rng.choice(QUESTION_FORMS).format(p=rng.choice(PEOPLE), a=rng.choice(ACTIONS), t=rng.choice(THINGS),
-                                              w=rng.choice(WHEN)) for _ in range(count)]
+    return [
+        rng.choice(QUESTION_FORMS).format(
+            p=rng.choice(PEOPLE), a=rng.choice(ACTIONS), t=rng.choice(THINGS), w=rng.choice(WHEN)
+        )
+        for _ in range(count)
+    ]
 
 
 def search_box_queries(count: int, seed: int = 19) -> list[str]:
@@ -65,7 +164,7 @@ def search_box_queries(count: int, seed: int = 19) -> list[str]:
         text = " ".join(words[-2:])
         if rng.random() < 0.3 and len(text) > 4:  # a dropped letter: what trigram matching is for
             cut = rng.randrange(1, len(text) - 1)
-            text = text[:cut] + text[cut + 1:]
+            text = text[:cut] + text[cut + 1 :]
         out.append(text)
     return out
 

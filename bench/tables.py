@@ -3,6 +3,7 @@
 docs/benchmarks.md's generated blocks are these tables (bench/docs_page.py); `python -m bench.report`
 prints them for any result file.
 """
+
 from __future__ import annotations
 
 from .dataset import CATEGORY_NAMES
@@ -26,19 +27,33 @@ def _recall_cells(recall: dict, ks: list[str]) -> list[str]:
 
 # --- LoCoMo (bench.locomo) ----------------------------------------------------------------------
 
+
 def locomo_tables(result: dict) -> str:
     """Recall@k and latency of ours and each peer, then recall@10 per question category."""
     ks = [str(k) for k in result["k"]]
     lat = result["latency_ms"]
-    lines = [_head("", *(f"R@{k}" for k in ks), "p50 ms", "p95 ms"),
-             _row("memoryapp recall, search only", *_recall_cells(result["recall"], ks),
-                  lat["recall_without_embedding"]["p50"], lat["recall_without_embedding"]["p95"]),
-             _row("memoryapp recall, with query embedding", *_recall_cells(result["recall"], ks),
-                  lat["recall_with_embedding"]["p50"], lat["recall_with_embedding"]["p95"])]
+    lines = [
+        _head("", *(f"R@{k}" for k in ks), "p50 ms", "p95 ms"),
+        _row(
+            "memoryapp recall, search only",
+            *_recall_cells(result["recall"], ks),
+            lat["recall_without_embedding"]["p50"],
+            lat["recall_without_embedding"]["p95"],
+        ),
+        _row(
+            "memoryapp recall, with query embedding",
+            *_recall_cells(result["recall"], ks),
+            lat["recall_with_embedding"]["p50"],
+            lat["recall_with_embedding"]["p95"],
+        ),
+    ]
     for name, peer in result.get("peers", {}).items():
-        lines.append(_row(name, *_recall_cells(peer["recall"], ks), peer["latency_ms"]["p50"],
-                          peer["latency_ms"]["p95"]))
-    sources = [("memoryapp", result["by_category"])] + [(n, p["by_category"]) for n, p in result.get("peers", {}).items()]
+        lines.append(
+            _row(name, *_recall_cells(peer["recall"], ks), peer["latency_ms"]["p50"], peer["latency_ms"]["p95"])
+        )
+    sources = [("memoryapp", result["by_category"])] + [
+        (n, p["by_category"]) for n, p in result.get("peers", {}).items()
+    ]
     category = [_head("category", "n", *(f"{name} R@10" for name, _ in sources))]
     for c, values in result["by_category"].items():
         cells = [f"{by.get(c, {}).get('10', float('nan')):.3f}" for _, by in sources]
@@ -51,11 +66,15 @@ def score_table(result: dict) -> str:
     for which in ("top1", "top3"):
         dist = result["score_distribution"][which]
         rel, irr = dist["relevant"], dist["irrelevant"]
-        lines += [f"**{which}** (relevant n={rel['n']}, irrelevant n={irr['n']})", "",
-                  _head("", "p5", "p25", "p50", "p75", "p95"),
-                  _row("relevant", *(rel[f"p{q}"] for q in (5, 25, 50, 75, 95))),
-                  _row("irrelevant", *(irr[f"p{q}"] for q in (5, 25, 50, 75, 95))), "",
-                  _head("threshold", "relevant kept", "irrelevant dropped", "precision of kept")]
+        lines += [
+            f"**{which}** (relevant n={rel['n']}, irrelevant n={irr['n']})",
+            "",
+            _head("", "p5", "p25", "p50", "p75", "p95"),
+            _row("relevant", *(rel[f"p{q}"] for q in (5, 25, 50, 75, 95))),
+            _row("irrelevant", *(irr[f"p{q}"] for q in (5, 25, 50, 75, 95))),
+            "",
+            _head("threshold", "relevant kept", "irrelevant dropped", "precision of kept"),
+        ]
         for t, row in dist["threshold_sweep"].items():
             lines.append(_row(t, row["relevant_kept"], row["irrelevant_dropped"], row["precision_kept"]))
         lines.append("")
@@ -64,8 +83,10 @@ def score_table(result: dict) -> str:
 
 def variant_table(result: dict) -> str:
     ks = [str(k) for k in result["k"]]
-    lines = [_head("variant", *(f"R@{k}" for k in ks)),
-             _row("baseline (RECALL_POSTGRES_ONLY)", *_recall_cells(result["recall"], ks))]
+    lines = [
+        _head("variant", *(f"R@{k}" for k in ks)),
+        _row("baseline (RECALL_POSTGRES_ONLY)", *_recall_cells(result["recall"], ks)),
+    ]
     for name, v in result["variants"].items():
         lines.append(_row(name, *_recall_cells(v["recall"], ks)))
     return "\n".join(lines)
@@ -73,17 +94,37 @@ def variant_table(result: dict) -> str:
 
 # --- latency at scale (bench.scale) -------------------------------------------------------------
 
+
 def scale_table(result: dict) -> str:
-    lines = [_head("memories", "recall p50 / p95", "recall, trigram off p50 / p95", "page search p50 / p95",
-                   "page search, trigram off", "page list p50 / p95", "writes/s (vectors given)",
-                   "writes/s (embedding)")]
+    lines = [
+        _head(
+            "memories",
+            "recall p50 / p95",
+            "recall, trigram off p50 / p95",
+            "page search p50 / p95",
+            "page search, trigram off",
+            "page list p50 / p95",
+            "writes/s (vectors given)",
+            "writes/s (embedding)",
+        )
+    ]
     for r in result["sizes"]:
-        def cell(key: str) -> str:
+
+        def cell(key: str, r: dict = r) -> str:
             return f"{r[key]['p50']} / {r[key]['p95']} (n={r[key]['n']})"
 
-        lines.append(_row(f"{r['size']:,}", cell("recall_ms"), cell("recall_no_trigram_ms"), cell("page_search_ms"),
-                          cell("page_search_no_trigram_ms"), cell("page_list_ms"), r["write_per_s_precomputed"],
-                          r["write_per_s_with_embedding"]))
+        lines.append(
+            _row(
+                f"{r['size']:,}",
+                cell("recall_ms"),
+                cell("recall_no_trigram_ms"),
+                cell("page_search_ms"),
+                cell("page_search_no_trigram_ms"),
+                cell("page_list_ms"),
+                r["write_per_s_precomputed"],
+                r["write_per_s_with_embedding"],
+            )
+        )
     return "\n".join(lines)
 
 
@@ -94,8 +135,14 @@ CHAT_COLUMNS = ("turns", "hit@3", "precision", "inj/none", "memories/turn", "rec
 
 def _chat_cells(s: dict) -> list:
     lat = s.get("recall_ms") or {}
-    return [s["turns"], _num(s["need_hit_at_3"]), _num(s["precision"]), _num(s["no_memory_injection_rate"]),
-            _num(s["memories_per_turn"], 2), f"{lat.get('p50', '–')} / {lat.get('p95', '–')}"]
+    return [
+        s["turns"],
+        _num(s["need_hit_at_3"]),
+        _num(s["precision"]),
+        _num(s["no_memory_injection_rate"]),
+        _num(s["memories_per_turn"], 2),
+        f"{lat.get('p50', '–')} / {lat.get('p95', '–')}",
+    ]
 
 
 def chat_table(result: dict) -> str:
@@ -119,42 +166,91 @@ def chat_shape_table(result: dict) -> str:
 
 # --- what a chat teaches (bench.extraction) -----------------------------------------------------
 
-EXTRACTION_METRICS = ("precision", "recall", "kind_accuracy", "detail_retention", "update_detection",
-                      "wrong_replacements", "update_or_asked")
+EXTRACTION_METRICS = (
+    "precision",
+    "recall",
+    "kind_accuracy",
+    "detail_retention",
+    "update_detection",
+    "wrong_replacements",
+    "update_or_asked",
+)
 
 
 def extraction_table(result: dict) -> str:
     lines = [_head("extractor, split", "windows", *(m.replace("_", " ") for m in EXTRACTION_METRICS))]
     for extractor, values in result["by_extractor"].items():
-        lines.append(_row(f"**{extractor}, all**", values["overall"]["windows"],
-                          *(_num(values["overall"].get(m)) for m in EXTRACTION_METRICS)))
+        lines.append(
+            _row(
+                f"**{extractor}, all**",
+                values["overall"]["windows"],
+                *(_num(values["overall"].get(m)) for m in EXTRACTION_METRICS),
+            )
+        )
         for name, part in values.get("by_set", values["by_split"]).items():  # split/set, or a split (older runs)
             for language, s in part["by_language"].items():
-                lines.append(_row(f"{extractor}, {name} {language}", s["windows"],
-                                  *(_num(s.get(m)) for m in EXTRACTION_METRICS)))
-    locomo = {name: v["by_source"]["locomo"] for name, v in result["by_extractor"].items()
-              if "locomo" in v.get("by_source", {})}
+                lines.append(
+                    _row(f"{extractor}, {name} {language}", s["windows"], *(_num(s.get(m)) for m in EXTRACTION_METRICS))
+                )
+    locomo = {
+        name: v["by_source"]["locomo"]
+        for name, v in result["by_extractor"].items()
+        if "locomo" in v.get("by_source", {})
+    }
     if locomo:
-        lines += ["", "LoCoMo dev, turn level (a turn is positive when a session observation cites it):", "",
-                  _head("extractor", "turns", "PR-AUC", "recall at precision 0.8", "precision at recall 0.8",
-                        "precision / recall at the shipped threshold", "observation coverage")]
+        lines += [
+            "",
+            "LoCoMo dev, turn level (a turn is positive when a session observation cites it):",
+            "",
+            _head(
+                "extractor",
+                "turns",
+                "PR-AUC",
+                "recall at precision 0.8",
+                "precision at recall 0.8",
+                "precision / recall at the shipped threshold",
+                "observation coverage",
+            ),
+        ]
         for name, m in locomo.items():
             at = m["at_threshold"]
-            lines.append(_row(name, m["turns"], _num(m.get("pr_auc")), _num(m.get("recall_at_p80")),
-                              _num(m.get("precision_at_r80")), f"{_num(at['precision'])} / {_num(at['recall'])}",
-                              _num(m["observation_coverage"])))
+            lines.append(
+                _row(
+                    name,
+                    m["turns"],
+                    _num(m.get("pr_auc")),
+                    _num(m.get("recall_at_p80")),
+                    _num(m.get("precision_at_r80")),
+                    f"{_num(at['precision'])} / {_num(at['recall'])}",
+                    _num(m["observation_coverage"]),
+                )
+            )
     if fidelity := result.get("fidelity"):
-        lines += ["", "Fidelity (bench/fidelity_cases/, 250 written messages: every memory the user's own words, every "
-                  "number, time, code, URL and name kept; `learned`: the share of messages that yielded a memory):", "",
-                  _head("extractor", "language", "messages", "learned", "fidelity", "verbatim", "values kept")]
+        lines += [
+            "",
+            "Fidelity (bench/fidelity_cases/, 250 written messages: every memory the user's own words, every "
+            "number, time, code, URL and name kept; `learned`: the share of messages that yielded a memory):",
+            "",
+            _head("extractor", "language", "messages", "learned", "fidelity", "verbatim", "values kept"),
+        ]
         for name, values in fidelity.items():
             for language, m in [("all", values["overall"]), *values["by_language"].items()]:
-                lines.append(_row(name, language, m["cases"], _num(m["learned"]), _num(m["fidelity"]),
-                                  _num(m["verbatim"]), _num(m["values_kept"])))
+                lines.append(
+                    _row(
+                        name,
+                        language,
+                        m["cases"],
+                        _num(m["learned"]),
+                        _num(m["fidelity"]),
+                        _num(m["verbatim"]),
+                        _num(m["values_kept"]),
+                    )
+                )
     return "\n".join(lines)
 
 
 # --- chat sessions under load (bench.load) ------------------------------------------------------
+
 
 def _ms(latency: dict, name: str, q: str) -> str:
     return f"{latency[name][q]:,.0f}" if name in latency else "–"
@@ -162,55 +258,101 @@ def _ms(latency: dict, name: str, q: str) -> str:
 
 def load_table(results: list[dict]) -> str:
     """One row per run: throughput, errors and the latencies a user and an API client see."""
-    lines = [_head("run", "chat turns", "API reads", "errors", "lost messages", "first token p50 / p95 ms",
-                   "whole turn p50 / p95 ms", "API list p95 ms (memories / chats)", "API search p50 / p95 ms")]
+    lines = [
+        _head(
+            "run",
+            "chat turns",
+            "API reads",
+            "errors",
+            "lost messages",
+            "first token p50 / p95 ms",
+            "whole turn p50 / p95 ms",
+            "API list p95 ms (memories / chats)",
+            "API search p50 / p95 ms",
+        )
+    ]
     for r in results:
         config, lat = r["config"], r["latency_ms"]
 
-        def both(name: str) -> str:
+        def both(name: str, lat: dict = lat) -> str:
             return f"{_ms(lat, name, 'p50')} / {_ms(lat, name, 'p95')}"
 
-        lines.append(_row(f"{config['model']} model, {config['sessions']} sessions, think {config['think']:g} s",
-                          f"{r['chat_turns']:,} ({r['chat_turns_per_second']}/s)", f"{r['api_reads']:,}",
-                          sum(r["errors"].values()), r["lost_messages"], both("chat first token"),
-                          both("chat turn (whole reply)"),
-                          f"{_ms(lat, 'GET /api/memories', 'p95')} / {_ms(lat, 'GET /api/conversations', 'p95')}",
-                          both("POST /api/memories/search")))
+        lines.append(
+            _row(
+                f"{config['model']} model, {config['sessions']} sessions, think {config['think']:g} s",
+                f"{r['chat_turns']:,} ({r['chat_turns_per_second']}/s)",
+                f"{r['api_reads']:,}",
+                sum(r["errors"].values()),
+                r["lost_messages"],
+                both("chat first token"),
+                both("chat turn (whole reply)"),
+                f"{_ms(lat, 'GET /api/memories', 'p95')} / {_ms(lat, 'GET /api/conversations', 'p95')}",
+                both("POST /api/memories/search"),
+            )
+        )
     return "\n".join(lines)
 
 
 # --- what each graph extraction costs (bench.graph_cost) ----------------------------------------
 
+
 def graph_cost_table(result: dict) -> str:
     """Per mode and language: our seconds, model calls, rounds, tokens, embedder calls; then the model's calls
     by purpose and the estimate with a real model."""
-    lines = [_head("GRAPH_EXTRACTION, memories", "s per memory, ours (mean / p95)", "model calls (min-max)",
-                   "rounds", "tokens in / out", "embedder calls (texts)")]
+    lines = [
+        _head(
+            "GRAPH_EXTRACTION, memories",
+            "s per memory, ours (mean / p95)",
+            "model calls (min-max)",
+            "rounds",
+            "tokens in / out",
+            "embedder calls (texts)",
+        )
+    ]
     for mode, part in result["modes"].items():
         for label, s in [("all", part["overall"]), *part["by_language"].items()]:
             seconds, calls = s["seconds_per_memory"], s["model_calls_per_memory"]
-            lines.append(_row(f"{mode}, {label} ({s['memories']})", f"{seconds['mean']:.3f} / {seconds['p95']:.3f}",
-                              f"{calls['mean']:.2f} ({calls['min']}-{calls['max']})", f"{s['model_rounds_per_memory']:.2f}",
-                              f"{s['prompt_tokens_per_memory']:,.0f} / {s['completion_tokens_per_memory']:,.0f}",
-                              f"{s['embedding_calls_per_memory']:.2f} ({s['embedded_texts_per_memory']:.1f})"))
+            lines.append(
+                _row(
+                    f"{mode}, {label} ({s['memories']})",
+                    f"{seconds['mean']:.3f} / {seconds['p95']:.3f}",
+                    f"{calls['mean']:.2f} ({calls['min']}-{calls['max']})",
+                    f"{s['model_rounds_per_memory']:.2f}",
+                    f"{s['prompt_tokens_per_memory']:,.0f} / {s['completion_tokens_per_memory']:,.0f}",
+                    f"{s['embedding_calls_per_memory']:.2f} ({s['embedded_texts_per_memory']:.1f})",
+                )
+            )
     lines += ["", _head("graphiti's call", "calls per memory", "memories calling", "tokens in / out per call")]
     overall = result["modes"]["model"]["overall"]
     for purpose, p in overall["by_purpose"].items():
-        lines.append(_row(purpose, f"{p['calls_per_memory']:.2f}", f"{p['memories_calling']} of {overall['memories']}",
-                          f"{p['prompt_tokens_per_call']:,.0f} / {p['completion_tokens_per_call']:,.0f}"))
+        lines.append(
+            _row(
+                purpose,
+                f"{p['calls_per_memory']:.2f}",
+                f"{p['memories_calling']} of {overall['memories']}",
+                f"{p['prompt_tokens_per_call']:,.0f} / {p['completion_tokens_per_call']:,.0f}",
+            )
+        )
     a = result["assumptions"]
     low, high = a["latency_s_per_call"]
-    lines += ["", f"With a real model ({low:g}-{high:g} s a call; USD {a['usd_per_million_in']:g} / "
-                  f"{a['usd_per_million_out']:g} per million tokens in / out, {a['price_of']}):", "",
-              _head("GRAPH_EXTRACTION", "s per memory", "memories per hour, one worker", "USD per 1,000 memories")]
+    lines += [
+        "",
+        f"With a real model ({low:g}-{high:g} s a call; USD {a['usd_per_million_in']:g} / "
+        f"{a['usd_per_million_out']:g} per million tokens in / out, {a['price_of']}):",
+        "",
+        _head("GRAPH_EXTRACTION", "s per memory", "memories per hour, one worker", "USD per 1,000 memories"),
+    ]
     for mode, e in result["estimate"].items():
         lo, hi = e["seconds_per_memory"]
         per_hour = " to ".join(f"{n:,}" for n in dict.fromkeys(e["memories_per_hour_one_worker"]))
-        lines.append(_row(mode, f"{lo:g}" if lo == hi else f"{lo:g} to {hi:g}", per_hour, f"{e['usd_per_1000_memories']:.2f}"))
+        lines.append(
+            _row(mode, f"{lo:g}" if lo == hi else f"{lo:g} to {hi:g}", per_hour, f"{e['usd_per_1000_memories']:.2f}")
+        )
     return "\n".join(lines)
 
 
 # --- secrets never stored (bench.secrets) -------------------------------------------------------
+
 
 def _rate(value) -> str:
     return "–" if value is None else f"{value * 100:.1f} %"
@@ -227,8 +369,10 @@ def secrets_table(result: dict) -> str:
         lines += ["", f"LoCoMo dev turns refused: {lo['blocked']} of {lo['turns']:,} ({_rate(lo['blocked_rate'])})."]
     baseline = result.get("embedding_baseline_dev")
     if baseline:
-        cells = "; ".join(f"threshold {b['threshold']:g}: {b['stored']} stored, {_rate(b['over_blocked_rate'])} over-blocked"
-                          for b in baseline.values())
+        cells = "; ".join(
+            f"threshold {b['threshold']:g}: {b['stored']} stored, {_rate(b['over_blocked_rate'])} over-blocked"
+            for b in baseline.values()
+        )
         lines += ["", f"The trained alternative on dev (`--baseline`): {cells}."]
     return "\n".join(lines)
 
@@ -245,33 +389,70 @@ def changes_table(result: dict) -> str:
     for split, deciders in result["by_split"].items():
         for decider, languages in deciders.items():
             for language, s in languages.items():
-                lines.append(_row(split, DECIDERS.get(decider, decider), language, s["statements"], *(_num(s.get(m)) for m in CHANGE_METRICS)))
+                lines.append(
+                    _row(
+                        split,
+                        DECIDERS.get(decider, decider),
+                        language,
+                        s["statements"],
+                        *(_num(s.get(m)) for m in CHANGE_METRICS),
+                    )
+                )
     return "\n".join(lines)
 
 
 # --- entities without a model (bench.entities) --------------------------------------------------
 
+
 def entities_table(result: dict) -> str:
     """Per split and language: precision and recall, typed and untyped, and recall on unlisted names."""
-    lines = [_head("split", "language", "sentences", "gold", "precision", "recall", "typed P", "typed R",
-                   "recall on names the gazetteer lacks")]
+    lines = [
+        _head(
+            "split",
+            "language",
+            "sentences",
+            "gold",
+            "precision",
+            "recall",
+            "typed P",
+            "typed R",
+            "recall on names the gazetteer lacks",
+        )
+    ]
     for split, part in result["by_split"].items():
         for language, s in part["by_language"].items():
-            lines.append(_row(split, language, s["sentences"], s["gold"], _num(s["precision"]), _num(s["recall"]),
-                              _num(s["typed_precision"]), _num(s["typed_recall"]), _num(s.get("unlisted_recall"))))
+            lines.append(
+                _row(
+                    split,
+                    language,
+                    s["sentences"],
+                    s["gold"],
+                    _num(s["precision"]),
+                    _num(s["recall"]),
+                    _num(s["typed_precision"]),
+                    _num(s["typed_recall"]),
+                    _num(s.get("unlisted_recall")),
+                )
+            )
     t = result.get("timing")
     if t:
         by_language = ", ".join(f"{k} {v:g}" for k, v in t["us_per_memory_by_language"].items())
-        lines += ["", f"- Time per memory: {t['us_per_memory']:g} µs ({by_language} µs); the first call "
-                      f"{t['first_call_s']:g} s (loading jieba)."]
+        lines += [
+            "",
+            f"- Time per memory: {t['us_per_memory']:g} µs ({by_language} µs); the first call "
+            f"{t['first_call_s']:g} s (loading jieba).",
+        ]
     for split, r in (result.get("resolution") or {}).items():
         names = r["names_only"]
-        lines.append(f"- Resolution, {split}: names only {names['accuracy']:.3f} over {r['cases']} names "
-                     f"({names['wrong_merges']} wrong merges, {names['missed_merges']} missed).")
+        lines.append(
+            f"- Resolution, {split}: names only {names['accuracy']:.3f} over {r['cases']} names "
+            f"({names['wrong_merges']} wrong merges, {names['missed_merges']} missed)."
+        )
     return "\n".join(lines)
 
 
 # --- The summary: one line of figures per step (docs/benchmarks.md's first table) ----------------------
+
 
 def _p(latency: dict) -> str:
     return f"p50 {latency['p50']:.1f} / p95 {latency['p95']:.1f} ms"
@@ -281,16 +462,20 @@ def _extraction_headline(r: dict) -> str:
     sets = r["by_extractor"]["learned"]["by_set"]
     windows, changes = sets["holdout/windows"]["overall"], sets["holdout/changes_b"]["overall"]
     fidelity = r["fidelity"]["learned"]["by_language"]
-    return (f"learned default, holdout windows: precision {windows['precision']:.3f}, recall {windows['recall']:.3f}; "
-            f"stated changes (changes_b) applied {changes['update_detection']:.3f}, applied or asked "
-            f"{changes['update_or_asked']:.3f}, wrong {changes['wrong_replacements']:.3f}; words kept (fidelity) "
-            f"en {fidelity['en']['fidelity']:.3f} / zh {fidelity['zh']['fidelity']:.3f}")
+    return (
+        f"learned default, holdout windows: precision {windows['precision']:.3f}, recall {windows['recall']:.3f}; "
+        f"stated changes (changes_b) applied {changes['update_detection']:.3f}, applied or asked "
+        f"{changes['update_or_asked']:.3f}, wrong {changes['wrong_replacements']:.3f}; words kept (fidelity) "
+        f"en {fidelity['en']['fidelity']:.3f} / zh {fidelity['zh']['fidelity']:.3f}"
+    )
 
 
 def _chat_headline(r: dict) -> str:
     o = r["overall"]
-    return (f"needed memory in the top 3: {o['need_hit_at_3']:.3f}, precision {o['precision']:.3f}, small talk "
-            f"handed a memory {o['no_memory_injection_rate']:.3f}; recall {_p(o['recall_ms'])}")
+    return (
+        f"needed memory in the top 3: {o['need_hit_at_3']:.3f}, precision {o['precision']:.3f}, small talk "
+        f"handed a memory {o['no_memory_injection_rate']:.3f}; recall {_p(o['recall_ms'])}"
+    )
 
 
 def _locomo_headline(r: dict) -> str:
@@ -307,8 +492,10 @@ def _scale_headline(r: dict) -> str:
 def _graph_cost_headline(r: dict) -> str:
     e = r["estimate"]
     low, high = e["model"]["seconds_per_memory"]
-    return (f"rules {e['rules']['seconds_per_memory'][0]:.2f} s a memory, free; with a model {low:.1f}–{high:.1f} s "
-            f"and ${e['model']['usd_per_1000_memories']:.2f} per 1,000 memories")
+    return (
+        f"rules {e['rules']['seconds_per_memory'][0]:.2f} s a memory, free; with a model {low:.1f}–{high:.1f} s "
+        f"and ${e['model']['usd_per_1000_memories']:.2f} per 1,000 memories"
+    )
 
 
 def _secrets_headline(r: dict) -> str:
@@ -317,8 +504,12 @@ def _secrets_headline(r: dict) -> str:
 
 def _changes_headline(r: dict) -> str:
     h = r["by_split"]["holdout"]["learned"]
-    return "; ".join(f"{language}: changes found {h[language]['update_detection']:.3f}, wrong "
-                     f"{h[language]['wrong_replacements']:.3f}" for language in ("en", "zh") if language in h)
+    return "; ".join(
+        f"{language}: changes found {h[language]['update_detection']:.3f}, wrong "
+        f"{h[language]['wrong_replacements']:.3f}"
+        for language in ("en", "zh")
+        if language in h
+    )
 
 
 def _entities_headline(r: dict) -> str:
@@ -328,16 +519,27 @@ def _entities_headline(r: dict) -> str:
 
 def _load_headline(r: dict) -> str:
     lat = r["latency_ms"]
-    return (f"{r['config']['sessions']} sessions: first token {_p(lat['chat first token'])}, "
-            f"{sum(r['errors'].values())} errors, {r['lost_messages']} lost")
+    return (
+        f"{r['config']['sessions']} sessions: first token {_p(lat['chat first token'])}, "
+        f"{sum(r['errors'].values())} errors, {r['lost_messages']} lost"
+    )
 
 
 HEADLINES = {
-    "extraction": _extraction_headline, "chat": _chat_headline, "chat_past": _chat_headline,
-    "locomo": _locomo_headline, "locomo_peers": _locomo_headline, "scale_1k": _scale_headline,
-    "scale": _scale_headline, "graph_cost": _graph_cost_headline, "secrets": _secrets_headline,
-    "changes": _changes_headline, "entities": _entities_headline, "load_offline": _load_headline,
-    "load_scripted": _load_headline, "load_offline_think15": _load_headline,
+    "extraction": _extraction_headline,
+    "chat": _chat_headline,
+    "chat_past": _chat_headline,
+    "locomo": _locomo_headline,
+    "locomo_peers": _locomo_headline,
+    "scale_1k": _scale_headline,
+    "scale": _scale_headline,
+    "graph_cost": _graph_cost_headline,
+    "secrets": _secrets_headline,
+    "changes": _changes_headline,
+    "entities": _entities_headline,
+    "load_offline": _load_headline,
+    "load_scripted": _load_headline,
+    "load_offline_think15": _load_headline,
 }
 
 

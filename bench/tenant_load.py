@@ -7,6 +7,7 @@ before the load and built after it, each build timed. No MemoryEvent rows are wr
 reads them. Vectors reuse an embedded pool (bench/synthetic.py) with noise drawn per chunk, so no two
 rows share a vector.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,7 +16,7 @@ import random
 import struct
 import time
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -23,8 +24,8 @@ from . import synthetic
 
 logger = logging.getLogger("bench.scale.tenants")
 TABLE = "memoryapp_memory"
-PG_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
-START = datetime(2025, 11, 1, tzinfo=timezone.utc)  # memories are learnt over the year before the bench
+PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+START = datetime(2025, 11, 1, tzinfo=UTC)  # memories are learnt over the year before the bench
 
 
 def tenant_sizes(users: int, rows: int, *, seed: int = 3, sigma: float = 1.3, smallest: int = 5) -> list[int]:
@@ -42,6 +43,7 @@ def tenant_sizes(users: int, rows: int, *, seed: int = 3, sigma: float = 1.3, sm
 
 
 # --- binary COPY -------------------------------------------------------------------------------------
+
 
 def _encode(kind: str, value) -> bytes | None:
     """One field in Postgres' binary COPY format (without its length word)."""
@@ -74,19 +76,43 @@ def encode_row(kinds: list[str], values: list) -> bytes:
 
 
 def column_kinds(cursor, columns: list[str]) -> list[str]:
-    cursor.execute("""SELECT a.attname, format_type(a.atttypid, NULL) FROM pg_attribute a
-                      WHERE a.attrelid = %s::regclass AND a.attnum > 0""", [TABLE])
+    cursor.execute(
+        """SELECT a.attname, format_type(a.atttypid, NULL) FROM pg_attribute a
+                      WHERE a.attrelid = %s::regclass AND a.attnum > 0""",
+        [TABLE],
+    )
     kinds = {name: "vector" if kind == "vector" else kind for name, kind in cursor.fetchall()}
     return [kinds[c] for c in columns]
 
 
-COLUMNS = ["user_id", "content", "content_key", "kind", "lifecycle", "importance", "confidence", "access_count",
-           "status", "valid_from", "source", "embedding", "context", "cues", "search_tokens", "search_context",
-           "search_cues", "graph_episode_id", "graph_sync_state", "created_at", "updated_at"]
+COLUMNS = [
+    "user_id",
+    "content",
+    "content_key",
+    "kind",
+    "lifecycle",
+    "importance",
+    "confidence",
+    "access_count",
+    "status",
+    "valid_from",
+    "source",
+    "embedding",
+    "context",
+    "cues",
+    "search_tokens",
+    "search_context",
+    "search_cues",
+    "graph_episode_id",
+    "graph_sync_state",
+    "created_at",
+    "updated_at",
+]
 
 
-def user_rows(user_id: int, count: int, start: int, pool: list[str], pool_vectors: np.ndarray,
-              seed: int) -> Iterator[list]:
+def user_rows(
+    user_id: int, count: int, start: int, pool: list[str], pool_vectors: np.ndarray, seed: int
+) -> Iterator[list]:
     """One user's rows as COPY values, in the order of COLUMNS; `start` numbers the notes across users."""
     from memoryapp.engine.text import content_key, search_context, search_tokens
 
@@ -98,9 +124,29 @@ def user_rows(user_id: int, count: int, start: int, pool: list[str], pool_vector
     picks = random.Random(seed * 1_000_003 + start)
     for n, (text, _) in enumerate(texts):
         created = START + timedelta(seconds=picks.randrange(365 * 86400))
-        yield [user_id, text, content_key(text), "fact", "working", round(picks.uniform(0.3, 0.9), 2), 0.8, 0,
-               "active", created, "manual", vectors[n].tobytes(), "", [], search_tokens(text),
-               search_context("", created), "", "", "pending", created, created]
+        yield [
+            user_id,
+            text,
+            content_key(text),
+            "fact",
+            "working",
+            round(picks.uniform(0.3, 0.9), 2),
+            0.8,
+            0,
+            "active",
+            created,
+            "manual",
+            vectors[n].tobytes(),
+            "",
+            [],
+            search_tokens(text),
+            search_context("", created),
+            "",
+            "",
+            "pending",
+            created,
+            created,
+        ]
 
 
 def interleaved_plan(plan: list[tuple[int, int]], rounds: int, seed: int = 29) -> list[list[tuple[int, int]]]:
@@ -115,8 +161,15 @@ def interleaved_plan(plan: list[tuple[int, int]], rounds: int, seed: int = 29) -
     return out
 
 
-def copy_users(connection, plan: list[tuple[int, int]], pool: list[str], pool_vectors: np.ndarray,
-               *, rounds: int = 20, seed: int = 23) -> float:
+def copy_users(
+    connection,
+    plan: list[tuple[int, int]],
+    pool: list[str],
+    pool_vectors: np.ndarray,
+    *,
+    rounds: int = 20,
+    seed: int = 23,
+) -> float:
     """COPY every (user id, count) of `plan` into the memory table, rows shuffled across users within
     each round (interleaved_plan); returns seconds."""
     started, written = time.perf_counter(), 0
@@ -140,10 +193,14 @@ def copy_users(connection, plan: list[tuple[int, int]], pool: list[str], pool_ve
 
 # --- indexes -----------------------------------------------------------------------------------------
 
+
 def secondary_indexes(cursor) -> dict[str, str]:
     """name -> CREATE INDEX statement for every index on the memory table but its primary key."""
-    cursor.execute("""SELECT i.relname, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-                      WHERE x.indrelid = %s::regclass AND NOT x.indisprimary ORDER BY i.relname""", [TABLE])
+    cursor.execute(
+        """SELECT i.relname, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+                      WHERE x.indrelid = %s::regclass AND NOT x.indisprimary ORDER BY i.relname""",
+        [TABLE],
+    )
     return dict(cursor.fetchall())
 
 

@@ -12,6 +12,7 @@ recall with the vector search forced exact (index scans off: the user's rows by 
 distance), the memories page's list and search; EXPLAIN ANALYZE of the recall statement; each index's
 build time and size; bytes per memory on disk.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,14 +35,16 @@ VAR_DIR = runtime.REPO / "var" / "bench-tenants"
 def add_arguments(parser) -> None:
     group = parser.add_argument_group("many users (--tenants)")
     group.add_argument("--tenants", action="store_true", help="many users in one table instead of one growing user")
-    group.add_argument("--tenant-rows", type=int, default=1_000_000,
-                       help="memories over all the users but the large one")
+    group.add_argument(
+        "--tenant-rows", type=int, default=1_000_000, help="memories over all the users but the large one"
+    )
     group.add_argument("--users", type=int, default=2000)
     group.add_argument("--large-user", type=int, default=100_000, help="memories of the one large user (0: none)")
     group.add_argument("--small-max", type=int, default=1000, help="a small user has at most this many memories")
     group.add_argument("--sample-users", type=int, default=60, help="random users asked, per group")
-    group.add_argument("--mid-queries", type=int, default=80,
-                       help="queries for mid-sized users (their exact arm is slow)")
+    group.add_argument(
+        "--mid-queries", type=int, default=80, help="queries for mid-sized users (their exact arm is slow)"
+    )
     group.add_argument("--large-queries", type=int, default=40)
     group.add_argument("--reload", action="store_true", help="load the table again even if this shape is loaded")
     group.add_argument("--maintenance-work-mem", default="6GB", help="for the index builds")
@@ -70,6 +73,7 @@ def exact_vector_search():
 
 
 # --- loading -----------------------------------------------------------------------------------------
+
 
 def _load_record_path() -> Path:
     from django.conf import settings
@@ -114,12 +118,18 @@ def load(args, pool: list[str], pool_vectors: np.ndarray) -> dict:
         vacuum_started = time.perf_counter()
         cursor.execute("VACUUM ANALYZE memoryapp_memory")
         vacuum_s = time.perf_counter() - vacuum_started
-    record = {"tag": tag, "rows": expected, "users": args.users + bool(args.large_user),
-              "copy_s": round(copy_s, 1), "copy_rows_per_s": round(expected / copy_s),
-              "index_builds": builds, "vacuum_analyze_s": round(vacuum_s, 1),
-              "maintenance_work_mem": args.maintenance_work_mem,
-              "total_load_s": round(time.perf_counter() - started, 1),
-              "loadavg_after_load": [round(x, 2) for x in os.getloadavg()]}
+    record = {
+        "tag": tag,
+        "rows": expected,
+        "users": args.users + bool(args.large_user),
+        "copy_s": round(copy_s, 1),
+        "copy_rows_per_s": round(expected / copy_s),
+        "index_builds": builds,
+        "vacuum_analyze_s": round(vacuum_s, 1),
+        "maintenance_work_mem": args.maintenance_work_mem,
+        "total_load_s": round(time.perf_counter() - started, 1),
+        "loadavg_after_load": [round(x, 2) for x in os.getloadavg()],
+    }
     runtime.write_state(record_path, record)
     return {**record, "reused": False}
 
@@ -131,9 +141,14 @@ def storage(rows: int) -> dict:
         cursor.execute("""SELECT pg_relation_size('memoryapp_memory'), pg_table_size('memoryapp_memory'),
                                  pg_indexes_size('memoryapp_memory'), pg_total_relation_size('memoryapp_memory')""")
         heap, table, indexes, total = cursor.fetchone()
-    return {"heap_bytes": heap, "table_with_toast_bytes": table, "indexes_bytes": indexes, "total_bytes": total,
-            "bytes_per_memory": round(total / rows) if rows else None,
-            "table_bytes_per_memory": round(table / rows) if rows else None}
+    return {
+        "heap_bytes": heap,
+        "table_with_toast_bytes": table,
+        "indexes_bytes": indexes,
+        "total_bytes": total,
+        "bytes_per_memory": round(total / rows) if rows else None,
+        "table_bytes_per_memory": round(table / rows) if rows else None,
+    }
 
 
 def server_facts() -> dict:
@@ -143,8 +158,16 @@ def server_facts() -> dict:
         cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
         version = cursor.fetchone()[0]
         facts = {"pgvector": version}
-        for name in ("server_version", "shared_buffers", "work_mem", "hnsw.ef_search", "hnsw.iterative_scan",
-                     "hnsw.max_scan_tuples", "effective_cache_size", "random_page_cost"):
+        for name in (
+            "server_version",
+            "shared_buffers",
+            "work_mem",
+            "hnsw.ef_search",
+            "hnsw.iterative_scan",
+            "hnsw.max_scan_tuples",
+            "effective_cache_size",
+            "random_page_cost",
+        ):
             cursor.execute("SELECT current_setting(%s, true)", [name])
             facts[name] = cursor.fetchone()[0]
     return facts
@@ -152,38 +175,54 @@ def server_facts() -> dict:
 
 # --- measuring ---------------------------------------------------------------------------------------
 
+
 def user_groups(args) -> dict[str, list[tuple[int, int]]]:
     """(user id, active memories) of random small users, random mid-sized ones, and the large one."""
-    from django.db.models import Count, Q
-
     from django.contrib.auth import get_user_model
+    from django.db.models import Count, Q
 
     from . import tenant_load
 
     tag = tenant_load.dataset_tag(args.tenant_rows, args.users, args.large_user)
-    users = list(get_user_model().objects.filter(username__startswith=tag)
-                 .annotate(n=Count("memories", filter=Q(memories__status="active")))
-                 .values_list("pk", "n", "username"))
+    users = list(
+        get_user_model()
+        .objects.filter(username__startswith=tag)
+        .annotate(n=Count("memories", filter=Q(memories__status="active")))
+        .values_list("pk", "n", "username")
+    )
     rng = random.Random(41)
     small = [(pk, n) for pk, n, name in users if n <= args.small_max and not name.endswith("-large")]
     mid = [(pk, n) for pk, n, name in users if n > args.small_max and not name.endswith("-large")]
-    groups = {"small_user": rng.sample(small, min(args.sample_users, len(small))),
-              "mid_user": rng.sample(mid, min(args.sample_users, len(mid)))}
+    groups = {
+        "small_user": rng.sample(small, min(args.sample_users, len(small))),
+        "mid_user": rng.sample(mid, min(args.sample_users, len(mid))),
+    }
     large = [(pk, n) for pk, n, name in users if name.endswith("-large")]
     if large:
         groups["large_user"] = large
     return groups
 
 
-def measure_group(members: list[tuple[int, int]], queries: list[str], vectors: np.ndarray, short: list[str],
-                  short_vectors: np.ndarray, count: int) -> dict:
+def measure_group(
+    members: list[tuple[int, int]],
+    queries: list[str],
+    vectors: np.ndarray,
+    short: list[str],
+    short_vectors: np.ndarray,
+    count: int,
+) -> dict:
     """`count` queries over the members in turn; per query the arms take turns (load hits them alike)."""
     from memoryapp.engine.recall.recall import recall
     from memoryapp.engine.recall.recipes import RECALL_MEMORIES_PAGE, RECALL_POSTGRES_ONLY
     from memoryapp.models import Memory, MemoryStatus
 
-    times = {"recall_ms": [], "recall_with_embedding_ms": [], "page_list_ms": [], "page_search_ms": [],
-             "recall_statement_ms": []}  # recall's one Postgres statement alone (the rest is Python)
+    times = {
+        "recall_ms": [],
+        "recall_with_embedding_ms": [],
+        "page_list_ms": [],
+        "page_search_ms": [],
+        "recall_statement_ms": [],
+    }  # recall's one Postgres statement alone (the rest is Python)
     same, same_set = [], []
     for n in range(count + 3):  # the first 3 warm the caches and the connection and are not kept
         user_id, _ = members[n % len(members)]
@@ -212,11 +251,14 @@ def measure_group(members: list[tuple[int, int]], queries: list[str], vectors: n
         same.append(same_top(ids, exact_ids))
         same_set.append(set(ids[:10]) == set(exact_ids[:10]))
     sizes = sorted(n for _, n in members)
-    return {**{key: latency_summary(values) for key, values in times.items()},
-            "exact_top10_share": round(sum(same) / len(same), 4),
-            "exact_top10_set_share": round(sum(same_set) / len(same_set), 4),
-            "queries": len(same), "users": len(members),
-            "memories_per_user": {"min": sizes[0], "median": sizes[len(sizes) // 2], "max": sizes[-1]}}
+    return {
+        **{key: latency_summary(values) for key, values in times.items()},
+        "exact_top10_share": round(sum(same) / len(same), 4),
+        "exact_top10_set_share": round(sum(same_set) / len(same_set), 4),
+        "queries": len(same),
+        "users": len(members),
+        "memories_per_user": {"min": sizes[0], "median": sizes[len(sizes) // 2], "max": sizes[-1]},
+    }
 
 
 def explain_user(user_id: int, query: str, vector: list[float]) -> list[str]:
@@ -235,21 +277,31 @@ def run(args) -> dict:
     from django.conf import settings
 
     pool, pool_vectors, queries, vectors, short, short_vectors = synthetic.embedded_inputs(
-        args.pool, args.queries, Path(settings.VAR_DIR) / "embcache")
+        args.pool, args.queries, Path(settings.VAR_DIR) / "embcache"
+    )
 
     loaded = load(args, pool, pool_vectors)
     groups = user_groups(args)
-    result: dict = {"rows": loaded["rows"], "users": loaded["users"], "load": loaded, "server": server_facts(),
-                    "storage": storage(loaded["rows"])}
+    result: dict = {
+        "rows": loaded["rows"],
+        "users": loaded["users"],
+        "load": loaded,
+        "server": server_facts(),
+        "storage": storage(loaded["rows"]),
+    }
     for name, members in groups.items():
         count = {"large_user": args.large_queries, "mid_user": args.mid_queries}.get(name, args.queries)
         result[name] = measure_group(members, queries, vectors, short, short_vectors, count)
         logger.info("%s: %s", name, json.dumps(result[name]))
-    result["explain"] = {name: explain_user(members[0][0], queries[0], vectors[0].tolist())
-                         for name, members in groups.items()}
-    return {"tenants": result, "queries": args.queries, "pool": args.pool,
-            "vector_note": "pool vectors with Gaussian noise sigma 0.02 per dimension drawn per user slice, "
-                           "renormalised"}
+    result["explain"] = {
+        name: explain_user(members[0][0], queries[0], vectors[0].tolist()) for name, members in groups.items()
+    }
+    return {
+        "tenants": result,
+        "queries": args.queries,
+        "pool": args.pool,
+        "vector_note": "pool vectors with Gaussian noise sigma 0.02 per dimension drawn per user slice, renormalised",
+    }
 
 
 def summary_lines(result: dict) -> list[str]:
@@ -258,8 +310,10 @@ def summary_lines(result: dict) -> list[str]:
     for name in ("small_user", "mid_user", "large_user"):
         if name in t:
             g = t[name]
-            lines.append(f"{name}: recall p50={g['recall_ms']['p50']} p95={g['recall_ms']['p95']} ms "
-                         f"(with embedding p95={g['recall_with_embedding_ms']['p95']}), exact top-10 "
-                         f"{g['exact_top10_share']:.3f}, list p95={g['page_list_ms']['p95']}, "
-                         f"search p95={g['page_search_ms']['p95']} ms")
+            lines.append(
+                f"{name}: recall p50={g['recall_ms']['p50']} p95={g['recall_ms']['p95']} ms "
+                f"(with embedding p95={g['recall_with_embedding_ms']['p95']}), exact top-10 "
+                f"{g['exact_top10_share']:.3f}, list p95={g['page_list_ms']['p95']}, "
+                f"search p95={g['page_search_ms']['p95']} ms"
+            )
     return lines

@@ -2,6 +2,7 @@
 
 `--variants NAME ...` on bench.locomo evaluates each on the same ingested memories and questions.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -35,8 +36,9 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "no_trigram_rank_only": lambda n: _with(baseline(n), trigram={"enabled": False}, fusion={"rank_share": 1.0}),
     "no_recency": lambda n: _with(baseline(n), scoring=_NO_RECENCY),
     "wide_limits": lambda n: _with(baseline(n), vector={"limit": 100}, full_text={"limit": 100}),
-    "wide_rank_only": lambda n: _with(baseline(n), vector={"limit": 100}, full_text={"limit": 100},
-                                      fusion={"rank_share": 1.0}),
+    "wide_rank_only": lambda n: _with(
+        baseline(n), vector={"limit": 100}, full_text={"limit": 100}, fusion={"rank_share": 1.0}
+    ),
     "ft_weight_1.5": lambda n: _with(baseline(n), full_text={"weight": 1.5}),
     "vec_weight_1.5": lambda n: _with(baseline(n), vector={"weight": 1.5}),
     "rrf_k_20": lambda n: _with(baseline(n), fusion={"rrf_k": 20}),
@@ -49,8 +51,9 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     # Third round: around the best of the second (wide_rank_ft1.5_rrf20).
     "wide_rank_ft2_rrf20": lambda n: _with(VARIANTS["wide_rank_ft1.5_rrf20"](n), full_text={"weight": 2.0}),
     "wide_rank_ft1.5_rrf10": lambda n: _with(VARIANTS["wide_rank_ft1.5"](n), fusion={"rrf_k": 10}),
-    "wider200_rank_ft1.5_rrf20": lambda n: _with(VARIANTS["wide_rank_ft1.5_rrf20"](n), vector={"limit": 200},
-                                                 full_text={"limit": 200}),
+    "wider200_rank_ft1.5_rrf20": lambda n: _with(
+        VARIANTS["wide_rank_ft1.5_rrf20"](n), vector={"limit": 200}, full_text={"limit": 200}
+    ),
     # Issue #8 step 5: engine methods (full-text ranking, context, dates, query rewriting).
     "bm25": lambda n: _with(baseline(n), full_text={}),
     "bm25_b0.3": lambda n: _with(baseline(n), full_text={"b": 0.3}),
@@ -73,11 +76,13 @@ VARIANTS: dict[str, Callable[[int], RecallConfig]] = {
     "bm25_context_0.5_no_trigram": lambda n: _with(VARIANTS["bm25_context_0.5"](n), trigram={"enabled": False}),
     # Issue #31: recency and full-text weight again, chosen on conv-26/30/41 (--samples), reported on
     # 42/43/44; the winner (bm25_ft2_no_recency) is now the recipe: before_issue31 is the recipe it replaced.
-    "before_issue31": lambda n: _with(baseline(n), full_text={"weight": 1.5},
-                                      scoring={"similarity": 0.6, "importance": 0.25, "recency": 0.15}),
+    "before_issue31": lambda n: _with(
+        baseline(n), full_text={"weight": 1.5}, scoring={"similarity": 0.6, "importance": 0.25, "recency": 0.15}
+    ),
     "bm25_ft2_no_recency": lambda n: _with(baseline(n), full_text={"weight": 2.0}, scoring=_NO_RECENCY),
-    "recency_0.05": lambda n: _with(VARIANTS["before_issue31"](n),
-                                    scoring={"similarity": 0.7, "importance": 0.25, "recency": 0.05}),
+    "recency_0.05": lambda n: _with(
+        VARIANTS["before_issue31"](n), scoring={"similarity": 0.7, "importance": 0.25, "recency": 0.05}
+    ),
     # Round 2 around the kept recipe (same split).
     "ft2.5": lambda n: _with(baseline(n), full_text={"weight": 2.5}),
     "ft3": lambda n: _with(baseline(n), full_text={"weight": 3.0}),

@@ -22,6 +22,7 @@
   it: `memories_added` says how many were new). The figure
   is the pipeline's own cost: the task, its embedding, neighbours and writes, and the queue.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,9 +93,18 @@ def floor_rates(user_id: int, texts: list[str], vectors: list[list[float]], roun
                         if name not in kept[variant]:
                             cursor.execute(f'DROP INDEX "{name}"')  # names from pg_indexes, never input
                 now = timezone.now()
-                rows = [Memory(user_id=user_id, content=text, content_key=content_key(text), valid_from=now,
-                               source="imported", embedding=vector, search_tokens=search_tokens(text))
-                        for text, vector in zip(texts, vectors)]
+                rows = [
+                    Memory(
+                        user_id=user_id,
+                        content=text,
+                        content_key=content_key(text),
+                        valid_from=now,
+                        source="imported",
+                        embedding=vector,
+                        search_tokens=search_tokens(text),
+                    )
+                    for text, vector in zip(texts, vectors)
+                ]
                 started = time.perf_counter()
                 copy_insert(rows)
                 rates[variant].append(round(len(rows) / (time.perf_counter() - started), 1))
@@ -126,9 +136,16 @@ def import_through_job(source, timeout: float = 600) -> dict:
         time.sleep(0.1)
     seconds = time.perf_counter() - started
     assert job["status"] == "done", job
-    return {"import_5000_s" if job["total"] == 5000 else "import_s": round(seconds, 2),
-            "import_accept_s": round(accepted, 2), "import_rows": job["total"], "imported": job["imported"], "duplicates": job["duplicates"],
-            "progress_polls": short, "polls": polls, "target": target}
+    return {
+        "import_5000_s" if job["total"] == 5000 else "import_s": round(seconds, 2),
+        "import_accept_s": round(accepted, 2),
+        "import_rows": job["total"],
+        "imported": job["imported"],
+        "duplicates": job["duplicates"],
+        "progress_polls": short,
+        "polls": polls,
+        "target": target,
+    }
 
 
 def scripted_extraction_model(sentences: list[str]):
@@ -145,13 +162,24 @@ def scripted_extraction_model(sentences: list[str]):
         tag = hashlib.sha1(json.dumps(body["messages"][1:], sort_keys=True).encode()).hexdigest()[:10]
         if EXTRACT_MARKER in system:
             picks = [sentences[(int(tag, 16) + n * 7919) % len(sentences)] for n in range(2)]
-            return json.dumps({"candidates": [
-                {"content": f"{text[:-1]} (window {tag})", "kind": "fact", "importance": 0.6, "confidence": 0.9}
-                for text in picks]})
+            return json.dumps(
+                {
+                    "candidates": [
+                        {"content": f"{text[:-1]} (window {tag})", "kind": "fact", "importance": 0.6, "confidence": 0.9}
+                        for text in picks
+                    ]
+                }
+            )
         if DECIDE_MARKER in system:
-            return json.dumps({"decisions": [{"candidate_index": n, "action": "ADD", "target_id": None,
-                                              "reason": "new"} for n in range(2)]})
+            return json.dumps(
+                {
+                    "decisions": [
+                        {"candidate_index": n, "action": "ADD", "target_id": None, "reason": "new"} for n in range(2)
+                    ]
+                }
+            )
         return "Noted."
+
     server.default = answer
     return server
 
@@ -169,8 +197,13 @@ def extraction_rate(windows: int, timeout: float = 600) -> dict:
         conversation = Conversation.objects.create(user=user, title=f"bench {n}")
         ids = []
         for turn in range(3):
-            ids.append(Message.objects.create(conversation=conversation, role="user",
-                                              content=f"Window {n}, turn {turn}: I keep a notebook on my desk.").pk)
+            ids.append(
+                Message.objects.create(
+                    conversation=conversation,
+                    role="user",
+                    content=f"Window {n}, turn {turn}: I keep a notebook on my desk.",
+                ).pk
+            )
             ids.append(Message.objects.create(conversation=conversation, role="assistant", content="Noted.").pk)
         queued.append((conversation.pk, ids))
     started = time.perf_counter()
@@ -183,10 +216,14 @@ def extraction_rate(windows: int, timeout: float = 600) -> dict:
         time.sleep(0.2)
     seconds = time.perf_counter() - started
     done = runs.filter(status=RunStatus.DONE)
-    return {"extraction_windows": windows, "extraction_done": done.count(),
-            "extraction_windows_per_s": round(done.count() / seconds, 2),
-            "extraction_task_s_mean": round(float(np.mean([r.seconds for r in done])), 3) if done else None,
-            "memories_added": Memory.objects.filter(user=user).count(), "user": user}
+    return {
+        "extraction_windows": windows,
+        "extraction_done": done.count(),
+        "extraction_windows_per_s": round(done.count() / seconds, 2),
+        "extraction_task_s_mean": round(float(np.mean([r.seconds for r in done])), 3) if done else None,
+        "memories_added": Memory.objects.filter(user=user).count(),
+        "user": user,
+    }
 
 
 def run(args: argparse.Namespace) -> dict:

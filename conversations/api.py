@@ -7,6 +7,7 @@ Unlike the chat page, creating or opening a conversation here ends none of the c
 programs of one user would end each other's chats): a client ends its own with `POST .../end`, or the
 idle sweep does (engine/chat/chat_end.py).
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -18,10 +19,10 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict
 
+from memoryapp.api.schemas import errors
 from memoryapp.engine.chat import chat, chat_end
 from memoryapp.engine.memories.validation import Text
 from memoryapp.providers.llm import ProviderError
-from memoryapp.api.schemas import errors
 
 from . import services
 from .models import MAX_TITLE_LENGTH, Conversation, Message
@@ -69,6 +70,7 @@ class CitationOut(Schema):
 
 class MemoryCommandOut(Schema):
     """Set on a turn about memory itself: "what do you remember about me?" (list), "forget that ..." (forget)."""
+
     intent: str
     outcome: str | None = None  # on the reply: listed, forgot, ask, nothing, everything or off
     memory_ids: list[int] = []  # what it listed, forgot (restore with POST /api/memories/{id}/restore) or asks about
@@ -107,17 +109,29 @@ def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
 
 def _citation_out(citation) -> dict:
     memory = citation.memory
-    return {"memory_id": citation.memory_id, "content": memory.content, "kind": memory.kind, "score": citation.score,
-            "rank": citation.rank, "valid_until": memory.valid_until, "used": citation.used}
+    return {
+        "memory_id": citation.memory_id,
+        "content": memory.content,
+        "kind": memory.kind,
+        "score": citation.score,
+        "rank": citation.rank,
+        "valid_until": memory.valid_until,
+        "used": citation.used,
+    }
 
 
 def _message_out(message: Message) -> dict:
     offered = [_citation_out(c) for c in message.citations.all()]
     used = [c for c in offered if c["used"]]
     return {
-        "id": message.pk, "role": message.role, "content": message.content, "created_at": message.created_at,
-        "memory_command": message.memory_command, "citations": used,
-        "used": [c["memory_id"] for c in used], "offered": offered,
+        "id": message.pk,
+        "role": message.role,
+        "content": message.content,
+        "created_at": message.created_at,
+        "memory_command": message.memory_command,
+        "citations": used,
+        "used": [c["memory_id"] for c in used],
+        "offered": offered,
     }
 
 
@@ -129,8 +143,9 @@ def list_conversations(request: HttpRequest, q: str = ""):
 
 @router.post("", response={201: ConversationOut, **errors(403, 413, 422, 429)})
 def create_conversation(request: HttpRequest, payload: ConversationIn):
-    return Status(201, Conversation.objects.create(user=_caller(request), title=payload.title,
-                                                  temporary=payload.temporary))
+    return Status(
+        201, Conversation.objects.create(user=_caller(request), title=payload.title, temporary=payload.temporary)
+    )
 
 
 @router.get("/{int:conversation_id}", response={200: ConversationOut, **errors(404)})
@@ -152,8 +167,11 @@ def delete_conversation(request: HttpRequest, conversation_id: int):
     return Status(204, None)
 
 
-@router.post("/{int:conversation_id}/end", response={200: EndOut, **errors(403, 404, 429)},
-             summary="End a chat now: its last turns are learnt from (a temporary chat is discarded)")
+@router.post(
+    "/{int:conversation_id}/end",
+    response={200: EndOut, **errors(403, 404, 429)},
+    summary="End a chat now: its last turns are learnt from (a temporary chat is discarded)",
+)
 def end_conversation(request: HttpRequest, conversation_id: int):
     """End the chat now, as leaving it on the chat page does: its turns not yet learnt from are, and its
     last episode is written, in the background. Idempotent: ending it again answers `already_ended`. A
@@ -192,8 +210,11 @@ def _answer(conversation: Conversation, text: str | None):
         return Status(502, {"detail": exc.message})
     if reply is None:
         raise HttpError(502, "The language model returned an empty reply.")
-    return Status(201, {
-        "message": _message_out(services.message_for_page(turn.user_message.pk)),
-        "reply": _message_out(services.message_for_page(reply.pk)),
-        "memory_used": turn.memory_used,
-    })
+    return Status(
+        201,
+        {
+            "message": _message_out(services.message_for_page(turn.user_message.pk)),
+            "reply": _message_out(services.message_for_page(reply.pk)),
+            "memory_used": turn.memory_used,
+        },
+    )

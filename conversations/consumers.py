@@ -3,6 +3,7 @@
 The turn's logic lives in memoryapp.engine.chat.chat; this edge authorises, runs the model's blocking
 stream in a worker thread, renders frames, and honours "stop".
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -63,6 +64,7 @@ def _leave_later(conversation_id: int) -> None:
     """The chat's last tab left: after CHAT_TAB_GRACE_SECONDS, unless a tab shows it again (a reload is
     back within a second or two), a temporary chat is discarded and a kept one ends (engine/chat/chat_end.py).
     Should the server stop meanwhile, the idle sweep ends the chat and the daily purge drops a temporary one."""
+
     async def leave() -> None:
         await asyncio.sleep(settings.CHAT_TAB_GRACE_SECONDS)
         try:
@@ -146,12 +148,25 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 return
             turn_id = turn.user_message.pk
             context = {"conversation": self.conversation, "show_citations": turn.prefs.show_citations}
-            user_html = "" if text is None else render_to_string(
-                "conversations/_message.html", {**context, "m": turn.user_message})
+            user_html = (
+                ""
+                if text is None
+                else render_to_string("conversations/_message.html", {**context, "m": turn.user_message})
+            )
             first, sidebar = await _off_shared_thread(self._first_turn)() if text is not None else (False, None)
-            await self.send(render_to_string("conversations/_pending.html", {
-                "turn_id": turn_id, "user_html": user_html, "retry": text is None, "first": first,
-                "conversation": self.conversation, "sidebar": sidebar}))
+            await self.send(
+                render_to_string(
+                    "conversations/_pending.html",
+                    {
+                        "turn_id": turn_id,
+                        "user_html": user_html,
+                        "retry": text is None,
+                        "first": first,
+                        "conversation": self.conversation,
+                        "sidebar": sidebar,
+                    },
+                )
+            )
             await self._stream(turn, turn_id, context)
 
     def _first_turn(self) -> tuple[bool, list[Conversation] | None]:
@@ -185,24 +200,32 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             message = await _off_shared_thread(chat.finish_turn)(turn, "".join(parts))
             if message is None and not stopped:
                 # An empty answer used to vanish without a word; the user must see it failed and can retry.
-                await self._error(turn_id, ProviderError("The language model returned an empty reply.",
-                                                         retryable=True))
+                await self._error(turn_id, ProviderError("The language model returned an empty reply.", retryable=True))
                 return
             if message is None:
                 await self.send(f'<div id="pending-{turn_id}" hx-swap-oob="delete"></div>')
                 return
             message = await _off_shared_thread(services.message_for_page)(message.pk)
-            await self.send(render_to_string("conversations/_message.html", {
-                **context, "m": message, "swap_target": f"pending-{turn_id}", "stopped": stopped}))
+            await self.send(
+                render_to_string(
+                    "conversations/_message.html",
+                    {**context, "m": message, "swap_target": f"pending-{turn_id}", "stopped": stopped},
+                )
+            )
         except Exception:
             logger.exception("could not save the reply to message %s", turn_id)
             await self._status(_("The reply could not be saved."))
 
     async def _append(self, turn: chat.Turn, turn_id: int, pieces: list[Piece], context: dict) -> None:
         """Text escaped, a marked memory as its chip (nothing where citations are hidden)."""
-        html = "".join(escape(piece) if isinstance(piece, str) else
-                       inline_chip(turn.recalled[piece - 1].memory, piece) if context["show_citations"] else ""
-                       for piece in pieces)
+        html = "".join(
+            escape(piece)
+            if isinstance(piece, str)
+            else inline_chip(turn.recalled[piece - 1].memory, piece)
+            if context["show_citations"]
+            else ""
+            for piece in pieces
+        )
         if html:
             await self.send(f'<div id="pending-{turn_id}-body" hx-swap-oob="beforeend">{html}</div>')
 
@@ -211,9 +234,14 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             headline = _("The model is down or too slow to answer right now.")
         else:
             headline = _("The model could not answer this message.")
-        await self.send(render_to_string("conversations/_error.html", {
-            "turn_id": turn_id, "headline": headline, "detail": exc.message}))
+        await self.send(
+            render_to_string(
+                "conversations/_error.html", {"turn_id": turn_id, "headline": headline, "detail": exc.message}
+            )
+        )
 
     async def _status(self, text: str) -> None:
-        await self.send(f'<div id="turn-status" hx-swap-oob="innerHTML"><p class="turn-status" role="alert">'
-                        f'{escape(text)}</p></div>')
+        await self.send(
+            f'<div id="turn-status" hx-swap-oob="innerHTML"><p class="turn-status" role="alert">'
+            f"{escape(text)}</p></div>"
+        )

@@ -1,5 +1,6 @@
 """Conversations and messages; a reply keeps the memories it was handed with their scores, each marked
 used (cited: a chip) or only offered."""
+
 from __future__ import annotations
 
 from django.conf import settings

@@ -1,4 +1,5 @@
 """Conversation housekeeping shared by the pages, the API and the consumer."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -32,8 +33,11 @@ def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
     that another tab shows (two tabs typing into one chat would each see only half of it)."""
     discard_temporary(user)
     if not temporary:
-        empty = list(Conversation.objects.filter(user=user, temporary=False, messages__isnull=True)
-                     .values_list("pk", flat=True)[:20])
+        empty = list(
+            Conversation.objects.filter(user=user, temporary=False, messages__isnull=True).values_list("pk", flat=True)[
+                :20
+            ]
+        )
         shown = open_in_tabs(empty)
         free = next((pk for pk in empty if pk not in shown), None)
         if free is not None:
@@ -44,28 +48,36 @@ def fresh_conversation(user, *, temporary: bool = False) -> Conversation:
 def discard_temporary(user, *, keep: int | None = None) -> int:
     """The user's temporary chats that no tab shows any more are gone (each is discarded when its own tab
     leaves it, engine/chat/chat_end.py; this catches one whose leaving was never seen, say across a restart)."""
-    doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep)
-                  .values_list("pk", flat=True))
+    doomed = list(Conversation.objects.filter(user=user, temporary=True).exclude(pk=keep).values_list("pk", flat=True))
     shown = open_in_tabs(doomed)
-    return Conversation.objects.filter(pk__in=[pk for pk in doomed if pk not in shown]).delete()[1].get(
-        "conversations.Conversation", 0)
+    return (
+        Conversation.objects.filter(pk__in=[pk for pk in doomed if pk not in shown])
+        .delete()[1]
+        .get("conversations.Conversation", 0)
+    )
 
 
 def purge_temporary(now=None) -> int:
     """Delete temporary chats older than 24 h (scheduled by the pipeline's beat); returns how many."""
     cutoff = (now or timezone.now()) - TEMPORARY_TTL
-    return Conversation.objects.filter(temporary=True, created_at__lt=cutoff).delete()[1].get(
-        "conversations.Conversation", 0
+    return (
+        Conversation.objects.filter(temporary=True, created_at__lt=cutoff)
+        .delete()[1]
+        .get("conversations.Conversation", 0)
     )
 
 
 def page_messages(conversation: Conversation) -> QuerySet[Message]:
     """Messages with their citations (and each cited memory's source chat) in one go."""
-    return conversation.messages.prefetch_related("citations__memory__source_conversation", "citations__memory__supersedes").order_by("created_at", "id")
+    return conversation.messages.prefetch_related(
+        "citations__memory__source_conversation", "citations__memory__supersedes"
+    ).order_by("created_at", "id")
 
 
 def message_for_page(message_id: int) -> Message:
-    message = Message.objects.prefetch_related("citations__memory__source_conversation", "citations__memory__supersedes").get(pk=message_id)
+    message = Message.objects.prefetch_related(
+        "citations__memory__source_conversation", "citations__memory__supersedes"
+    ).get(pk=message_id)
     message.commanded_memories = command_memories(message)
     return message
 

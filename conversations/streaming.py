@@ -6,6 +6,7 @@ per delta while the model was silent: under bench.load 50 streaming replies queu
 recall behind them (p50 0.5 s, p95 4.3 s waiting for a thread before the turn could start). Here a
 stream holds one thread of its own pool, which only waits on the network, for as long as it lasts.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -1,4 +1,5 @@
 """Chat pages: `home` (/) is the chat page."""
+
 from __future__ import annotations
 
 from django.urls import path
@@ -16,8 +17,10 @@ urlpatterns = [
     path("c/<int:conversation_id>/memories/<int:memory_id>/undo/", views.undo_memory, name="memory_undo"),
     path("c/<int:conversation_id>/memories/notice/close/", views.close_memory_notice, name="memory_notice_close"),
     path("c/<int:conversation_id>/memories/<int:memory_id>/forget/", views.forget_memory, name="chat_memory_forget"),
-    path("c/<int:conversation_id>/memories/<int:memory_id>/revert/", views.revert_memory_in_chat,
-         name="chat_memory_revert"),
-    path("c/<int:conversation_id>/memories/<int:memory_id>/restore/", views.restore_memory,
-         name="chat_memory_restore"),
+    path(
+        "c/<int:conversation_id>/memories/<int:memory_id>/revert/",
+        views.revert_memory_in_chat,
+        name="chat_memory_revert",
+    ),
+    path("c/<int:conversation_id>/memories/<int:memory_id>/restore/", views.restore_memory, name="chat_memory_restore"),
 ]

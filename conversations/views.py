@@ -1,4 +1,5 @@
 """The chat page and its small POST endpoints; the turn itself runs over the websocket (consumers.py)."""
+
 from __future__ import annotations
 
 import logging
@@ -12,7 +13,8 @@ from memoryapp import events
 from memoryapp.engine.chat import chat, chat_end
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.engine.learning.remember import remember_message
-from memoryapp.engine.memories.write import delete_memory, restore_memory as restore, revert_memory
+from memoryapp.engine.memories.write import delete_memory, revert_memory
+from memoryapp.engine.memories.write import restore_memory as restore
 from memoryapp.models import Memory, MemorySettings
 
 from . import services
@@ -20,6 +22,7 @@ from .forms import NewChatForm, RenameForm
 from .models import Conversation, Message
 
 logger = logging.getLogger(__name__)
+
 
 def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
     # Another user's id is indistinguishable from a missing one: 404.
@@ -29,16 +32,21 @@ def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
 def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 200) -> HttpResponse:
     query = request.GET.get("q", "")
     prefs = MemorySettings.for_user(request.user)
-    return render(request, "conversations/chat.html", {
-        "conversation": conversation,
-        "messages_list": services.page_messages(conversation),
-        "conversations": services.listed_conversations(request.user, query),
-        "q": query,
-        "show_citations": prefs.show_citations,
-        "memory_enabled": prefs.memory_enabled,
-        "unanswered": chat.unanswered_message(conversation),
-        "rename_form": RenameForm(initial={"title": conversation.title}),
-    }, status=status)
+    return render(
+        request,
+        "conversations/chat.html",
+        {
+            "conversation": conversation,
+            "messages_list": services.page_messages(conversation),
+            "conversations": services.listed_conversations(request.user, query),
+            "q": query,
+            "show_citations": prefs.show_citations,
+            "memory_enabled": prefs.memory_enabled,
+            "unanswered": chat.unanswered_message(conversation),
+            "rename_form": RenameForm(initial={"title": conversation.title}),
+        },
+        status=status,
+    )
 
 
 def _end_other_chats(request: HttpRequest, current: Conversation) -> None:
@@ -75,10 +83,14 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
     """The sidebar list filtered by title (the search box swaps it in with htmx)."""
     query = request.GET.get("q", "")
     current = request.GET.get("current")
-    return render(request, "conversations/_list.html", {
-        "conversations": services.listed_conversations(request.user, query),
-        "conversation": Conversation(pk=int(current)) if current and current.isdigit() else None,
-    })
+    return render(
+        request,
+        "conversations/_list.html",
+        {
+            "conversations": services.listed_conversations(request.user, query),
+            "conversation": Conversation(pk=int(current)) if current and current.isdigit() else None,
+        },
+    )
 
 
 @login_required
@@ -113,12 +125,13 @@ def delete(request: HttpRequest, conversation_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def remember(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
-    """"Remember this": save what the message says now (engine/learning/remember.py), or say why not, in place."""
+    """ "Remember this": save what the message says now (engine/learning/remember.py), or say why not, in place."""
     current = _owned(request, conversation_id)
     message = get_object_or_404(Message, pk=message_id, conversation=current)
     # Always 200: htmx swaps only 2xx by default, and the sentence is meant to be shown either way.
-    return render(request, "conversations/_remembered.html",
-                  {"conversation": current, "remembered": remember_message(message)})
+    return render(
+        request, "conversations/_remembered.html", {"conversation": current, "remembered": remember_message(message)}
+    )
 
 
 @login_required
@@ -134,8 +147,11 @@ def undo_memory(request: HttpRequest, conversation_id: int, memory_id: int) -> H
         plain = "failed"
     else:
         plain = "undone"
-    return render(request, "conversations/_memory_notice.html",
-                  {"plain": plain, "memory_id": memory.pk, "conversation_id": conversation_id})
+    return render(
+        request,
+        "conversations/_memory_notice.html",
+        {"plain": plain, "memory_id": memory.pk, "conversation_id": conversation_id},
+    )
 
 
 @login_required
@@ -149,8 +165,9 @@ def close_memory_notice(request: HttpRequest, conversation_id: int) -> HttpRespo
 
 def _memory_action(request: HttpRequest, conversation: Conversation, memory: Memory, error: str = "") -> HttpResponse:
     # Always 200: htmx swaps only 2xx by default, and an error is meant to be shown in place.
-    return render(request, "conversations/_memory_action.html",
-                  {"conversation": conversation, "memory": memory, "error": error})
+    return render(
+        request, "conversations/_memory_action.html", {"conversation": conversation, "memory": memory, "error": error}
+    )
 
 
 @login_required

@@ -8,6 +8,7 @@ The first account is the one `./run` creates for the demo login on the embedded 
 with no account yet (compose), the first person to sign up. The administrator approves accounts in
 the Django admin (Users, filtered by "waiting for approval", action "Approve").
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

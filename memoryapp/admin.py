@@ -1,5 +1,6 @@
 """Accounts in the Django admin: the ones waiting for approval (SIGNUP=approval) and the action that
 approves them (accounts.py)."""
+
 from __future__ import annotations
 
 from django.contrib import admin, messages
@@ -29,8 +30,11 @@ class WaitingForApprovalFilter(admin.SimpleListFilter):
 @admin.action(description=_("Approve the selected accounts (they can log in)"))
 def approve(modeladmin, request, queryset):
     approved = queryset.filter(is_active=False).update(is_active=True)
-    modeladmin.message_user(request, ngettext("%(count)d account approved.", "%(count)d accounts approved.",
-                                              approved) % {"count": approved}, messages.SUCCESS)
+    modeladmin.message_user(
+        request,
+        ngettext("%(count)d account approved.", "%(count)d accounts approved.", approved) % {"count": approved},
+        messages.SUCCESS,
+    )
 
 
 admin.site.unregister(User)

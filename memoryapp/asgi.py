@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, /mcp through the MCP server (memoryapp/mcp_server), websockets
 through Channels; all served by Daphne, in one process."""
+
 from __future__ import annotations
 
 import os

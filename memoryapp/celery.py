@@ -1,4 +1,5 @@
 """The Celery app; configuration comes from Django settings under the CELERY_ prefix."""
+
 from __future__ import annotations
 
 import os

@@ -3,6 +3,7 @@ the embedding column must have the dimension the settings ask for (healthchecks-
 
 Database checks run where a database is named: `./run` (`manage.py up`), `migrate`,
 `check --database default`."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -31,10 +32,12 @@ def check_learned_models_match_the_embedder(app_configs=None, **kwargs):
     from memoryapp.engine.learned.model import RETRAIN_COMMAND, mismatched
 
     return [
-        Warning(f"The learned model '{m.name}' was trained on {m.embedder} vectors, but EMBEDDING_MODEL is "
-                f"{settings.EMBEDDING_MODEL}: it is not used, and the hand-written rules decide instead.",
-                hint=f"Retrain for this embedder: `{RETRAIN_COMMAND}` (pip install -e .[train] first).",
-                id="memoryapp.W020")
+        Warning(
+            f"The learned model '{m.name}' was trained on {m.embedder} vectors, but EMBEDDING_MODEL is "
+            f"{settings.EMBEDDING_MODEL}: it is not used, and the hand-written rules decide instead.",
+            hint=f"Retrain for this embedder: `{RETRAIN_COMMAND}` (pip install -e .[train] first).",
+            id="memoryapp.W020",
+        )
         for m in mismatched()
     ]
 
@@ -64,9 +67,11 @@ def check_extensions_and_dimension(app_configs=None, databases=None, **kwargs):
         errors.append(
             Error(
                 f"EMBEDDING_DIM is {settings.EMBEDDING_DIM} but the stored embeddings have {row[0]} dimensions.",
-                hint=(f"Set EMBEDDING_MODEL and EMBEDDING_DIM={row[0]} back to the model the memories were "
-                      "embedded with, or move them to the new model: run `manage.py reembed` with the new "
-                      "settings (the app can keep running on the old ones meanwhile), then start with the new."),
+                hint=(
+                    f"Set EMBEDDING_MODEL and EMBEDDING_DIM={row[0]} back to the model the memories were "
+                    "embedded with, or move them to the new model: run `manage.py reembed` with the new "
+                    "settings (the app can keep running on the old ones meanwhile), then start with the new."
+                ),
                 id="memoryapp.E003",
             )
         )

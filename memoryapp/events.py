@@ -5,6 +5,7 @@ here (tests/unit/test_event_names.py fails on a name spelt anywhere else). The e
 `memory_changed` after commit with the event it maps the change to; `publish_memory_change`, connected in
 `MemoryappConfig.ready()`, sends it to the user's channel group, where the consumer renders the frames.
 """
+
 from __future__ import annotations
 
 import logging
@@ -62,8 +63,15 @@ def publish_progress(user_id: int, job: str, done: int, total: int, **outcome: A
         logger.warning("could not publish progress for user %s", user_id, exc_info=True)
 
 
-def publish_memory_change(sender: Any, user_id: int, memory_id: int | None, action: str,
-                          event: str | None = None, count: int = 1, **kwargs: Any) -> None:
+def publish_memory_change(
+    sender: Any,
+    user_id: int,
+    memory_id: int | None,
+    action: str,
+    event: str | None = None,
+    count: int = 1,
+    **kwargs: Any,
+) -> None:
     """The `memory_changed` receiver (sent after commit): one event to every open page of the user.
     A change no page shows (accessed, exported) comes without `event` and goes nowhere."""
     if event is None:

@@ -2,6 +2,7 @@
 
 The graph is derived from these rows and can be rebuilt from them.
 """
+
 from __future__ import annotations
 
 import re
@@ -44,8 +45,14 @@ class MemoryKind(models.TextChoices):
         return KIND_ICONS[self]
 
 
-KIND_ICONS = {MemoryKind.PREFERENCE: "♥", MemoryKind.FACT: "ℹ", MemoryKind.LESSON: "✎", MemoryKind.GOAL: "◎",
-              MemoryKind.CONTEXT: "⌂", MemoryKind.EPISODE: "◷"}
+KIND_ICONS = {
+    MemoryKind.PREFERENCE: "♥",
+    MemoryKind.FACT: "ℹ",
+    MemoryKind.LESSON: "✎",
+    MemoryKind.GOAL: "◎",
+    MemoryKind.CONTEXT: "⌂",
+    MemoryKind.EPISODE: "◷",
+}
 
 
 class Lifecycle(models.TextChoices):
@@ -139,11 +146,17 @@ class Memory(models.Model):
             # without it Postgres read all of the user's rows to find none (510 ms for a 100k-memory user).
             models.Index(fields=["user"], name="memory_user_cued", condition=Q(cue_embedding__isnull=False)),
             HnswIndex(
-                name="memory_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                name="memory_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
                 opclasses=["vector_cosine_ops"],
             ),
             HnswIndex(
-                name="memory_cue_embedding_hnsw", fields=["cue_embedding"], m=16, ef_construction=64,
+                name="memory_cue_embedding_hnsw",
+                fields=["cue_embedding"],
+                m=16,
+                ef_construction=64,
                 opclasses=["vector_cosine_ops"],
             ),
             GinIndex(fields=["search_vector"], name="memory_search_vector"),

@@ -3,6 +3,7 @@
 With no DATABASE_URL / REDIS_URL, the embedded servers under var/ are used; importing the settings
 only names them. They start where the user asks (`./run`, `manage.py stack start`): see memoryapp/stack/.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -17,8 +18,8 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import ExponentialBackoff
 
-from memoryapp.lib.envconf import envbool, envchoice, envfloat, envint, envsecret, envstr
 from memoryapp import stack
+from memoryapp.lib.envconf import envbool, envchoice, envfloat, envint, envsecret, envstr
 from memoryapp.providers.embeddings import catalog as embedding_catalog
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -118,12 +119,13 @@ DB_RANDOM_PAGE_COST = envfloat("DB_RANDOM_PAGE_COST", 0.0)
 # connection per thread instead.
 DB_POOL_SIZE = envint("DB_POOL_SIZE", 0 if DB_CONN_MAX_AGE else 20)
 if DB_POOL_SIZE and DB_CONN_MAX_AGE:
-    raise ImproperlyConfigured("Set DB_POOL_SIZE or DB_CONN_MAX_AGE, not both: a pooled connection is not kept per thread")
+    raise ImproperlyConfigured(
+        "Set DB_POOL_SIZE or DB_CONN_MAX_AGE, not both: a pooled connection is not kept per thread"
+    )
 try:
     # Health checks: a connection that a Postgres restart cut is noticed and replaced before use (the pool
     # checks each one it lends); without them the next chat turn on it failed ("terminating connection").
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=DB_CONN_MAX_AGE,
-                                                  conn_health_checks=True)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=DB_CONN_MAX_AGE, conn_health_checks=True)}
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL Django understands: {exc}") from None
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
@@ -131,8 +133,11 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = DB_CONNECT_TIMEOUT
 if DB_POOL_SIZE:
     # `timeout`: how long a request waits for a free connection, as for a new one without the pool.
-    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": min(2, DB_POOL_SIZE), "max_size": DB_POOL_SIZE,
-                                               "timeout": DB_CONNECT_TIMEOUT}
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": min(2, DB_POOL_SIZE),
+        "max_size": DB_POOL_SIZE,
+        "timeout": DB_CONNECT_TIMEOUT,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # After a Redis restart every pooled connection is dead, and redis-py does not retry by default: the
@@ -144,18 +149,31 @@ _redis_retry = {
     "retry": redis.retry.Retry(ExponentialBackoff(cap=2, base=0.1), REDIS_RETRIES, (redis.ConnectionError,)),
     "retry_on_error": [redis.ConnectionError],
 }
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                      "OPTIONS": _redis_retry}}
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": _redis_retry,
+    }
+}
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         # redis-py 8 defaults socket_timeout to 5 s, the same as channels-redis's BZPOPMIN wait, so an idle
         # socket's receive loop died with "Timeout reading"; give the read room beyond the 5 s block.
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
-                              "retry": redis.asyncio.retry.Retry(ExponentialBackoff(cap=2, base=0.1), REDIS_RETRIES,
-                                                                 (redis.ConnectionError,)),
-                              "retry_on_error": [redis.ConnectionError]}],
-                   "prefix": envstr("CHANNELS_PREFIX", "memoryapp")},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": 30,
+                    "retry": redis.asyncio.retry.Retry(
+                        ExponentialBackoff(cap=2, base=0.1), REDIS_RETRIES, (redis.ConnectionError,)
+                    ),
+                    "retry_on_error": [redis.ConnectionError],
+                }
+            ],
+            "prefix": envstr("CHANNELS_PREFIX", "memoryapp"),
+        },
     }
 }
 

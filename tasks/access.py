@@ -1,4 +1,5 @@
 """Access counts recorded by recall, moved into Postgres every minute (beat)."""
+
 from __future__ import annotations
 
 from celery import shared_task

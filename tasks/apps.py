@@ -18,21 +18,32 @@ class TasksConfig(AppConfig):
         from memoryapp.engine.jobs import Job, register
 
         from . import (  # noqa: F401
-            access, chat_end, consolidation, cues, extraction, forgetting, graph_sync, imports, maintenance, review,
+            access,
+            chat_end,
+            consolidation,
+            cues,
+            extraction,
+            forgetting,
+            graph_sync,
+            imports,
+            maintenance,
+            review,
         )
 
         # The engine asks for work by kind (engine/jobs.py); these tasks run each kind.
-        register({
-            Job.EXTRACT: extraction.extract_messages,
-            Job.CONSOLIDATE: consolidation.consolidate_conversation,
-            Job.FINISH_CHAT: chat_end.finish_chat,
-            Job.FORGET: forgetting.forget_user,
-            Job.SYNC_MEMORY: graph_sync.sync_memory,
-            Job.PURGE_EPISODE: graph_sync.purge_episode,
-            Job.DROP_USER: graph_sync.drop_user,
-            Job.WRITE_CUES: cues.write_cues,
-            Job.IMPORT: imports.import_memories,
-        })
+        register(
+            {
+                Job.EXTRACT: extraction.extract_messages,
+                Job.CONSOLIDATE: consolidation.consolidate_conversation,
+                Job.FINISH_CHAT: chat_end.finish_chat,
+                Job.FORGET: forgetting.forget_user,
+                Job.SYNC_MEMORY: graph_sync.sync_memory,
+                Job.PURGE_EPISODE: graph_sync.purge_episode,
+                Job.DROP_USER: graph_sync.drop_user,
+                Job.WRITE_CUES: cues.write_cues,
+                Job.IMPORT: imports.import_memories,
+            }
+        )
 
         # Every committed memory change queues its graph sync: the engine sends the signal and knows no task.
         from memoryapp.engine.memories.signals import all_memories_purged, memory_changed

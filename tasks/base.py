@@ -3,6 +3,7 @@
 Retries raise `Retry`, which is not a failure; only the final give-up reaches `on_failure`. A later
 success of the same task with the same arguments marks the old failures resolved.
 """
+
 from __future__ import annotations
 
 import logging
@@ -13,6 +14,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
+
 
 class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
     acks_late = True  # every pipeline task is idempotent, so a redelivery after a crash is safe
@@ -29,8 +31,9 @@ class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
         ProviderError is worth retrying is its `retryable` flag, not its type."""
         if self.request.retries >= self.max_retries:
             raise exc
-        countdown = get_exponential_backoff_interval(self.retry_backoff, self.request.retries,
-                                                     self.retry_backoff_max, self.retry_jitter)
+        countdown = get_exponential_backoff_interval(
+            self.retry_backoff, self.request.retries, self.retry_backoff_max, self.retry_jitter
+        )
         raise self.retry(exc=exc, countdown=countdown) from exc
 
     def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: Any) -> None:
@@ -38,8 +41,12 @@ class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
 
         try:
             FailedTask.objects.create(
-                task_name=self.name, task_id=task_id or "", args=list(args), kwargs=dict(kwargs),
-                error=f"{type(exc).__name__}: {exc}"[:5000], traceback=str(einfo or "")[:20000],
+                task_name=self.name,
+                task_id=task_id or "",
+                args=list(args),
+                kwargs=dict(kwargs),
+                error=f"{type(exc).__name__}: {exc}"[:5000],
+                traceback=str(einfo or "")[:20000],
             )
         except Exception:  # the database is the thing that failed: the worker log keeps the record
             log.exception("could not record the failure of %s%r", self.name, args)
@@ -47,8 +54,9 @@ class PipelineTask(DjangoTask):  # DjangoTask adds delay_on_commit
     def on_success(self, retval: Any, task_id: str, args: tuple, kwargs: dict) -> None:
         from memoryapp.pipeline.models import FailedTask
 
-        FailedTask.objects.filter(task_name=self.name, args=list(args), kwargs=dict(kwargs),
-                                  resolved_at__isnull=True).update(resolved_at=timezone.now())
+        FailedTask.objects.filter(
+            task_name=self.name, args=list(args), kwargs=dict(kwargs), resolved_at__isnull=True
+        ).update(resolved_at=timezone.now())
 
 
 def rerun(failed: Any) -> str:

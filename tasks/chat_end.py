@@ -1,4 +1,5 @@
 """Chat-end jobs (engine/chat/chat_end.py): what an ended chat still owes, and the sweep for idle chats."""
+
 from __future__ import annotations
 
 from celery import shared_task

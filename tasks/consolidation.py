@@ -1,4 +1,5 @@
 """Consolidation jobs: one conversation's episodes, and the periodic scan for conversations that are due."""
+
 from __future__ import annotations
 
 from celery import shared_task

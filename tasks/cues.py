@@ -1,5 +1,6 @@
 """Cue jobs: the beat queues one pass per user whose memories lack cues, when a model is configured;
 each pass batches CUE_BATCH memories per model call (engine/learning/cues.py)."""
+
 from __future__ import annotations
 
 from celery import shared_task

@@ -4,13 +4,14 @@ the model, record the rest.
 Idempotent on (conversation, message window): a finished window is a no-op, so acks_late is safe and a
 worker killed mid-batch leaves the run claimable (the engine applies everything in one transaction).
 """
+
 from __future__ import annotations
 
 from celery import shared_task
 
 from conversations.models import Conversation
-from memoryapp.engine.learning import extraction
 from memoryapp.engine.errors import MemoryConflict
+from memoryapp.engine.learning import extraction
 from memoryapp.providers.llm import ProviderError
 
 from .base import PipelineTask
@@ -37,8 +38,13 @@ def extract_messages(self, conversation_id: int, message_ids: list[int] | None =
 
 
 def _summary(run) -> dict:
-    return {"run": run.pk, "status": run.status, "applied": run.applied, "llm_calls": run.llm_calls,
-            "seconds": run.seconds}
+    return {
+        "run": run.pk,
+        "status": run.status,
+        "applied": run.applied,
+        "llm_calls": run.llm_calls,
+        "seconds": run.seconds,
+    }
 
 
 @shared_task(base=PipelineTask, name="tasks.extraction.requeue_stalled")

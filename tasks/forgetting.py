@@ -1,4 +1,5 @@
 """Forgetting jobs: the nightly beat fans out one task per user; each is idempotent for its day."""
+
 from __future__ import annotations
 
 from datetime import datetime

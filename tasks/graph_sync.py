@@ -6,6 +6,7 @@ memoryapp/graph/sync.py admits one worker), so acks_late is safe. GraphUnavailab
 slow, model unreachable) is retried with exponential backoff; once retries run out the row just
 stays pending and `drain_pending` (beat) or `manage.py graph_sync` picks it up again.
 """
+
 from __future__ import annotations
 
 import logging

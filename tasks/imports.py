@@ -1,4 +1,5 @@
 """Import jobs: a user's validated file, written all or nothing (engine/memories/imports.py)."""
+
 from __future__ import annotations
 
 from celery import shared_task

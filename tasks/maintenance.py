@@ -1,5 +1,6 @@
 """Housekeeping on the beat: temporary conversations are not kept (the chat owns the rule), and deleted
 memories are purged once DELETED_RETENTION_DAYS have passed (the engine owns that rule)."""
+
 from __future__ import annotations
 
 from celery import shared_task

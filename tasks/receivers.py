@@ -10,6 +10,7 @@ writer (the row stays pending for the drain).
 
 The engine sends the signal and knows no task; TasksConfig.ready() connects this receiver.
 """
+
 from __future__ import annotations
 
 from typing import Any

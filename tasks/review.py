@@ -1,5 +1,6 @@
 """The nightly memory reviewer: for every user, current memories of one slot that disagree become a question
 on the memories page (engine/memories/conflicts.py); asking twice about a pair is a no-op."""
+
 from __future__ import annotations
 
 from celery import shared_task

@@ -4,6 +4,7 @@ alice owns things, bob is another user who must never see them. The Postgres and
 embedded servers (one per test session, under MEMORYAPP_VAR_DIR); the language model is the scripted
 OpenAI-protocol server in tests/support.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,7 @@
 """The production image, as far as it can be checked without a Docker engine: what the build context holds
 (.dockerignore, read with Docker's own matching rules) and the Dockerfile's npm stage, rehearsed in a
 folder holding only what that stage copies."""
+
 from __future__ import annotations
 
 import json
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # --- .dockerignore, matched as Docker does (moby/patternmatcher) ---------------------------------
+
 
 def _regex(pattern: str) -> re.Pattern[str]:
     """Go's filepath.Match syntax plus **: `*` and `?` stop at `/`, `**/` spans any number of folders."""
@@ -69,19 +71,22 @@ def ignored(rules: list[tuple[bool, re.Pattern[str]]], path: str) -> bool:
     return excluded
 
 
-@pytest.mark.parametrize(("lines", "path", "expected"), [
-    ("var", "var/secret_key", True),
-    ("var", "tests/var/x", False),  # rooted at the context, unlike .gitignore
-    ("__pycache__", "memoryapp/__pycache__/a.pyc", False),
-    ("**/__pycache__", "memoryapp/__pycache__/a.pyc", True),
-    ("**/__pycache__", "__pycache__/a.pyc", True),
-    ("*.pyc", "memoryapp/a.pyc", False),
-    ("**/*.py[cod]", "memoryapp/engine/a.pyc", True),
-    ("docs\n!docs/api.md", "docs/api.md", False),
-    ("docs\n!docs/api.md", "docs/recall.md", True),
-    ("/bench/results/", "bench/results/run.json", True),
-    ("bench/*/run.json", "bench/results/deep/run.json", False),
-])
+@pytest.mark.parametrize(
+    ("lines", "path", "expected"),
+    [
+        ("var", "var/secret_key", True),
+        ("var", "tests/var/x", False),  # rooted at the context, unlike .gitignore
+        ("__pycache__", "memoryapp/__pycache__/a.pyc", False),
+        ("**/__pycache__", "memoryapp/__pycache__/a.pyc", True),
+        ("**/__pycache__", "__pycache__/a.pyc", True),
+        ("*.pyc", "memoryapp/a.pyc", False),
+        ("**/*.py[cod]", "memoryapp/engine/a.pyc", True),
+        ("docs\n!docs/api.md", "docs/api.md", False),
+        ("docs\n!docs/api.md", "docs/recall.md", True),
+        ("/bench/results/", "bench/results/run.json", True),
+        ("bench/*/run.json", "bench/results/deep/run.json", False),
+    ],
+)
 def test_it_reads_ignore_patterns_as_docker_does(lines, path, expected):
     assert ignored(read_dockerignore(lines), path) is expected
 
@@ -89,12 +94,26 @@ def test_it_reads_ignore_patterns_as_docker_does(lines, path, expected):
 # Paths a checkout may hold that must never reach an image: the generated secret key, databases, the
 # developer's environment, history, local builds.
 NEVER_IN_THE_IMAGE = [
-    "var/secret_key", "var/pgdata/PG_VERSION", "var/redis/dump.rdb", "var/test/pgdata/postgresql.conf",
-    "var/staticfiles/css/app.css", ".venv/bin/python", ".venv/lib/python3.11/site-packages/django/__init__.py",
-    "node_modules/htmx.org/dist/htmx.min.js", "node_modules/.package-lock.json", ".git/HEAD", ".git/config",
-    "bench/results/locomo.json", "memoryapp/__pycache__/settings.cpython-311.pyc",
-    "memoryapp/engine/__pycache__/recall.cpython-311.pyc", ".env", ".env.production", "certs/site.key",
-    "memoryapp.egg-info/PKG-INFO", ".pytest_cache/v/cache/nodeids", "tests/browser/test_chat.py",
+    "var/secret_key",
+    "var/pgdata/PG_VERSION",
+    "var/redis/dump.rdb",
+    "var/test/pgdata/postgresql.conf",
+    "var/staticfiles/css/app.css",
+    ".venv/bin/python",
+    ".venv/lib/python3.11/site-packages/django/__init__.py",
+    "node_modules/htmx.org/dist/htmx.min.js",
+    "node_modules/.package-lock.json",
+    ".git/HEAD",
+    ".git/config",
+    "bench/results/locomo.json",
+    "memoryapp/__pycache__/settings.cpython-311.pyc",
+    "memoryapp/engine/__pycache__/recall.cpython-311.pyc",
+    ".env",
+    ".env.production",
+    "certs/site.key",
+    "memoryapp.egg-info/PKG-INFO",
+    ".pytest_cache/v/cache/nodeids",
+    "tests/browser/test_chat.py",
 ]
 
 
@@ -107,9 +126,23 @@ def test_it_keeps_local_state_secrets_and_environments_out_of_the_build_context(
 def test_it_keeps_everything_the_image_runs_in_the_build_context():
     rules = read_dockerignore((ROOT / ".dockerignore").read_text())
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    needed = [path for path in tracked if path.split("/")[0] in {
-        "memoryapp", "conversations", "tasks", "templates", "static", "manage.py", "pyproject.toml", "README.md",
-        "package.json", "package-lock.json"}]
+    needed = [
+        path
+        for path in tracked
+        if path.split("/")[0]
+        in {
+            "memoryapp",
+            "conversations",
+            "tasks",
+            "templates",
+            "static",
+            "manage.py",
+            "pyproject.toml",
+            "README.md",
+            "package.json",
+            "package-lock.json",
+        }
+    ]
     needed += [source for source in _copied_sources(_dockerfile()) if (ROOT / source).is_file()]
     assert "memoryapp/locale/zh_Hans/LC_MESSAGES/django.mo" in needed
     left_out = [path for path in needed if ignored(rules, path)]
@@ -117,6 +150,7 @@ def test_it_keeps_everything_the_image_runs_in_the_build_context():
 
 
 # --- The Dockerfile's npm stage --------------------------------------------------------------------
+
 
 def _dockerfile() -> str:
     return (ROOT / "Dockerfile").read_text()
@@ -127,9 +161,11 @@ def _stage(dockerfile: str, name: str) -> list[str]:
     lines = re.sub(r"\\\n\s*", " ", dockerfile).splitlines()
     instructions = [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
     start = next(i for i, line in enumerate(instructions) if re.fullmatch(rf"FROM \S+ AS {name}", line, re.I))
-    end = next((i for i in range(start + 1, len(instructions)) if instructions[i].upper().startswith("FROM ")),
-               len(instructions))
-    return instructions[start + 1:end]
+    end = next(
+        (i for i in range(start + 1, len(instructions)) if instructions[i].upper().startswith("FROM ")),
+        len(instructions),
+    )
+    return instructions[start + 1 : end]
 
 
 def _copied_sources(dockerfile: str) -> list[str]:
@@ -165,8 +201,10 @@ def test_it_builds_the_vendor_files_from_what_the_npm_stage_copies(tmp_path):
     for template in (ROOT / "templates").rglob("*.html"):
         loaded |= set(re.findall(r"""\{% static ['"](vendor/[^'"]+)['"] %\}""", template.read_text()))
     assert {"vendor/htmx/htmx.min.js", "vendor/htmx-ext-ws/ws.js", "vendor/cytoscape/cytoscape.min.js"} <= loaded
-    vendor_dirs = {prefix: Path(folder).relative_to(settings.BASE_DIR)
-                   for prefix, folder in (entry for entry in settings.STATICFILES_DIRS if isinstance(entry, tuple))}
+    vendor_dirs = {
+        prefix: Path(folder).relative_to(settings.BASE_DIR)
+        for prefix, folder in (entry for entry in settings.STATICFILES_DIRS if isinstance(entry, tuple))
+    }
     missing = []
     for path in sorted(loaded):
         prefix = next(p for p in vendor_dirs if path.startswith(p + "/"))
@@ -177,8 +215,11 @@ def test_it_builds_the_vendor_files_from_what_the_npm_stage_copies(tmp_path):
 
 def test_it_builds_the_front_end_with_the_same_script_here_and_in_the_image():
     """scripts/bootstrap.sh and the Dockerfile both run scripts/build-static.sh, and neither runs npm itself."""
-    bootstrap = [line for line in (ROOT / "scripts" / "bootstrap.sh").read_text().splitlines()
-                 if not line.lstrip().startswith("#")]
+    bootstrap = [
+        line
+        for line in (ROOT / "scripts" / "bootstrap.sh").read_text().splitlines()
+        if not line.lstrip().startswith("#")
+    ]
     assert "scripts/build-static.sh" in [line.strip() for line in bootstrap]
     assert not any(re.search(r"\bnpm\b", line) for line in bootstrap)
     assert "RUN scripts/build-static.sh" in _stage(_dockerfile(), "static")
@@ -191,6 +232,8 @@ def test_it_leaves_the_test_only_npm_packages_out_of_the_image():
     dev = set(json.loads((ROOT / "package.json").read_text()).get("devDependencies", {}))
     assert "axe-core" in dev
     assert "ENV NODE_ENV=production" in _stage(_dockerfile(), "static")
-    served = {Path(folder).relative_to(settings.BASE_DIR).parts[1]
-              for _prefix, folder in (entry for entry in settings.STATICFILES_DIRS if isinstance(entry, tuple))}
+    served = {
+        Path(folder).relative_to(settings.BASE_DIR).parts[1]
+        for _prefix, folder in (entry for entry in settings.STATICFILES_DIRS if isinstance(entry, tuple))
+    }
     assert not served & dev, f"static files served from dev dependencies: {served & dev}"

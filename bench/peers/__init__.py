@@ -3,6 +3,7 @@
 Each peer is built from (doc id, text, vector) triples of one sample and answers `search(query,
 query_vector, k)` with doc ids, best first; the runner times that call.
 """
+
 from __future__ import annotations
 
 from typing import Protocol

@@ -1,4 +1,5 @@
 """BM25 over the same memory texts (bm25s, English stopwords, no stemmer: its default)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

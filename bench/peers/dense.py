@@ -1,4 +1,5 @@
 """Exact dense retrieval: cosine over the same MiniLM vectors, a full numpy scan (no index)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

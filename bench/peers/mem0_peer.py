@@ -3,6 +3,7 @@ embedding model (memoryapp's configured embedder) for both its adds and its sear
 are compared end to end on the same vectors. No LLM is called (infer=False, no rerank); the LLM entry only
 satisfies mem0's config. Without spaCy its lemmatised keyword scoring is off (DESIGN.md).
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,14 @@ def _model_dir() -> str:
 class Mem0Peer:
     name = "mem0"
 
-    def __init__(self, ids: Sequence[int], texts: Sequence[str], connection_string: str, var_dir: Path,
-                 vectors: Sequence[Sequence[float]] | None = None):
+    def __init__(
+        self,
+        ids: Sequence[int],
+        texts: Sequence[str],
+        connection_string: str,
+        var_dir: Path,
+        vectors: Sequence[Sequence[float]] | None = None,
+    ):
         os.environ.setdefault("MEM0_TELEMETRY", "False")
         os.environ.setdefault("MEM0_DIR", str(var_dir / "mem0"))
         from mem0 import Memory
@@ -30,14 +37,22 @@ class Mem0Peer:
 
         ours = get_embedder()
         self.collection = f"mem0_bench_{uuid.uuid4().hex[:8]}"
-        self._memory = Memory.from_config({
-            "vector_store": {"provider": "pgvector", "config": {
-                "connection_string": connection_string, "collection_name": self.collection,
-                "embedding_model_dims": ours.dim, "hnsw": True}},
-            "embedder": {"provider": "huggingface", "config": {"model": _model_dir()}},
-            "llm": {"provider": "openai", "config": {"api_key": "unused-offline", "model": "gpt-4o-mini"}},
-            "history_db_path": str(var_dir / f"{self.collection}.db"),
-        })
+        self._memory = Memory.from_config(
+            {
+                "vector_store": {
+                    "provider": "pgvector",
+                    "config": {
+                        "connection_string": connection_string,
+                        "collection_name": self.collection,
+                        "embedding_model_dims": ours.dim,
+                        "hnsw": True,
+                    },
+                },
+                "embedder": {"provider": "huggingface", "config": {"model": _model_dir()}},
+                "llm": {"provider": "openai", "config": {"api_key": "unused-offline", "model": "gpt-4o-mini"}},
+                "history_db_path": str(var_dir / f"{self.collection}.db"),
+            }
+        )
         # mem0's huggingface embedder is built from its config (MiniLM); every embedding goes through ours.
         self._memory.embedding_model.embed = lambda text, memory_action=None: ours.embed_one(text)
         self.user_id = f"bench-{uuid.uuid4().hex[:8]}"
@@ -45,8 +60,9 @@ class Mem0Peer:
         if vectors is not None:
             self._reuse_vectors(texts, vectors)
         for doc_id, text in zip(ids, texts):
-            self._memory.add([{"role": "user", "content": text}], user_id=self.user_id,
-                             metadata={"doc_id": doc_id}, infer=False)
+            self._memory.add(
+                [{"role": "user", "content": text}], user_id=self.user_id, metadata={"doc_id": doc_id}, infer=False
+            )
             self._by_text[text] = doc_id
 
     def _reuse_vectors(self, texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:

@@ -1,5 +1,6 @@
 """python -m bench.train [NAME ...] [--seed N]: train the learned models (all, or those named) and write
 each one's weights and report (bench/results/train-<NAME>.json)."""
+
 from __future__ import annotations
 
 import argparse

@@ -8,6 +8,7 @@ engine/learned/change_features.py (the cosine and word cues; per-dimension vecto
 topics and did worse on dev). One hidden layer of 16: at the same wrong replacements on the held-out
 folds and dev it found more changes than a logistic regression (docs/benchmarks/learning.md).
 """
+
 from __future__ import annotations
 
 import os
@@ -19,7 +20,9 @@ WRONG_REPLACEMENTS_MAX = 0.02  # each language, held-out folds and dev pooled: t
 WRONG_SKIPS_MAX = 0.02  # a statement wrongly taken for a restatement is lost too
 LABEL_OF = {"replaces": "replaces", "restates": "restates", "resembles": "other"}
 C = 0.3  # inverse regularisation, chosen on dev among 0.3 and 1
-HIDDEN = int(os.environ.get("CHANGES_HIDDEN", "16"))  # one hidden layer of 16 (0: the regression); chosen on the folds and dev
+HIDDEN = int(
+    os.environ.get("CHANGES_HIDDEN", "16")
+)  # one hidden layer of 16 (0: the regression); chosen on the folds and dev
 
 
 def rows(groups, vec) -> tuple[np.ndarray, list[str]]:
@@ -63,8 +66,13 @@ def to_model(scaler, classifier, meta: dict):
         layers = tuple((w.copy(), b.copy()) for w, b in zip(classifier.coefs_, classifier.intercepts_))
     else:
         layers = ((classifier.coef_.T.copy(), classifier.intercept_.copy()),)
-    return TrainedModel(name=NAME, layers=layers, mean=scaler.mean_, scale=scale,
-                        meta=meta | {"classes": [str(c) for c in classifier.classes_]})
+    return TrainedModel(
+        name=NAME,
+        layers=layers,
+        mean=scaler.mean_,
+        scale=scale,
+        meta=meta | {"classes": [str(c) for c in classifier.classes_]},
+    )
 
 
 def held_out_parts(train_groups, dev_groups, vec, seed: int) -> list:
@@ -93,17 +101,23 @@ def choose_thresholds(parts, dev_model, dev_groups, vec) -> tuple[float, float, 
     def pooled(replace_at: float, restate_at: float, rules_floor: float | None = None) -> dict:
         totals: dict = {}
         for model, groups in [*parts, (dev_model, dev_groups)]:
-            candidate = replace(model, meta=model.meta | {"replace_threshold": replace_at,
-                                                           "restate_threshold": restate_at,
-                                                           "rules_floor": rules_floor})
+            candidate = replace(
+                model,
+                meta=model.meta
+                | {"replace_threshold": replace_at, "restate_threshold": restate_at, "rules_floor": rules_floor},
+            )
             for language, figures in play(groups, learned_decider(candidate), vec).items():
                 into = totals.setdefault(language, dict.fromkeys(figures["counts"], 0))
                 for key, value in figures["counts"].items():
                     into[key] += value
-        return {language: {"update_detection": c["updated_right"] / max(c["replaces"], 1),
-                           "wrong_replacements": c["wrong_replacements"] / max(c["written"], 1),
-                           "wrong_skips": c["wrong_skips"] / max(c["replaces"] + c["resembles"], 1)}
-                for language, c in totals.items()}
+        return {
+            language: {
+                "update_detection": c["updated_right"] / max(c["replaces"], 1),
+                "wrong_replacements": c["wrong_replacements"] / max(c["written"], 1),
+                "wrong_skips": c["wrong_skips"] / max(c["replaces"] + c["resembles"], 1),
+            }
+            for language, c in totals.items()
+        }
 
     grid = [round(t, 2) for t in np.arange(0.30, 1.0, 0.02)]
     restate_at = 0.99
@@ -114,8 +128,15 @@ def choose_thresholds(parts, dev_model, dev_groups, vec) -> tuple[float, float, 
     trace, replace_at = [], 0.999
     for t in grid:
         figures = pooled(t, restate_at)
-        trace.append([t, {lang: [round(f["update_detection"], 4), round(f["wrong_replacements"], 4)]
-                          for lang, f in figures.items()}])
+        trace.append(
+            [
+                t,
+                {
+                    lang: [round(f["update_detection"], 4), round(f["wrong_replacements"], 4)]
+                    for lang, f in figures.items()
+                },
+            ]
+        )
         if all(f["wrong_replacements"] <= WRONG_REPLACEMENTS_MAX for f in figures.values()):
             replace_at = t
             break
@@ -124,8 +145,16 @@ def choose_thresholds(parts, dev_model, dev_groups, vec) -> tuple[float, float, 
     rules_floor = None
     for floor in [round(f, 2) for f in np.arange(0.05, 0.6, 0.05)]:
         figures = pooled(replace_at, restate_at, floor)
-        trace.append(["rules_floor", floor, {lang: [round(f["update_detection"], 4), round(f["wrong_replacements"], 4)]
-                                             for lang, f in figures.items()}])
+        trace.append(
+            [
+                "rules_floor",
+                floor,
+                {
+                    lang: [round(f["update_detection"], 4), round(f["wrong_replacements"], 4)]
+                    for lang, f in figures.items()
+                },
+            ]
+        )
         if all(f["wrong_replacements"] <= WRONG_REPLACEMENTS_MAX for f in figures.values()):
             rules_floor = floor
             break
@@ -139,11 +168,19 @@ def recorded_decisions(model, groups, vec) -> list:
 
     picks = []
     for group in groups[:6]:
-        for label, statement in group.statements[:3]:
+        for _label, statement in group.statements[:3]:
             features = row(statement, group.kind, group.existing, group.kind, vec[statement], vec[group.existing])
             p = model.probabilities(features)[0]
-            picks.append({"new": statement, "new_kind": group.kind, "old": group.existing, "old_kind": group.kind,
-                          "class": model.classes[int(p.argmax())], "p": [round(float(v), 4) for v in p]})
+            picks.append(
+                {
+                    "new": statement,
+                    "new_kind": group.kind,
+                    "old": group.existing,
+                    "old_kind": group.kind,
+                    "class": model.classes[int(p.argmax())],
+                    "p": [round(float(v), 4) for v in p],
+                }
+            )
     return picks
 
 
@@ -163,27 +200,47 @@ def train(seed: int) -> dict:
     train_texts = [s for g in train_groups for _, s in g.statements]
     x, y = rows(train_groups, vec)
     scaler, classifier = fit(x, y, seed)
-    meta = {"embedder": settings.EMBEDDING_MODEL, "seed": seed, "C": C, "features": list(SCALARS),
-            "train_sha256": split_sha256("train"), "dev_sha256": split_sha256("dev"), "holdout_sha256": holdout_sha,
-            "replace_threshold": 0.999, "restate_threshold": 0.999, "rules_floor": None}
+    meta = {
+        "embedder": settings.EMBEDDING_MODEL,
+        "seed": seed,
+        "C": C,
+        "features": list(SCALARS),
+        "train_sha256": split_sha256("train"),
+        "dev_sha256": split_sha256("dev"),
+        "holdout_sha256": holdout_sha,
+        "replace_threshold": 0.999,
+        "restate_threshold": 0.999,
+        "rules_floor": None,
+    }
     model = to_model(scaler, classifier, meta)
-    replace_at, restate_at, rules_floor, trace = choose_thresholds(held_out_parts(train_groups, dev_groups, vec, seed), model,
-                                                      dev_groups, vec)
-    model = replace(model, meta=model.meta | {"replace_threshold": replace_at, "restate_threshold": restate_at,
-                                              "rules_floor": rules_floor})
+    replace_at, restate_at, rules_floor, trace = choose_thresholds(
+        held_out_parts(train_groups, dev_groups, vec, seed), model, dev_groups, vec
+    )
+    model = replace(
+        model,
+        meta=model.meta
+        | {"replace_threshold": replace_at, "restate_threshold": restate_at, "rules_floor": rules_floor},
+    )
     model = replace(model, meta=model.meta | {"recorded": recorded_decisions(model, train_groups, vec)})
     path = model.save()
 
     holdout = load_groups("holdout")  # measured once, after every choice was made
     vec |= vectors(texts_of(holdout))
     return {
-        "model": NAME, "weights": str(path.name), "weights_bytes": path.stat().st_size,
-        "rows": len(y), "rows_by_class": {c: y.count(c) for c in sorted(set(y))},
+        "model": NAME,
+        "weights": str(path.name),
+        "weights_bytes": path.stat().st_size,
+        "rows": len(y),
+        "rows_by_class": {c: y.count(c) for c in sorted(set(y))},
         "pairs_by_split": {s: sum(len(g.statements) for g in load_groups(s)) for s in ("train", "dev", "holdout")},
         "diversity_train_statements": diversity(train_texts, np.array([vec[t] for t in train_texts])),
-        "replace_threshold": replace_at, "restate_threshold": restate_at, "rules_floor": rules_floor,
+        "replace_threshold": replace_at,
+        "restate_threshold": restate_at,
+        "rules_floor": rules_floor,
         "threshold_trace": trace,
-        "train_sha256": meta["train_sha256"], "dev_sha256": meta["dev_sha256"], "holdout_sha256": holdout_sha,
+        "train_sha256": meta["train_sha256"],
+        "dev_sha256": meta["dev_sha256"],
+        "holdout_sha256": holdout_sha,
         "dev": play(dev_groups, learned_decider(model), vec),
         "holdout": play(holdout, learned_decider(model), vec),
     }

@@ -1,6 +1,7 @@
 """A diversity report for written or generated training data, read before any training run: how much of
 it is near-duplicate by embedding, how often one skeleton (the sentence with its content words masked)
 recurs, and how lengths spread. Generated data that repeats a few templates teaches the templates."""
+
 from __future__ import annotations
 
 import re
@@ -28,14 +29,17 @@ def report(texts: list[str], vectors: np.ndarray | None = None) -> dict:
         "distinct_share": round(len(set(texts)) / max(len(texts), 1), 3),
         "top_skeleton_share": round(max(skeletons.values(), default=0) / max(len(texts), 1), 3),
         "skeletons_used_3_or_more_times": sum(1 for c in skeletons.values() if c >= 3),
-        "length_chars": {"p10": int(np.percentile(lengths, 10)), "median": int(np.median(lengths)),
-                         "p90": int(np.percentile(lengths, 90))},
+        "length_chars": {
+            "p10": int(np.percentile(lengths, 10)),
+            "median": int(np.median(lengths)),
+            "p90": int(np.percentile(lengths, 90)),
+        },
     }
     if vectors is not None and len(texts) > 1:
         v = np.asarray(vectors, dtype=np.float32)
         near = 0
         for start in range(0, len(v), 512):  # blockwise: a few thousand rows fit, tens of thousands too
-            sims = v[start:start + 512] @ v.T
+            sims = v[start : start + 512] @ v.T
             for row, i in enumerate(range(start, min(start + 512, len(v)))):
                 sims[row, i] = -1.0
             near += int((sims.max(axis=1) >= NEAR_DUPLICATE).sum())

@@ -8,12 +8,12 @@ threshold; the holdout is never read here.
 
     python -m bench.train extraction
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import unicodedata
-from pathlib import Path
 
 import numpy as np
 
@@ -74,7 +74,7 @@ def vectors(texts: list[str]) -> np.ndarray:
     keys = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
     missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in cached}.items())
     for start in range(0, len(missing), 256):
-        chunk = missing[start:start + 256]
+        chunk = missing[start : start + 256]
         cached.update(zip([k for k, _ in chunk], embed([t for _, t in chunk]), strict=True))
     if missing:
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
@@ -88,8 +88,9 @@ def _candidates(seed: int) -> dict:
 
     return {
         "logreg_C0.3": LogisticRegression(C=0.3, max_iter=3000, random_state=seed),
-        "mlp_64": MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=400, early_stopping=True,
-                                random_state=seed),
+        "mlp_64": MLPClassifier(
+            hidden_layer_sizes=(64,), alpha=1e-3, max_iter=400, early_stopping=True, random_state=seed
+        ),
     }
 
 
@@ -109,8 +110,11 @@ def _best_threshold(keep: np.ndarray, positive: np.ndarray) -> tuple[float, dict
         recall = tp / max(int(positive.sum()), 1)
         f1 = 2 * precision * recall / max(precision + recall, 1e-9)
         if f1 >= best[0]:
-            best = (f1, float(threshold), {"precision": round(precision, 4), "recall": round(recall, 4),
-                                           "f1": round(f1, 4)})
+            best = (
+                f1,
+                float(threshold),
+                {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)},
+            )
     return best[1], best[2]
 
 
@@ -160,20 +164,39 @@ def train(seed: int) -> dict:
     probe = [p.text for p in dev[:PROBE_COUNT]]
     probe_keep = _dev_scores(model, dev_x[:PROBE_COUNT])
     meta = {
-        "classes": CLASSES, "threshold": threshold, "embedder": settings.EMBEDDING_MODEL, "features": list(FEATURES),
-        "model": best_name, "data_sha256": data_hash, "seed": seed, "train_rows": len(rows),
-        "probe": [{"text": t, "previous": dev[i].previous, "keep": round(float(k), 6)}
-                  for i, (t, k) in enumerate(zip(probe, probe_keep, strict=True))],
+        "classes": CLASSES,
+        "threshold": threshold,
+        "embedder": settings.EMBEDDING_MODEL,
+        "features": list(FEATURES),
+        "model": best_name,
+        "data_sha256": data_hash,
+        "seed": seed,
+        "train_rows": len(rows),
+        "probe": [
+            {"text": t, "previous": dev[i].previous, "keep": round(float(k), 6)}
+            for i, (t, k) in enumerate(zip(probe, probe_keep, strict=True))
+        ],
     }
     shipped = TrainedModel(NAME, model.layers, model.mean, model.scale, meta)
     path = shipped.save()
     by_label = {label: sum(1 for r in rows if r["label"] == label) for label in CLASSES}
-    by_language = {lang: sum(1 for r in rows if r["language"] == lang) for lang in sorted({r["language"] for r in rows})}
+    by_language = {
+        lang: sum(1 for r in rows if r["language"] == lang) for lang in sorted({r["language"] for r in rows})
+    }
     return {
-        "model": NAME, "chosen": best_name, "threshold": threshold, "dev_pieces": tried,
-        "weights": str(path.relative_to(REPO)), "weights_bytes": path.stat().st_size,
-        "data": {"rows": len(rows), "sha256": data_hash, "by_label": by_label, "by_language": by_language,
-                 "diversity": diversity.report([r["text"] for r in rows], _unit(vectors([r["text"] for r in rows])))},
+        "model": NAME,
+        "chosen": best_name,
+        "threshold": threshold,
+        "dev_pieces": tried,
+        "weights": str(path.relative_to(REPO)),
+        "weights_bytes": path.stat().st_size,
+        "data": {
+            "rows": len(rows),
+            "sha256": data_hash,
+            "by_label": by_label,
+            "by_language": by_language,
+            "diversity": diversity.report([r["text"] for r in rows], _unit(vectors([r["text"] for r in rows]))),
+        },
         "seed": seed,
     }
 

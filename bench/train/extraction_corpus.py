@@ -5,6 +5,7 @@ in passing. Deterministic: the same seed writes the same file.
 
     python -m bench.train.extraction_corpus
 """
+
 from __future__ import annotations
 
 import itertools
@@ -22,30 +23,71 @@ _ALTERNATIVES = re.compile(r"\{([^{}]*)\}")
 
 # Questions and requests a memory is said before ("I'm vegetarian, what should I cook tonight?").
 TAILS = {
-    "en": ["what should I cook tonight?", "any ideas?", "can you help me plan the week?", "what would you suggest?",
-           "so what's a good option?", "how should I start?", "could you recommend something?",
-           "so please keep that in mind", "any tips?", "what do you think I should do?",
-           "which one should I get?", "is that normal?"],
-    "zh": ["今晚吃什么好？", "有什么建议吗？", "帮我安排一下这周吧", "你觉得呢？", "怎么开始比较好？",
-           "推荐几个吧", "以后注意一下", "有什么办法吗？", "该选哪个？", "这正常吗？", "帮我看看"],
+    "en": [
+        "what should I cook tonight?",
+        "any ideas?",
+        "can you help me plan the week?",
+        "what would you suggest?",
+        "so what's a good option?",
+        "how should I start?",
+        "could you recommend something?",
+        "so please keep that in mind",
+        "any tips?",
+        "what do you think I should do?",
+        "which one should I get?",
+        "is that normal?",
+    ],
+    "zh": [
+        "今晚吃什么好？",
+        "有什么建议吗？",
+        "帮我安排一下这周吧",
+        "你觉得呢？",
+        "怎么开始比较好？",
+        "推荐几个吧",
+        "以后注意一下",
+        "有什么办法吗？",
+        "该选哪个？",
+        "这正常吗？",
+        "帮我看看",
+    ],
 }
 PREVIOUS = {  # the assistant turn before, when there is one
-    "en": ["How can I help?", "Anything else?", "Which one did you pick?", "What are you working on these days?",
-           "Got it.", "Here's the summary you asked for.", "Sure, here you go.", "How was your weekend?"],
-    "zh": ["有什么可以帮你？", "还有别的吗？", "你选了哪个？", "最近在忙什么？", "好的。", "这是你要的总结。",
-           "给你整理好了。", "周末过得怎么样？"],
+    "en": [
+        "How can I help?",
+        "Anything else?",
+        "Which one did you pick?",
+        "What are you working on these days?",
+        "Got it.",
+        "Here's the summary you asked for.",
+        "Sure, here you go.",
+        "How was your weekend?",
+    ],
+    "zh": [
+        "有什么可以帮你？",
+        "还有别的吗？",
+        "你选了哪个？",
+        "最近在忙什么？",
+        "好的。",
+        "这是你要的总结。",
+        "给你整理好了。",
+        "周末过得怎么样？",
+    ],
 }
 REGISTERS = {
-    "en": {"casual": (["", "tbh ", "ok so ", "lol "], ["", " lol", " haha", " tbh"]),
-           "terse": (["fyi ", "", "btw "], [" btw", "", " fyi"]),
-           "formal": (["For context, ", "Just so you know, ", "For your reference, ", "To be clear, "], ["."]),
-           "emotional": (["ugh, ", "honestly, ", "man, ", "seriously, "], ["!", "...", ". so annoying"]),
-           "emoji": ([""], [" 😅", " 🙃", " ☕", " 👍", " 😭", " 🙏"])},
-    "zh": {"casual": (["", "话说", "对了，", "哈哈"], ["", "哈", "啦", "~"]),
-           "terse": (["顺便说下，", "", "补充："], ["", "。"]),
-           "formal": (["说明一下，", "补充一点，", "先说一下背景，"], ["。"]),
-           "emotional": (["唉，", "真的是，", "救命，", "说实话，"], ["！", "…", "，烦死了"]),
-           "emoji": ([""], ["😅", "🙃", "☕", "👍", "😭", "🙏"])},
+    "en": {
+        "casual": (["", "tbh ", "ok so ", "lol "], ["", " lol", " haha", " tbh"]),
+        "terse": (["fyi ", "", "btw "], [" btw", "", " fyi"]),
+        "formal": (["For context, ", "Just so you know, ", "For your reference, ", "To be clear, "], ["."]),
+        "emotional": (["ugh, ", "honestly, ", "man, ", "seriously, "], ["!", "...", ". so annoying"]),
+        "emoji": ([""], [" 😅", " 🙃", " ☕", " 👍", " 😭", " 🙏"]),
+    },
+    "zh": {
+        "casual": (["", "话说", "对了，", "哈哈"], ["", "哈", "啦", "~"]),
+        "terse": (["顺便说下，", "", "补充："], ["", "。"]),
+        "formal": (["说明一下，", "补充一点，", "先说一下背景，"], ["。"]),
+        "emotional": (["唉，", "真的是，", "救命，", "说实话，"], ["！", "…", "，烦死了"]),
+        "emoji": ([""], ["😅", "🙃", "☕", "👍", "😭", "🙏"]),
+    },
 }
 
 
@@ -106,8 +148,16 @@ def rows(seed: int = SEED) -> list[dict]:
                 said = _questioned(text, language, rng)
                 register = "context_then_question"
             prev = rng.choice(PREVIOUS["zh" if language == "zh" else "en"]) if rng.random() < 0.5 else ""
-            out.append({"id": f"tr-{len(out):05d}", "language": language, "register": register, "label": label,
-                        "text": said, "previous_assistant": prev})
+            out.append(
+                {
+                    "id": f"tr-{len(out):05d}",
+                    "language": language,
+                    "register": register,
+                    "label": label,
+                    "text": said,
+                    "previous_assistant": prev,
+                }
+            )
     return out
 
 

@@ -6,6 +6,7 @@ Labels: preference, fact, lesson, goal (worth remembering, README of extraction_
 which) and none (questions, requests, small talk, moods, world facts, hypotheticals, other people's
 opinions, secrets: nothing lasting about the user).
 """
+
 from __future__ import annotations
 
 POSITIVE: dict[str, dict[str, list[str]]] = {

@@ -9,6 +9,7 @@ memoryapp/engine/chat/relevance.py, shared with the chat turn.
 
     python -m bench.train relevance
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -65,8 +66,9 @@ def turns_of(personas: list[Persona], distractors: int = 0) -> list[Turn]:
     for number, persona in enumerate(personas):
         others = [personas[(number + step) % len(personas)] for step in range(1, distractors + 1)]
         current = [m for m in persona.memories if not m.replaced_by]
-        current += [replace(m, key=f"{other.name}:{m.key}") for other in others for m in other.memories
-                    if not m.replaced_by]
+        current += [
+            replace(m, key=f"{other.name}:{m.key}") for other in others for m in other.memories if not m.replaced_by
+        ]
         memory_vectors = _vectors([m.content for m in current])
         queries = []
         for case in persona.cases:
@@ -81,9 +83,17 @@ def turns_of(personas: list[Persona], distractors: int = 0) -> list[Turn]:
             vector = next(query_vectors)
             cosines = memory_vectors @ vector
             top = np.argsort(-cosines, kind="stable")[:CANDIDATES]
-            turns.append(Turn(persona.name, persona.split, case, bool(previous) and leans_on_previous(case.message),
-                              vector, [Candidate(current[i].content, current[i].kind, float(cosines[i])) for i in top],
-                              [current[i].key for i in top]))
+            turns.append(
+                Turn(
+                    persona.name,
+                    persona.split,
+                    case,
+                    bool(previous) and leans_on_previous(case.message),
+                    vector,
+                    [Candidate(current[i].content, current[i].kind, float(cosines[i])) for i in top],
+                    [current[i].key for i in top],
+                )
+            )
     return turns
 
 
@@ -106,8 +116,9 @@ def message_model(turns: list[Turn], seed: int):
     return whole.coef_[0], float(whole.intercept_[0]), {id(t): p for t, p in zip(asked, out_of_fold)}
 
 
-def features(turns: list[Turn], weights: np.ndarray, bias: float,
-             given: dict | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+def features(
+    turns: list[Turn], weights: np.ndarray, bias: float, given: dict | None = None
+) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
     """Rows, labels (1: the turn may be handed this memory) and (turn index, candidate index) per row.
     `given`: out-of-fold message probabilities to use instead of the whole model's (in training)."""
     from memoryapp.engine.chat.relevance import MessageShape, needs_memory, pair_features
@@ -125,8 +136,15 @@ def features(turns: list[Turn], weights: np.ndarray, bias: float,
     return np.vstack(rows), np.asarray(labels), where
 
 
-def outcomes(turns: list[Turn], scores: np.ndarray, where: list[tuple[int, int]], needs: dict[int, float],
-             message_threshold: float, threshold: float, relative: float = 0.0) -> list[TurnOutcome]:
+def outcomes(
+    turns: list[Turn],
+    scores: np.ndarray,
+    where: list[tuple[int, int]],
+    needs: dict[int, float],
+    message_threshold: float,
+    threshold: float,
+    relative: float = 0.0,
+) -> list[TurnOutcome]:
     """What each turn would be handed: nothing when its message is under `message_threshold`, else the
     top 3 of its candidates over `threshold` and at least `relative` times the best one's score."""
     kept: dict[int, list[tuple[float, str]]] = {}
@@ -138,8 +156,9 @@ def outcomes(turns: list[Turn], scores: np.ndarray, where: list[tuple[int, int]]
         ranked = sorted(kept.get(t_index, []))
         injected = tuple(key for score, key in ranked[:3] if score <= relative * ranked[0][0])
         case = turn.case
-        result.append(TurnOutcome(case.id, case.language, case.shape, turn.split, case.needs, case.relevant,
-                                  injected, 0.0))
+        result.append(
+            TurnOutcome(case.id, case.language, case.shape, turn.split, case.needs, case.relevant, injected, 0.0)
+        )
     return result
 
 
@@ -163,20 +182,27 @@ def message_needs(turns: list[Turn], weights: np.ndarray, bias: float, given: di
     from memoryapp.engine.chat.relevance import asks_about_self, needs_memory
 
     given = given or {}
-    return {i: 1.0 if asks_about_self(t.case.message) else given.get(id(t), needs_memory(weights, bias, t.query_vector))
-            for i, t in enumerate(turns) if t.query_vector is not None}
+    return {
+        i: 1.0 if asks_about_self(t.case.message) else given.get(id(t), needs_memory(weights, bias, t.query_vector))
+        for i, t in enumerate(turns)
+        if t.query_vector is not None
+    }
 
 
 def _pair_model(seed: int):
     from sklearn.linear_model import LogisticRegression
     from sklearn.neural_network import MLPClassifier
 
-    return (MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-2, max_iter=3000, random_state=seed) if HIDDEN
-            else LogisticRegression(C=PAIR_C, max_iter=3000, random_state=seed))
+    return (
+        MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-2, max_iter=3000, random_state=seed)
+        if HIDDEN
+        else LogisticRegression(C=PAIR_C, max_iter=3000, random_state=seed)
+    )
 
 
-def _out_of_fold_scores(turns: list[Turn], x: np.ndarray, y: np.ndarray, where: list[tuple[int, int]],
-                        seed: int) -> np.ndarray:
+def _out_of_fold_scores(
+    turns: list[Turn], x: np.ndarray, y: np.ndarray, where: list[tuple[int, int]], seed: int
+) -> np.ndarray:
     """Each training persona's pairs scored by a pair model fitted on the other personas' pairs."""
     from sklearn.preprocessing import StandardScaler
 
@@ -221,10 +247,16 @@ def train(seed: int) -> dict:
     scaler = StandardScaler().fit(x)
     net = _pair_model(seed).fit(scaler.transform(x), y)
 
-    meta = {"embedder": settings.EMBEDDING_MODEL, "classes": ["no", "yes"], "features": list(FEATURES),
-            "message": {"weights": np.round(weights, 6).tolist(), "bias": round(bias, 6)},
-            "candidates": CANDIDATES, "seed": seed, "threshold": 0.5,
-            "data_sha256": {"train": data_hash("train"), "dev": data_hash("dev"), "holdout": data_hash("holdout")}}
+    meta = {
+        "embedder": settings.EMBEDDING_MODEL,
+        "classes": ["no", "yes"],
+        "features": list(FEATURES),
+        "message": {"weights": np.round(weights, 6).tolist(), "bias": round(bias, 6)},
+        "candidates": CANDIDATES,
+        "seed": seed,
+        "threshold": 0.5,
+        "data_sha256": {"train": data_hash("train"), "dev": data_hash("dev"), "holdout": data_hash("holdout")},
+    }
     model = to_model(scaler, net, meta)
 
     dev_x, _, dev_where = features(dev_turns, weights, bias)
@@ -235,8 +267,10 @@ def train(seed: int) -> dict:
     cv_needs = message_needs(train_turns, weights, bias, out_of_fold)
 
     def both(m, t, r):
-        return (outcomes(dev_turns, dev_scores, dev_where, dev_needs, m, t, r),
-                outcomes(train_turns, cv_scores, train_where, cv_needs, m, t, r))
+        return (
+            outcomes(dev_turns, dev_scores, dev_where, dev_needs, m, t, r),
+            outcomes(train_turns, cv_scores, train_where, cv_needs, m, t, r),
+        )
 
     curve = {(m, t, r): objective(*both(m, t, r)) for m in MESSAGE_THRESHOLDS for t in THRESHOLDS for r in RELATIVE}
     message_threshold, threshold, relative = max(curve, key=lambda k: (round(curve[k], 4), k))
@@ -244,15 +278,25 @@ def train(seed: int) -> dict:
     model.meta["relative"] = relative
     # Decisions to reproduce from the shipped file (tests/unit/learned/test_relevance_weights.py).
     sample = x[:: max(1, len(x) // 12)][:12]
-    model.meta["check"] = {"features": np.round(sample, 6).tolist(),
-                           "yes": np.round(model.yes(np.round(sample, 6)), 6).tolist()}
+    model.meta["check"] = {
+        "features": np.round(sample, 6).tolist(),
+        "yes": np.round(model.yes(np.round(sample, 6)), 6).tolist(),
+    }
     path = model.save()
 
     hold_x, _, hold_where = features(holdout_turns, weights, bias)
-    texts = [m.content for p in train_personas for m in p.memories] + [c.message for p in train_personas for c in p.cases]
+    texts = [m.content for p in train_personas for m in p.memories] + [
+        c.message for p in train_personas for c in p.cases
+    ]
     report = {
-        "model": NAME, "weights": str(path.name), "weights_bytes": path.stat().st_size, "threshold": threshold,
-        "message_threshold": message_threshold, "pairs": int(len(y)), "positive_pairs": int(y.sum()), "train_turns": len(train_turns),
+        "model": NAME,
+        "weights": str(path.name),
+        "weights_bytes": path.stat().st_size,
+        "threshold": threshold,
+        "message_threshold": message_threshold,
+        "pairs": int(len(y)),
+        "positive_pairs": int(y.sum()),
+        "train_turns": len(train_turns),
         "train_need_turns": sum(1 for t in train_turns if t.case.needs),
         "needed_in_candidates": _needed_in_candidates(train_turns + dev_turns + holdout_turns),
         "relative": relative,
@@ -262,17 +306,24 @@ def train(seed: int) -> dict:
     }
     cv = outcomes(train_turns, cv_scores, train_where, cv_needs, message_threshold, threshold, relative)
     report["train_out_of_fold"] = {"overall": summarise(cv), "by_language": grouped(cv, "language")}
-    for name, turns, scores, where in (("dev", dev_turns, dev_scores, dev_where),
-                                       ("holdout", holdout_turns, model.yes(hold_x), hold_where)):
+    for name, turns, scores, where in (
+        ("dev", dev_turns, dev_scores, dev_where),
+        ("holdout", holdout_turns, model.yes(hold_x), hold_where),
+    ):
         needs = message_needs(turns, weights, bias)
         outs = outcomes(turns, scores, where, needs, message_threshold, threshold, relative)
         report[name] = {"overall": summarise(outs), "by_language": grouped(outs, "language")}
-    print(json.dumps({k: report[k] for k in ("threshold", "message_threshold", "relative", "pairs",
-                                             "needed_in_candidates")}))
+    print(
+        json.dumps(
+            {k: report[k] for k in ("threshold", "message_threshold", "relative", "pairs", "needed_in_candidates")}
+        )
+    )
     for name in ("train_out_of_fold", "dev", "holdout"):
         for language, s in report[name]["by_language"].items():
-            print(f"{name:8} {language:6} hit@3 {s['need_hit_at_3']} precision {s['precision']} "
-                  f"small talk {s['no_memory_injection_rate']}")
+            print(
+                f"{name:8} {language:6} hit@3 {s['need_hit_at_3']} precision {s['precision']} "
+                f"small talk {s['no_memory_injection_rate']}"
+            )
     return report
 
 

@@ -6,47 +6,56 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('conversations', '0001_initial'),
-        ('memoryapp', '0001_initial'),
+        ("conversations", "0001_initial"),
+        ("memoryapp", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='citation',
-            name='memory',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='citations', to='memoryapp.memory'),
+            model_name="citation",
+            name="memory",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="citations", to="memoryapp.memory"
+            ),
         ),
         migrations.AddField(
-            model_name='conversation',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='conversations', to=settings.AUTH_USER_MODEL),
+            model_name="conversation",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="conversations", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AddField(
-            model_name='message',
-            name='cited_memories',
-            field=models.ManyToManyField(related_name='cited_by', through='conversations.Citation', to='memoryapp.memory'),
+            model_name="message",
+            name="cited_memories",
+            field=models.ManyToManyField(
+                related_name="cited_by", through="conversations.Citation", to="memoryapp.memory"
+            ),
         ),
         migrations.AddField(
-            model_name='message',
-            name='conversation',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='messages', to='conversations.conversation'),
+            model_name="message",
+            name="conversation",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="messages", to="conversations.conversation"
+            ),
         ),
         migrations.AddField(
-            model_name='citation',
-            name='message',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='citations', to='conversations.message'),
+            model_name="citation",
+            name="message",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="citations", to="conversations.message"
+            ),
         ),
         migrations.AddIndex(
-            model_name='conversation',
-            index=models.Index(fields=['user', 'temporary', 'updated_at'], name='conversation_user_recent'),
+            model_name="conversation",
+            index=models.Index(fields=["user", "temporary", "updated_at"], name="conversation_user_recent"),
         ),
         migrations.AddConstraint(
-            model_name='citation',
-            constraint=models.UniqueConstraint(fields=('message', 'memory'), name='citation_once_per_message'),
+            model_name="citation",
+            constraint=models.UniqueConstraint(fields=("message", "memory"), name="citation_once_per_message"),
         ),
     ]

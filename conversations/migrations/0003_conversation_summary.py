@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('conversations', '0002_initial'),
+        ("conversations", "0002_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='conversation',
-            name='summary',
-            field=models.TextField(blank=True, default=''),
+            model_name="conversation",
+            name="summary",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.AddField(
-            model_name='conversation',
-            name='summary_until',
+            model_name="conversation",
+            name="summary_until",
             field=models.BigIntegerField(blank=True, null=True),
         ),
     ]

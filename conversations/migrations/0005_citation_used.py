@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('conversations', '0004_message_memory_command'),
+        ("conversations", "0004_message_memory_command"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='citation',
-            name='used',
+            model_name="citation",
+            name="used",
             field=models.BooleanField(default=True),
         ),
     ]

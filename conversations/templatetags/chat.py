@@ -13,6 +13,7 @@ from memoryapp.models import Memory
 
 register = template.Library()
 
+
 @register.filter
 def markdown(text: str) -> str:
     return mark_safe(render_markdown(text))  # nh3-sanitised in render_markdown
@@ -38,8 +39,9 @@ def reply_body(message, show_citations: bool = True) -> str:
         return f"{marker.group(1)}{shown}" if shown else ""  # "curry [1]." reads "curry." without its chip
 
     parts = _CODE.split(render_markdown(message.content))
-    return mark_safe("".join(part if index % 2 else _SPACED_MARKER.sub(chips, part)
-                             for index, part in enumerate(parts)))
+    return mark_safe(
+        "".join(part if index % 2 else _SPACED_MARKER.sub(chips, part) for index, part in enumerate(parts))
+    )
 
 
 @register.filter

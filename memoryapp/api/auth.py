@@ -2,6 +2,7 @@
 
 Both are applied to every route by `NinjaAPI(auth=...)` in api.py, so every router gets them.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,8 +35,9 @@ def create_token(user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
 
 
 def revoke_token(user: AbstractBaseUser, token_id: int) -> bool:
-    return bool(ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True)
-                .update(revoked_at=timezone.now()))
+    return bool(
+        ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    )
 
 
 def user_for_token(secret: str) -> AbstractBaseUser | None:
@@ -43,8 +45,11 @@ def user_for_token(secret: str) -> AbstractBaseUser | None:
     the REST API and the MCP server (memoryapp/mcp_server), so both accept exactly the same tokens."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
         return None
-    found = (ApiToken.objects.select_related("user")
-             .filter(token_hash=hash_token(secret), revoked_at__isnull=True, user__is_active=True).first())
+    found = (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=hash_token(secret), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
     if found is None:
         return None
     now = timezone.now()

@@ -7,6 +7,7 @@ request it refuses (too many query fields) and its 500. Django renders those as 
 /api/ this middleware turns them into the same `{"detail": "Not Found"}` body, headers (Allow,
 Retry-After) kept. Pages outside /api/ keep their HTML.
 """
+
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -22,8 +23,12 @@ def is_json(response: HttpResponse) -> bool:
 
 class ApiErrorsAsJson(MiddlewareMixin):
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        if (not request.path_info.startswith(API_PREFIX) or response.status_code < 400
-                or getattr(response, "streaming", False) or is_json(response)):
+        if (
+            not request.path_info.startswith(API_PREFIX)
+            or response.status_code < 400
+            or getattr(response, "streaming", False)
+            or is_json(response)
+        ):
             return response
         answer = JsonResponse({"detail": response.reason_phrase}, status=response.status_code)
         for name, value in response.items():

@@ -7,6 +7,7 @@ Every answer is JSON and in the schema: each route lists the statuses it can giv
 error has the one body `ErrorOut`, mapped here with one exception handler per type; the answers Django
 gives outside the routes (unknown path, 405, 500) are made JSON by memoryapp/api/errors.py.
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -20,18 +21,41 @@ from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
 from memoryapp.api.auth import bearer_auth, session_auth
-from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
-from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
-from memoryapp.engine.memories.validation import readable_error
-from memoryapp.models import Actor, Memory
 from memoryapp.api.schemas import (
-    ConflictOut, DateTimeIn, ErrorOut, EventOut, ExportOut, ImportIn, ImportJobOut, Kind, MemoryIn, MemoryOut, MemoryPageOut,
-    MemoryPatchIn, ResolveIn, RowErrorOut, SearchIn, SearchOut, Source, StatsOut, StatusName, WriteOut, errors,
+    ConflictOut,
+    DateTimeIn,
+    ErrorOut,
+    EventOut,
+    ExportOut,
+    ImportIn,
+    ImportJobOut,
+    Kind,
+    MemoryIn,
+    MemoryOut,
+    MemoryPageOut,
+    MemoryPatchIn,
+    ResolveIn,
+    RowErrorOut,
+    SearchIn,
+    SearchOut,
+    Source,
+    StatsOut,
+    StatusName,
+    WriteOut,
+    errors,
 )
 from memoryapp.api.throttling import WritesPerUser
+from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
+from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
+from memoryapp.engine.memories.validation import readable_error
+from memoryapp.models import Actor, Memory
 
-RETRY_AFTER = {"Retry-After": {"description": "seconds until a write is allowed again",
-                               "schema": {"type": "integer", "minimum": 0}}}
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds until a write is allowed again",
+        "schema": {"type": "integer", "minimum": 0},
+    }
+}
 
 
 class MemoryappAPI(NinjaAPI):
@@ -46,8 +70,14 @@ class MemoryappAPI(NinjaAPI):
         return schema
 
 
-api = MemoryappAPI(title="memoryapp API", version="1", urls_namespace="api", auth=[bearer_auth, session_auth],
-                   docs_url="/docs", throttle=WritesPerUser())
+api = MemoryappAPI(
+    title="memoryapp API",
+    version="1",
+    urls_namespace="api",
+    auth=[bearer_auth, session_auth],
+    docs_url="/docs",
+    throttle=WritesPerUser(),
+)
 router = Router(tags=["memories"])
 
 
@@ -94,7 +124,8 @@ def on_throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
     """ninja sets Retry-After; the body says which limit was hit."""
     limit = settings.API_WRITES_PER_MINUTE
     return api.create_response(
-        request, {"detail": f"too many changes: at most {limit} per minute; try again in a minute"}, status=429)
+        request, {"detail": f"too many changes: at most {limit} per minute; try again in a minute"}, status=429
+    )
 
 
 def _memory(request: HttpRequest, memory_id: int) -> Memory:
@@ -125,26 +156,45 @@ class ImportErrorOut(ErrorOut):
 
 @router.get("", response={200: MemoryPageOut, **errors(422)}, summary="List memories (newest first)")
 def list_memories(request: HttpRequest, params: Query[ListParams]):
-    flt = listing.MemoryFilter(kind=params.kind or "", status=params.status, source=params.source or "",
-                               since=params.since, until=params.until, at=params.at)
+    flt = listing.MemoryFilter(
+        kind=params.kind or "",
+        status=params.status,
+        source=params.source or "",
+        since=params.since,
+        until=params.until,
+        at=params.at,
+    )
     page = listing.list_memories(request.auth, flt, cursor=params.cursor, limit=params.limit)
     return {"items": page.memories, "next_cursor": page.next_cursor}
 
 
-@router.post("", response={201: WriteOut, 200: WriteOut, **errors(403, 409, 413, 422, 429)},
-             summary="Add a memory (a near-duplicate is merged into the existing one: 200)")
+@router.post(
+    "",
+    response={201: WriteOut, 200: WriteOut, **errors(403, 409, 413, 422, 429)},
+    summary="Add a memory (a near-duplicate is merged into the existing one: 200)",
+)
 def create_memory(request: HttpRequest, payload: MemoryIn):
     result = write.add_memory(request.auth, **payload.dict(), actor=Actor.API)
     return Status(201 if result.action == "created" else 200, _written(result))
 
 
-@router.post("/search", response={200: SearchOut, **errors(403, 413, 422)},
-             summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date",
-             throttle=[])  # a read sent as POST: not a write
+@router.post(
+    "/search",
+    response={200: SearchOut, **errors(403, 413, 422)},
+    summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date",
+    throttle=[],
+)  # a read sent as POST: not a write
 def search_memories(request: HttpRequest, payload: SearchIn):
-    flt = listing.MemoryFilter(q=payload.query, kind=payload.kind or "", kinds=tuple(payload.kinds),
-                               status=payload.status, since=payload.since, until=payload.until, at=payload.at,
-                               method=payload.method)
+    flt = listing.MemoryFilter(
+        q=payload.query,
+        kind=payload.kind or "",
+        kinds=tuple(payload.kinds),
+        status=payload.status,
+        since=payload.since,
+        until=payload.until,
+        at=payload.at,
+        method=payload.method,
+    )
     page = listing.list_memories(request.auth, flt, limit=payload.limit)
     return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": m} for m in page.memories]}
 
@@ -154,15 +204,23 @@ def memory_stats(request: HttpRequest):
     return listing.stats(request.auth)
 
 
-MARKDOWN_EXPORT = {"responses": {200: {
-    "description": "the export file, as an attachment: JSON (`format=json`) or Markdown (`format=markdown`)",
-    "content": {"text/markdown": {"schema": {"type": "string"}}},
-    "headers": {"Content-Disposition": {"schema": {"type": "string"}, "description": "attachment; filename=…"}},
-}}}
+MARKDOWN_EXPORT = {
+    "responses": {
+        200: {
+            "description": "the export file, as an attachment: JSON (`format=json`) or Markdown (`format=markdown`)",
+            "content": {"text/markdown": {"schema": {"type": "string"}}},
+            "headers": {"Content-Disposition": {"schema": {"type": "string"}, "description": "attachment; filename=…"}},
+        }
+    }
+}
 
 
-@router.get("/export", response={200: ExportOut, **errors(422)}, openapi_extra=MARKDOWN_EXPORT,
-            summary="Export as JSON (format=json) or Markdown (format=markdown)")
+@router.get(
+    "/export",
+    response={200: ExportOut, **errors(422)},
+    openapi_extra=MARKDOWN_EXPORT,
+    summary="Export as JSON (format=json) or Markdown (format=markdown)",
+)
 def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = "json"):
     file = transfer.export_file(request.auth, format, actor=Actor.API)
     response = HttpResponse(file.body, content_type=file.content_type)
@@ -170,10 +228,19 @@ def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = 
     return response
 
 
-@router.post("/import", response={202: ImportJobOut, **errors(403, 413, 429), 422: ImportErrorOut},
-             openapi_extra={"responses": {202: {"description": "Queued: poll the job at its Location", "headers": {
-                 "Location": {"schema": {"type": "string"}, "description": "/api/memories/import/{job_id}"}}}}},
-             summary="Import an export file as a job: all rows or, if any row is bad, none")
+@router.post(
+    "/import",
+    response={202: ImportJobOut, **errors(403, 413, 429), 422: ImportErrorOut},
+    openapi_extra={
+        "responses": {
+            202: {
+                "description": "Queued: poll the job at its Location",
+                "headers": {"Location": {"schema": {"type": "string"}, "description": "/api/memories/import/{job_id}"}},
+            }
+        }
+    },
+    summary="Import an export file as a job: all rows or, if any row is bad, none",
+)
 def import_memories(request: HttpRequest, payload: ImportIn, response: HttpResponse):
     """Every row is checked now: a bad row answers 422 naming each bad row, and nothing is queued. A good
     file answers 202 with the job, which the worker writes all at once; poll it for its progress."""
@@ -182,14 +249,24 @@ def import_memories(request: HttpRequest, payload: ImportIn, response: HttpRespo
     except MemoryValidationError as exc:
         return Status(422, {"detail": exc.message, "field": exc.field, "errors": []})
     if not queued.ok:
-        return Status(422, {"detail": f"{len(queued.errors)} rows are invalid; nothing was imported",
-                            "field": "memories", "errors": queued.errors})
+        return Status(
+            422,
+            {
+                "detail": f"{len(queued.errors)} rows are invalid; nothing was imported",
+                "field": "memories",
+                "errors": queued.errors,
+            },
+        )
     response["Location"] = reverse("api:import_job", kwargs={"job_id": queued.job.pk})
     return Status(202, queued.job)
 
 
-@router.get("/import/{int:job_id}", response={200: ImportJobOut, **errors(404)}, url_name="import_job",
-            summary="An import job: its status and how many rows it has written")
+@router.get(
+    "/import/{int:job_id}",
+    response={200: ImportJobOut, **errors(404)},
+    url_name="import_job",
+    summary="An import job: its status and how many rows it has written",
+)
 def import_job(request: HttpRequest, job_id: int):
     job = imports.job_of(request.auth, job_id)
     if job is None:
@@ -197,14 +274,20 @@ def import_job(request: HttpRequest, job_id: int):
     return job
 
 
-@router.get("/conflicts", response={200: list[ConflictOut], **errors()},
-            summary="Memories that may disagree, waiting for the user's answer")
+@router.get(
+    "/conflicts",
+    response={200: list[ConflictOut], **errors()},
+    summary="Memories that may disagree, waiting for the user's answer",
+)
 def list_conflicts(request: HttpRequest):
     return list(conflicts.open_questions(request.auth))
 
 
-@router.post("/conflicts/{int:question_id}/resolve", response={200: ConflictOut, **errors(403, 404, 409, 422, 429)},
-             summary="Answer one: replace (the newer replaces the older) or keep both")
+@router.post(
+    "/conflicts/{int:question_id}/resolve",
+    response={200: ConflictOut, **errors(403, 404, 409, 422, 429)},
+    summary="Answer one: replace (the newer replaces the older) or keep both",
+)
 def resolve_conflict(request: HttpRequest, question_id: int, payload: ResolveIn):
     question = conflicts.get_question(request.auth, question_id)
     return conflicts.resolve(question, payload.answer, actor=Actor.API)
@@ -215,15 +298,19 @@ def get_memory(request: HttpRequest, memory_id: int):
     return _memory(request, memory_id)
 
 
-@router.patch("/{int:memory_id}", response={200: WriteOut, **errors(403, 404, 409, 413, 422, 429)},
-              summary="Edit; a new content supersedes the memory")
+@router.patch(
+    "/{int:memory_id}",
+    response={200: WriteOut, **errors(403, 404, 409, 413, 422, 429)},
+    summary="Edit; a new content supersedes the memory",
+)
 def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
     memory = _memory(request, memory_id)
     return _written(write.edit_memory(memory, payload.dict(exclude_unset=True), actor=Actor.API))
 
 
-@router.delete("/{int:memory_id}", response={200: WriteOut, **errors(403, 404, 429)},
-               summary="Delete (soft: restorable)")
+@router.delete(
+    "/{int:memory_id}", response={200: WriteOut, **errors(403, 404, 429)}, summary="Delete (soft: restorable)"
+)
 def delete_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return _written(write.delete_memory(memory, actor=Actor.API))
@@ -239,15 +326,21 @@ class PurgeOut(Schema):
     purged: list[int]  # the memory's id and those of its earlier or later versions that went with it
 
 
-@router.post("/{int:memory_id}/purge", response={200: PurgeOut, **errors(403, 404, 429)},
-             summary="Delete forever, with its versions (not restorable)")
+@router.post(
+    "/{int:memory_id}/purge",
+    response={200: PurgeOut, **errors(403, 404, 429)},
+    summary="Delete forever, with its versions (not restorable)",
+)
 def purge_memory(request: HttpRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return {"purged": purge.purge_memory(memory, actor=Actor.API)}
 
 
-@router.get("/{int:memory_id}/history", response={200: list[EventOut], **errors(404)},
-            summary="The change log of the memory and the versions it replaced, newest first")
+@router.get(
+    "/{int:memory_id}/history",
+    response={200: list[EventOut], **errors(404)},
+    summary="The change log of the memory and the versions it replaced, newest first",
+)
 def memory_history(request: HttpRequest, memory_id: int):
     return listing.history(request.auth, _memory(request, memory_id))
 

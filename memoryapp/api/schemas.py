@@ -1,4 +1,5 @@
 """API schemas: explicit fields only (never the embedding or the search columns)."""
+
 from __future__ import annotations
 
 import re
@@ -8,8 +9,8 @@ from typing import Annotated, Any, Literal
 from ninja import Schema
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.engine.memories.validation import MemoryFields, MemoryPatch, Text
+from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import MAX_CONTENT_LENGTH, Memory, MemoryKind, MemorySource, MemoryStatus
 
 # The API's vocabularies are the models' choices: one list each, so the two cannot drift.

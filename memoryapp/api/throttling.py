@@ -1,5 +1,6 @@
 """The REST API's write limit, with django-ninja's throttling: API_WRITES_PER_MINUTE per user per minute
 (a sliding window in the shared cache), over every unsafe route, the chat turns included."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace

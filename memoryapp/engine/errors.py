@@ -1,4 +1,5 @@
 """Errors the engine raises; each carries one readable sentence for the caller to show."""
+
 from __future__ import annotations
 
 

@@ -13,6 +13,7 @@ sweep that finds work left behind (stalled extraction runs, idle chats, due cons
 What a job is about (`Job.subject`: the name of its first argument) is how the purge finds the failed
 runs of a deleted user's, conversation's or memory's jobs (engine/memories/purge.py), whatever the task is called.
 """
+
 from __future__ import annotations
 
 import functools

@@ -7,6 +7,7 @@ Chinese words, read as chat relevance reads them: no tagger, a few milliseconds 
 Where the graph tier is on and answers within a short budget, its entities and the facts between them
 are added; where it is off, slow or down, the page is complete without them.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -58,23 +59,45 @@ def build(user, *, with_graph: bool = True) -> dict:
     any more); times are epoch milliseconds. A link is [source, target, type], its ends named by node id
     ("m12", "c3", "n:Berlin", "e:<uuid>"), a fact's followed by its words and validity: a thousand memories
     have thousands of links, and lists keep the JSON a third of the size of objects."""
-    rows = list(Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE)
-                .order_by("-valid_from", "-id")
-                .values("id", "content", "kind", "valid_from", "valid_until", "source_conversation_id",
-                        "source_conversation__title", "graph_episode_id")[:MAX_MEMORIES + 1])
+    rows = list(
+        Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE)
+        .order_by("-valid_from", "-id")
+        .values(
+            "id",
+            "content",
+            "kind",
+            "valid_from",
+            "valid_until",
+            "source_conversation_id",
+            "source_conversation__title",
+            "graph_episode_id",
+        )[: MAX_MEMORIES + 1]
+    )
     truncated = len(rows) > MAX_MEMORIES
     rows = rows[:MAX_MEMORIES]
     ids = [r["id"] for r in rows]
     shown = set(ids)
-    pairs = [(new, old) for new, old in Memory.supersedes.through.objects  # the user's, not an IN of 2,000 ids
-             .filter(from_memory__user=user).values_list("from_memory_id", "to_memory_id")
-             if new in shown and old in shown]
+    pairs = [
+        (new, old)
+        for new, old in Memory.supersedes.through.objects.filter(  # the user's, not an IN of 2,000 ids
+            from_memory__user=user
+        ).values_list("from_memory_id", "to_memory_id")
+        if new in shown and old in shown
+    ]
     links = [[f"m{new}", f"m{old}", "supersedes"] for new, old in pairs]
 
     memories, chats = [], {}
     for r in rows:
-        memories.append({"id": f"m{r['id']}", "pk": r["id"], "content": r["content"], "kind": r["kind"],
-                         "from": _ms(r["valid_from"]), "until": _ms(r["valid_until"])})
+        memories.append(
+            {
+                "id": f"m{r['id']}",
+                "pk": r["id"],
+                "content": r["content"],
+                "kind": r["kind"],
+                "from": _ms(r["valid_from"]),
+                "until": _ms(r["valid_until"]),
+            }
+        )
         chat = r["source_conversation_id"]
         if chat is not None:
             chats.setdefault(chat, {"id": f"c{chat}", "pk": chat, "title": r["source_conversation__title"]})
@@ -85,8 +108,10 @@ def build(user, *, with_graph: bool = True) -> dict:
     for r in rows:
         for name in _names(r["content"]):
             holders[name].add(r["id"])
-    shared = sorted(((name, held) for name, held in holders.items() if len({chain[i] for i in held}) >= 2),
-                    key=lambda item: (-len(item[1]), item[0]))[:MAX_NAMES]
+    shared = sorted(
+        ((name, held) for name, held in holders.items() if len({chain[i] for i in held}) >= 2),
+        key=lambda item: (-len(item[1]), item[0]),
+    )[:MAX_NAMES]
     names = [{"id": f"n:{name}", "name": name} for name, _ in shared]
     for name, held in shared:
         links += [[f"m{i}", f"n:{name}", "name"] for i in sorted(held)]
@@ -94,9 +119,16 @@ def build(user, *, with_graph: bool = True) -> dict:
     entities, state = [], "off"
     if with_graph and graph.graph_enabled():
         entities, state = _graph_part(user.pk, rows, links)
-    return {"memories": memories, "chats": list(chats.values()), "names": names, "entities": entities,
-            "links": links, "truncated": truncated, "graph": state,
-            "kinds": [{"value": k.value, "label": str(k.label), "icon": k.icon} for k in MemoryKind]}
+    return {
+        "memories": memories,
+        "chats": list(chats.values()),
+        "names": names,
+        "entities": entities,
+        "links": links,
+        "truncated": truncated,
+        "graph": state,
+        "kinds": [{"value": k.value, "label": str(k.label), "icon": k.icon} for k in MemoryKind],
+    }
 
 
 def _graph_part(user_id: int, rows: list[dict], links: list[list]) -> tuple[list[dict], str]:

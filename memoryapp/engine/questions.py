@@ -6,6 +6,7 @@ Narrow on purpose: an English question opens with an asking word or ends with a 
 one ends on a particle (吗, 呢, 嘛) or holds a form that only asks (是不是, 能不能, 为什么). Broader words
 also open statements: "can't stand cilantro", "我什么都吃", "我有几个朋友在深圳", "哪里都行".
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,9 @@ from memoryapp.lib.sentences import pieces
 ENDS_ASKING = re.compile(r"[?？]\s*\W*$")
 QUESTION_EN = re.compile(
     r"^(?:what|how|why|who|where|when|which|can you|could you|would you|will you|do you|does|did you"
-    r"|is there|are there|should i)\b", re.I)
+    r"|is there|are there|should i)\b",
+    re.I,
+)
 QUESTION_ZH = re.compile(r"(?:吗|呢|嘛)$|是不是|能不能|可不可以|为什么")
 _STRIPPED = " .!。！；;,，"
 
@@ -38,9 +41,13 @@ def asks(message: str) -> bool:
 REQUEST_EN = re.compile(
     r"\b(?:help me|help with|recommend|suggest|give me|tell me|show me|write|draft|make me|plan|list|remind me"
     r"|find me|explain|summari[sz]e|translate|check|fix|prepare|get ready)\b"
-    r"|^\W*(?:\w+[,.]\s+)?(?:can|could|should|shall|do|am|is|are|would|will) (?:i|we|you|it|that|this)\b", re.I)
-REQUEST_ZH = re.compile(r"帮我|帮忙|给我|替我|推荐|建议|安排|规划|排个|排一下|列个|写个|写一|设计|想想|怎么|什么|哪|多少"
-                        r"|几点|行不行|好不好|要不要|有没有|可以吗|会不会|对不对")
+    r"|^\W*(?:\w+[,.]\s+)?(?:can|could|should|shall|do|am|is|are|would|will) (?:i|we|you|it|that|this)\b",
+    re.I,
+)
+REQUEST_ZH = re.compile(
+    r"帮我|帮忙|给我|替我|推荐|建议|安排|规划|排个|排一下|列个|写个|写一|设计|想想|怎么|什么|哪|多少"
+    r"|几点|行不行|好不好|要不要|有没有|可以吗|会不会|对不对"
+)
 
 
 def wants(message: str) -> bool:

@@ -6,6 +6,7 @@ names is Chinese. An English sentence that quotes a Chinese word ("How do I say 
 English. Where the message cannot tell (no letters at all, or as many of each), the page's language
 decides.
 """
+
 from __future__ import annotations
 
 import re

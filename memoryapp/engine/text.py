@@ -5,6 +5,7 @@ Chinese has no spaces, so Postgres' parser cannot split it: jieba segments it fi
 segmented text is what the tsvector is built from. English words are stemmed by Postgres itself
 (the `memoryapp_mixed` text search configuration; see the migration).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -22,7 +23,9 @@ jieba.setLogLevel(logging.WARNING)
 
 _WORD = re.compile(r"\w", re.UNICODE)
 # Function words that would match nearly every memory; English ones are also dropped by the stemmer.
-ZH_STOPWORDS = frozenset("我 你 他 她 它 的 了 是 在 和 也 就 都 而 及 与 着 或 一个 没有 我们 你们 什么 吗 呢 吧 啊 么 这 那 有 会 要 对 把 被 让 给 从 到 为 以 上 下 中 里 之 其 很 还".split())
+ZH_STOPWORDS = frozenset(
+    "我 你 他 她 它 的 了 是 在 和 也 就 都 而 及 与 着 或 一个 没有 我们 你们 什么 吗 呢 吧 啊 么 这 那 有 会 要 对 把 被 让 给 从 到 为 以 上 下 中 里 之 其 很 还".split()
+)
 EN_STOPWORDS = frozenset(
     "a an the i me my we our you your he she it its they them is am are was were be been do does did "
     "what which who whom when where why how and or but if of to in on at by for with about as from "
@@ -75,8 +78,16 @@ def query_terms(text: str, limit: int = 32) -> list[str]:
 
 # English plurals that Postgres' stemmer does not bring to their singular's stem ("buses" -> buse, "bus"
 # -> bus; "knives" -> knive; "analyses" -> analys, "analysis" -> analysi), and irregular ones.
-_IRREGULAR_PLURALS = {"children": "child", "men": "man", "women": "woman", "people": "person", "feet": "foot",
-                      "teeth": "tooth", "mice": "mouse", "geese": "goose"}
+_IRREGULAR_PLURALS = {
+    "children": "child",
+    "men": "man",
+    "women": "woman",
+    "people": "person",
+    "feet": "foot",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+}
 _IRREGULAR_SINGULARS = {singular: plural for plural, singular in _IRREGULAR_PLURALS.items()}
 
 

@@ -4,6 +4,7 @@ Loading takes seconds and holds the GIL: inside Daphne's running event loop that
 websocket's channel-layer reads until Redis times out, and every chat socket's handshake past Daphne's
 5 s limit (bench.load: 46 of 50 sockets were refused while the first turns loaded jieba's dictionary).
 """
+
 from __future__ import annotations
 
 import logging

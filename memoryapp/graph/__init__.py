@@ -12,6 +12,7 @@ Public surface, light to import (graphiti loads only when a graph is used):
 Changes reach the graph through the `memory_changed` receiver in tasks/receivers.py (connected in
 TasksConfig.ready()), which queues the sync jobs that call sync.py.
 """
+
 from __future__ import annotations
 
 from .backend import get_graph, graph_enabled, graph_recall_enabled, reset_graph

@@ -1,4 +1,5 @@
 """Pick the configured graph adapter (GRAPH_BACKEND), built once per process and per settings."""
+
 from __future__ import annotations
 
 import functools

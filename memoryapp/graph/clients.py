@@ -7,6 +7,7 @@
 - `RankOrderCrossEncoder` keeps graphiti from building its OpenAI reranker: our recipes rerank by
   RRF, so it is only a fallback that keeps the given order.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -13,6 +13,7 @@ backend.py forgets it, with the adapter built from it).
                              extraction with the configured model)
     GRAPH_RECALL             auto (default: recall asks the graph when a model built its facts) | on | off
 """
+
 from __future__ import annotations
 
 import functools
@@ -56,7 +57,9 @@ def graph_config() -> GraphConfig:
         raise ImproperlyConfigured(f"GRAPH_NAMESPACE may hold only ASCII letters, digits, - and _, not {namespace!r}")
     structured = str(getattr(settings, "GRAPH_LLM_STRUCTURED_OUTPUT", "") or "json_schema")
     if structured not in STRUCTURED_OUTPUTS:
-        raise ImproperlyConfigured(f"GRAPH_LLM_STRUCTURED_OUTPUT must be json_schema or json_object, not {structured!r}")
+        raise ImproperlyConfigured(
+            f"GRAPH_LLM_STRUCTURED_OUTPUT must be json_schema or json_object, not {structured!r}"
+        )
     extraction = str(getattr(settings, "GRAPH_EXTRACTION", "") or "rules").lower()
     if extraction not in EXTRACTIONS:
         raise ImproperlyConfigured(f"GRAPH_EXTRACTION must be rules or model, not {extraction!r}")

@@ -3,6 +3,7 @@
 Callers (recall, the sync task) catch `GraphError` in exactly one place each; `GraphUnavailable`
 means "try again later" (off, down, slow, or no language model to build it with).
 """
+
 from __future__ import annotations
 
 

@@ -1,4 +1,5 @@
 """FalkorDB plumbing for the graphiti adapter: a fail-fast async client and one error mapping."""
+
 from __future__ import annotations
 
 import logging
@@ -38,9 +39,12 @@ def connect(url: str) -> Any:
             self.execute_command = connection.execute_command
 
     if url.startswith(("falkor://", "falkors://")):
-        url = "redis" + url[len("falkor"):]
+        url = "redis" + url[len("falkor") :]
     connection = aioredis.Redis.from_url(
-        url, decode_responses=True, socket_connect_timeout=3, retry=Retry(NoBackoff(), 1),
+        url,
+        decode_responses=True,
+        socket_connect_timeout=3,
+        retry=Retry(NoBackoff(), 1),
     )
     return _StandaloneFalkorDB(connection)
 
@@ -56,8 +60,12 @@ async def guard(coro: Any) -> Any:
         raise
     except (redis_errors.ConnectionError, redis_errors.TimeoutError, ConnectionError, TimeoutError, OSError) as exc:
         raise GraphUnavailable(f"FalkorDB could not be reached ({exc})") from exc
-    except (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
-            openai.InternalServerError) as exc:
+    except (
+        openai.APIConnectionError,
+        openai.APITimeoutError,
+        openai.RateLimitError,
+        openai.InternalServerError,
+    ) as exc:
         raise GraphUnavailable(f"the language model could not be reached ({type(exc).__name__})") from exc
     except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
         # Configuration, not this memory: keep it pending until the endpoint, key or model is fixed.
@@ -84,7 +92,8 @@ def params_header(**params: Any) -> str:
     cache: dict[int, str] = {}
     return "CYPHER " + "".join(
         f"`{name}`={_vectors(value, cache) if name == 'vectors' else _value(value, cache)} "
-        for name, value in params.items())
+        for name, value in params.items()
+    )
 
 
 def _vectors(vectors: list, cache: dict[int, str]) -> str:
@@ -98,9 +107,15 @@ def _value(value: Any, cache: dict[int, str]) -> str:
     from graphiti_core.utils.datetime_utils import ensure_utc
 
     if isinstance(value, dict):
-        return "{" + ",".join(
-            f"`{key}`:" + (_vector(item, cache) if key in VECTOR_KEYS and isinstance(item, list) else _value(item, cache))
-            for key, item in value.items()) + "}"
+        return (
+            "{"
+            + ",".join(
+                f"`{key}`:"
+                + (_vector(item, cache) if key in VECTOR_KEYS and isinstance(item, list) else _value(item, cache))
+                for key, item in value.items()
+            )
+            + "}"
+        )
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(_value(item, cache) for item in value) + "]"
     if isinstance(value, datetime):  # as graphiti stores them: ISO-8601 in UTC

@@ -5,6 +5,7 @@ lists the episodes, hence the memories, that support it. Validity we know for ce
 superseded memory's valid_until) is written onto the edges only its episode supports; status
 (forgotten, deleted) is never written here: recall filters on the rows in Postgres.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -13,8 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from . import clients  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
-from . import rule_facts, walk
+from . import (
+    clients,  # noqa: F401  (sets GRAPHITI_TELEMETRY_ENABLED before graphiti loads)
+    rule_facts,
+    walk,
+)
 from .errors import GraphError, GraphOffline, GraphUnavailable
 from .falkor import connect, guard
 from .port import GraphEntity, GraphFact, GraphHealth, GraphMap, GraphRelation, MemorySnapshot
@@ -65,8 +69,17 @@ class GraphitiGraph:
         if episode_id:
             self._run(self._with_graph(user_id, lambda g: self._purge(g, episode_id)))
 
-    def search(self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
-               timeout_s: float | None = None, query_vector: list[float] | None = None) -> list[GraphFact]:
+    def search(
+        self,
+        user_id: int,
+        query: str,
+        *,
+        at: datetime | None,
+        limit: int,
+        include_history: bool,
+        timeout_s: float | None = None,
+        query_vector: list[float] | None = None,
+    ) -> list[GraphFact]:
         coro = self._search(user_id, query, at, limit, include_history, query_vector)
         return self._run(coro, timeout_s if timeout_s is not None else self.config.op_timeout_s)
 
@@ -125,8 +138,14 @@ class GraphitiGraph:
 
         llm = get_llm() if self.needs_llm else None
         name = self.config.graph_name(user_id)
-        key = ("graphiti", self.config.falkordb_url, name, self.config.extraction, getattr(llm, "name", ""),
-               str(getattr(getattr(llm, "client", None), "base_url", "")))
+        key = (
+            "graphiti",
+            self.config.falkordb_url,
+            name,
+            self.config.extraction,
+            getattr(llm, "name", ""),
+            str(getattr(getattr(llm, "client", None), "base_url", "")),
+        )
         state = loop_state()
         if key not in state:
             if llm is None and self.needs_llm:
@@ -141,7 +160,9 @@ class GraphitiGraph:
             if init is not None:
                 await init
             state[key] = Graphiti(
-                graph_driver=driver, llm_client=llm_client, embedder=clients.ProviderEmbedder(embedder),
+                graph_driver=driver,
+                llm_client=llm_client,
+                embedder=clients.ProviderEmbedder(embedder),
                 cross_encoder=clients.RankOrderCrossEncoder(),
             )
             cached = [k for k in state if k[0] == "graphiti"]
@@ -173,8 +194,9 @@ class GraphitiGraph:
         changed = [snap for snap in snaps if snap.id not in out]
         if not self.needs_llm:  # new rule facts carry their validity already
             group_id = self.config.graph_name(changed[0].user_id) if changed else ""
-            out.update(zip([s.id for s in changed], await rule_facts.write_memories(g, changed, group_id,
-                                                                                    g.embedder.embedder)))
+            out.update(
+                zip([s.id for s in changed], await rule_facts.write_memories(g, changed, group_id, g.embedder.embedder))
+            )
         else:
             for snap in changed:
                 out[snap.id] = await self._extract_with_model(g, snap)
@@ -188,14 +210,20 @@ class GraphitiGraph:
         from graphiti_core.nodes import EpisodeType
 
         result = await g.add_episode(
-            name=f"memory-{snap.id}", episode_body=snap.body, source_description=f"memoryapp {snap.kind} memory",
-            reference_time=snap.valid_from, source=EpisodeType.message, group_id=self.config.graph_name(snap.user_id),
+            name=f"memory-{snap.id}",
+            episode_body=snap.body,
+            source_description=f"memoryapp {snap.kind} memory",
+            reference_time=snap.valid_from,
+            source=EpisodeType.message,
+            group_id=self.config.graph_name(snap.user_id),
         )
         new_id = result.episode.uuid
         # The model may leave a fact's start open; the memory's own start is the honest default.
         await g.driver.execute_query(
             "MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep AND r.valid_at IS NULL "
-            "SET r.valid_at = $at", ep=new_id, at=snap.valid_from,
+            "SET r.valid_at = $at",
+            ep=new_id,
+            at=snap.valid_from,
         )
         return new_id
 
@@ -205,20 +233,26 @@ class GraphitiGraph:
             # Deterministic, not left to the model: the facts end when the memory was superseded.
             await g.driver.execute_query(
                 f"MATCH ()-[r:RELATES_TO]->() WHERE {sole} SET r.invalid_at = $until, r.memoryapp_invalidated = true",
-                ep=episode_id, until=snap.valid_until,
+                ep=episode_id,
+                until=snap.valid_until,
             )
         else:
             await g.driver.execute_query(
                 f"MATCH ()-[r:RELATES_TO]->() WHERE {sole} AND r.memoryapp_invalidated = true "
-                "SET r.invalid_at = NULL, r.memoryapp_invalidated = false", ep=episode_id,
+                "SET r.invalid_at = NULL, r.memoryapp_invalidated = false",
+                ep=episode_id,
             )
 
     async def _purge(self, g: Graphiti, episode_id: str) -> None:
         q = g.driver.execute_query
         # Facts only this episode supported go; shared facts just lose it from their sources.
-        await q("MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep DELETE r", ep=episode_id)
-        await q("MATCH ()-[r:RELATES_TO]->() WHERE $ep IN r.episodes "
-                "SET r.episodes = [x IN r.episodes WHERE x <> $ep]", ep=episode_id)
+        await q(
+            "MATCH ()-[r:RELATES_TO]->() WHERE size(r.episodes) = 1 AND r.episodes[0] = $ep DELETE r", ep=episode_id
+        )
+        await q(
+            "MATCH ()-[r:RELATES_TO]->() WHERE $ep IN r.episodes SET r.episodes = [x IN r.episodes WHERE x <> $ep]",
+            ep=episode_id,
+        )
         # Entities that stay may summarise the purged facts: their summary becomes the facts they keep.
         await q(
             "MATCH (ep:Episodic {uuid: $ep})-[:MENTIONS]->(n:Entity) "
@@ -232,33 +266,54 @@ class GraphitiGraph:
             "OPTIONAL MATCH (o:Episodic)-[:MENTIONS]->(n) WHERE o.uuid <> $ep "
             "WITH n, count(o) AS others WHERE others = 0 "
             "OPTIONAL MATCH (n)-[r:RELATES_TO]-() WITH n, count(r) AS facts WHERE facts = 0 "
-            "DETACH DELETE n", ep=episode_id,
+            "DETACH DELETE n",
+            ep=episode_id,
         )
         await q("MATCH (ep:Episodic {uuid: $ep}) DETACH DELETE ep", ep=episode_id)
 
-    async def _search(self, user_id: int, query: str, at: datetime | None, limit: int,
-                      include_history: bool, query_vector: list[float] | None = None) -> list[GraphFact]:
+    async def _search(
+        self,
+        user_id: int,
+        query: str,
+        at: datetime | None,
+        limit: int,
+        include_history: bool,
+        query_vector: list[float] | None = None,
+    ) -> list[GraphFact]:
         g = await self._graph(user_id)
         if not self.needs_llm:
             if query_vector is None:
                 query_vector = await asyncio.to_thread(_embed_query, query)
             # Postgres already searches the same texts by words and meaning; what only the graph adds is the
             # walk from the entities the query names (walk.py). None named: nothing to add.
-            episodes = await walk.walk(g, self.config.graph_name(user_id), query, query_vector, at=at,
-                                       include_history=include_history, now=timezone.now())
-            return [GraphFact("", (episode,), score) for episode, score in episodes[:max(limit, 1) * 3]]
+            episodes = await walk.walk(
+                g,
+                self.config.graph_name(user_id),
+                query,
+                query_vector,
+                at=at,
+                include_history=include_history,
+                now=timezone.now(),
+            )
+            return [GraphFact("", (episode,), score) for episode, score in episodes[: max(limit, 1) * 3]]
         recipe = edge_hybrid_search_bfs_rrf()
         config = recipe.model_copy(update={"limit": max(limit, 1) * 3})
-        results = await g.search_(query, config=config, group_ids=[self.config.graph_name(user_id)],
-                                  search_filter=search_filters(at, include_history), query_vector=query_vector)
+        results = await g.search_(
+            query,
+            config=config,
+            group_ids=[self.config.graph_name(user_id)],
+            search_filter=search_filters(at, include_history),
+            query_vector=query_vector,
+        )
         facts = []
         scores = results.edge_reranker_scores or [0.0] * len(results.edges)
         now = timezone.now()
         for edge, score in zip(results.edges, scores):
             if not is_valid(edge.valid_at, edge.invalid_at, edge.expired_at, at, include_history, now):
                 continue  # again in Python: FalkorDB compares the stored ISO strings
-            facts.append(GraphFact(edge.fact, tuple(edge.episodes), float(score), edge.valid_at, edge.invalid_at,
-                                   edge.uuid))
+            facts.append(
+                GraphFact(edge.fact, tuple(edge.episodes), float(score), edge.valid_at, edge.invalid_at, edge.uuid)
+            )
         return facts
 
     async def _all_facts(self, g: Graphiti) -> list[GraphFact]:
@@ -274,15 +329,28 @@ class GraphitiGraph:
         q = g.driver.execute_query
         entities, _, _ = await q(
             "MATCH (ep:Episodic)-[:MENTIONS]->(n:Entity) WHERE n.name <> 'User' "
-            "RETURN n.uuid AS uuid, n.name AS name, collect(ep.uuid) AS episodes LIMIT $limit", limit=limit)
+            "RETURN n.uuid AS uuid, n.name AS name, collect(ep.uuid) AS episodes LIMIT $limit",
+            limit=limit,
+        )
         relations, _, _ = await q(
             "MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity) WHERE a.name <> 'User' OR b.name <> 'User' "
             "RETURN a.uuid AS source, b.uuid AS target, r.fact AS fact, r.episodes AS episodes, "
-            "r.valid_at AS valid_at, r.invalid_at AS invalid_at LIMIT $limit", limit=limit)
+            "r.valid_at AS valid_at, r.invalid_at AS invalid_at LIMIT $limit",
+            limit=limit,
+        )
         return GraphMap(
             tuple(GraphEntity(r["uuid"], r["name"] or "", tuple(r["episodes"] or ())) for r in entities),
-            tuple(GraphRelation(r["source"], r["target"], r["fact"] or "", tuple(r["episodes"] or ()),
-                                parse_db_date(r["valid_at"]), parse_db_date(r["invalid_at"])) for r in relations),
+            tuple(
+                GraphRelation(
+                    r["source"],
+                    r["target"],
+                    r["fact"] or "",
+                    tuple(r["episodes"] or ()),
+                    parse_db_date(r["valid_at"]),
+                    parse_db_date(r["invalid_at"]),
+                )
+                for r in relations
+            ),
         )
 
 
@@ -303,9 +371,11 @@ async def _episodes(g: Graphiti, episode_ids: list[str]) -> dict[str, Any]:
 
 async def _counts(g: Graphiti) -> dict[str, int]:
     out = {}
-    for key, query in (("entities", "MATCH (n:Entity) RETURN count(n) AS n"),
-                       ("edges", "MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS n"),
-                       ("episodes", "MATCH (n:Episodic) RETURN count(n) AS n")):
+    for key, query in (
+        ("entities", "MATCH (n:Entity) RETURN count(n) AS n"),
+        ("edges", "MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS n"),
+        ("episodes", "MATCH (n:Episodic) RETURN count(n) AS n"),
+    ):
         records, _, _ = await g.driver.execute_query(query)
         out[key] = int(records[0]["n"]) if records else 0
     return out

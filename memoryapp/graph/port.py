@@ -4,6 +4,7 @@ The memory row is the source of truth; a backend only stores derived facts, so a
 rebuilt from Postgres with `drop_user` and `sync_memories` (sync.rebuild_from_rows). Every method raises
 `GraphError` subclasses and nothing else.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,8 +31,16 @@ class MemorySnapshot:
     @classmethod
     def of(cls, memory: Memory) -> MemorySnapshot:
         vector = [float(x) for x in memory.embedding] if memory.embedding is not None else None
-        return cls(memory.pk, memory.user_id, memory.content, memory.kind, memory.valid_from,
-                   memory.valid_until, memory.graph_episode_id or "", embedding=vector)
+        return cls(
+            memory.pk,
+            memory.user_id,
+            memory.content,
+            memory.kind,
+            memory.valid_from,
+            memory.valid_until,
+            memory.graph_episode_id or "",
+            embedding=vector,
+        )
 
     @property
     def body(self) -> str:
@@ -115,8 +124,15 @@ class GraphPort(Protocol):
         ...
 
     def search(
-        self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
-        timeout_s: float | None = None, query_vector: list[float] | None = None,
+        self,
+        user_id: int,
+        query: str,
+        *,
+        at: datetime | None,
+        limit: int,
+        include_history: bool,
+        timeout_s: float | None = None,
+        query_vector: list[float] | None = None,
     ) -> list[GraphFact]:
         """Facts best first. Without history: current facts only (or those true at `at`).
         `query_vector`: the query's embedding when the caller has it (the graph need not embed it again).

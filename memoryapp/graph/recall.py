@@ -1,4 +1,5 @@
 """What recall calls: graph facts -> episodes -> memory rows, filtered by the rows (the source of truth)."""
+
 from __future__ import annotations
 
 import logging
@@ -16,8 +17,15 @@ log = logging.getLogger(__name__)
 
 
 def search_memory_ids(
-    user_id: int, query: str, *, at: datetime | None = None, limit: int = 10, include_history: bool = False,
-    timeout_s: float = 1.0, query_vector: list[float] | None = None, graph: GraphPort | None = None,
+    user_id: int,
+    query: str,
+    *,
+    at: datetime | None = None,
+    limit: int = 10,
+    include_history: bool = False,
+    timeout_s: float = 1.0,
+    query_vector: list[float] | None = None,
+    graph: GraphPort | None = None,
 ) -> list[tuple[int, float]]:
     """(memory_id, score) best first, for the user's memories whose graph facts match `query`.
 
@@ -29,7 +37,12 @@ def search_memory_ids(
     started = time.monotonic()
     try:
         facts = (graph or get_graph()).search(
-            user_id, query, at=at, limit=limit, include_history=include_history, timeout_s=timeout_s,
+            user_id,
+            query,
+            at=at,
+            limit=limit,
+            include_history=include_history,
+            timeout_s=timeout_s,
             query_vector=query_vector,
         )
     except GraphUnavailable:
@@ -48,8 +61,9 @@ def search_memory_ids(
         log.debug("graph search for user %s took %.1f ms", user_id, (time.monotonic() - started) * 1000)
 
 
-def _rank_memories(user_id: int, facts: list[GraphFact], *, at: datetime | None, limit: int,
-                   include_history: bool) -> list[tuple[int, float]]:
+def _rank_memories(
+    user_id: int, facts: list[GraphFact], *, at: datetime | None, limit: int, include_history: bool
+) -> list[tuple[int, float]]:
     from memoryapp.models import Memory, MemoryStatus
 
     best: dict[str, float] = {}  # episode id -> best fact score

@@ -15,6 +15,7 @@ records graphiti would have written, and its search reads them as its own:
 A batch of one user's memories is planned together (plan_memories: CPU only) and written with a handful of
 queries (write_memories); it writes the graph that syncing them one at a time would.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -70,7 +71,9 @@ def _named_in(text: str) -> list:
     return entities[:MAX_ENTITIES]
 
 
-def _resolve_nodes(group_id: str, entities: list, embedder: Any, known: dict[str, str]) -> list[tuple[str, str, list[str]]]:
+def _resolve_nodes(
+    group_id: str, entities: list, embedder: Any, known: dict[str, str]
+) -> list[tuple[str, str, list[str]]]:
     """(uuid, name, labels) of `entities`, resolved to the known nodes where they exist (labels only for new ones)."""
     if not entities:
         return []
@@ -97,8 +100,11 @@ def plan_memories(snaps: list[MemorySnapshot], group_id: str, embedder: Any, kno
 
     known = dict(known)  # grows with the batch's own new entities
     named_per_memory = [_named_in(snap.content) for snap in snaps]
-    _embed_names(embedder, [normalise_name(e.name) for named in named_per_memory for e in named]
-                 + [normalise_name(name) for name in known])
+    _embed_names(
+        embedder,
+        [normalise_name(e.name) for named in named_per_memory for e in named]
+        + [normalise_name(name) for name in known],
+    )
     missing = [snap.body for snap in snaps if not snap.embedding]
     body_vectors = dict(zip(missing, embedder.embed(missing))) if missing else {}
     now = utc_now()
@@ -109,14 +115,23 @@ def plan_memories(snaps: list[MemorySnapshot], group_id: str, embedder: Any, kno
             named = [(user_uuid(group_id), USER_NAME, ["Person"]), *named]
         for uuid_, name, labels in named:
             if labels and uuid_ not in nodes:  # new to the graph: written once, known to the rest of the batch
-                nodes[uuid_] = EntityNode(uuid=uuid_, name=name, group_id=group_id, labels=["Entity", *labels],
-                                          name_embedding=_embed_names(embedder, [normalise_name(name)])[0],
-                                          created_at=now)
+                nodes[uuid_] = EntityNode(
+                    uuid=uuid_,
+                    name=name,
+                    group_id=group_id,
+                    labels=["Entity", *labels],
+                    name_embedding=_embed_names(embedder, [normalise_name(name)])[0],
+                    created_at=now,
+                )
                 if name != USER_NAME:
                     known[name] = uuid_
         episode = EpisodicNode(
-            name=f"memory-{snap.id}", group_id=group_id, source=EpisodeType.message,
-            source_description=f"memoryapp {snap.kind} memory", content=snap.body, valid_at=snap.valid_from,
+            name=f"memory-{snap.id}",
+            group_id=group_id,
+            source=EpisodeType.message,
+            source_description=f"memoryapp {snap.kind} memory",
+            content=snap.body,
+            valid_at=snap.valid_from,
             created_at=now,
         )
         # A superseded memory's facts end when it was superseded (as _apply_validity would set them).
@@ -124,17 +139,30 @@ def plan_memories(snaps: list[MemorySnapshot], group_id: str, embedder: Any, kno
         fact_vector = snap.embedding or body_vectors[snap.body]
         pairs = [(a[0], b[0]) for a, b in zip(named, named[1:])] or [(named[0][0], named[0][0])]
         own = [
-            EntityEdge(source_node_uuid=s, target_node_uuid=t, name=FACT_NAME, fact=snap.content, group_id=group_id,
-                       episodes=[episode.uuid], fact_embedding=fact_vector, valid_at=snap.valid_from,
-                       invalid_at=snap.valid_until, reference_time=snap.valid_from, created_at=now,
-                       attributes=dict(ended))
-            for a, b in pairs for s, t in ({(a, b), (b, a)})
+            EntityEdge(
+                source_node_uuid=s,
+                target_node_uuid=t,
+                name=FACT_NAME,
+                fact=snap.content,
+                group_id=group_id,
+                episodes=[episode.uuid],
+                fact_embedding=fact_vector,
+                valid_at=snap.valid_from,
+                invalid_at=snap.valid_until,
+                reference_time=snap.valid_from,
+                created_at=now,
+                attributes=dict(ended),
+            )
+            for a, b in pairs
+            for s, t in ({(a, b), (b, a)})
         ]
         episode.entity_edges = [e.uuid for e in own]
         episodes.append(episode)
         edges.extend(own)
-        mentions.extend(EpisodicEdge(source_node_uuid=episode.uuid, target_node_uuid=u, group_id=group_id,
-                                     created_at=now) for u, _, _ in named)
+        mentions.extend(
+            EpisodicEdge(source_node_uuid=episode.uuid, target_node_uuid=u, group_id=group_id, created_at=now)
+            for u, _, _ in named
+        )
     return episodes, list(nodes.values()), edges, mentions
 
 
@@ -168,8 +196,10 @@ async def _save_episodes(graph: Any, episodes: list, mentions: list) -> None:
         row.pop("labels", None)
         rows.append(row)
     await graph.query(params_header(episodes=rows) + get_episode_node_save_bulk_query(GraphProvider.FALKORDB))
-    await graph.query(params_header(episodic_edges=[m.model_dump() for m in mentions])
-                      + get_episodic_edge_save_bulk_query(GraphProvider.FALKORDB))
+    await graph.query(
+        params_header(episodic_edges=[m.model_dump() for m in mentions])
+        + get_episodic_edge_save_bulk_query(GraphProvider.FALKORDB)
+    )
 
 
 async def _save_entity_nodes(graph: Any, nodes: list) -> None:
@@ -179,14 +209,27 @@ async def _save_entity_nodes(graph: Any, nodes: list) -> None:
     for node in nodes:
         labels = sorted(set(node.labels) | {"Entity"})
         assert all(label.isidentifier() for label in labels), labels  # labels are Cypher, not parameters
-        by_labels.setdefault(":".join(labels), []).append({**(node.attributes or {}), **{
-            "uuid": node.uuid, "name": node.name, "group_id": node.group_id, "summary": node.summary,
-            "created_at": node.created_at, "name_embedding": node.name_embedding,
-        }})
+        by_labels.setdefault(":".join(labels), []).append(
+            {
+                **(node.attributes or {}),
+                **{
+                    "uuid": node.uuid,
+                    "name": node.name,
+                    "group_id": node.group_id,
+                    "summary": node.summary,
+                    "created_at": node.created_at,
+                    "name_embedding": node.name_embedding,
+                },
+            }
+        )
     for labels, rows in by_labels.items():
-        await graph.query(params_header(nodes=rows) + (
-            f"UNWIND $nodes AS node MERGE (n:Entity {{uuid: node.uuid}}) SET n:{labels} SET n = node "
-            "WITH n, node SET n.name_embedding = vecf32(node.name_embedding) RETURN n.uuid AS uuid"))
+        await graph.query(
+            params_header(nodes=rows)
+            + (
+                f"UNWIND $nodes AS node MERGE (n:Entity {{uuid: node.uuid}}) SET n:{labels} SET n = node "
+                "WITH n, node SET n.name_embedding = vecf32(node.name_embedding) RETURN n.uuid AS uuid"
+            )
+        )
 
 
 # graphiti's FalkorDB fact upsert (get_entity_edge_save_bulk_query), except that each embedding is sent once
@@ -214,10 +257,20 @@ async def _save_entity_edges(graph: Any, edges: list) -> None:
         if key not in index:
             index[key] = len(vectors)
             vectors.append(edge.fact_embedding)
-        row = {"uuid": edge.uuid, "source_node_uuid": edge.source_node_uuid, "target_node_uuid": edge.target_node_uuid,
-               "name": edge.name, "fact": edge.fact, "group_id": edge.group_id, "episodes": edge.episodes,
-               "created_at": edge.created_at, "expired_at": edge.expired_at, "valid_at": edge.valid_at,
-               "invalid_at": edge.invalid_at, "reference_time": edge.reference_time, "vector": index[key]}
+        row = {
+            "uuid": edge.uuid,
+            "source_node_uuid": edge.source_node_uuid,
+            "target_node_uuid": edge.target_node_uuid,
+            "name": edge.name,
+            "fact": edge.fact,
+            "group_id": edge.group_id,
+            "episodes": edge.episodes,
+            "created_at": edge.created_at,
+            "expired_at": edge.expired_at,
+            "valid_at": edge.valid_at,
+            "invalid_at": edge.invalid_at,
+            "reference_time": edge.reference_time,
+            "vector": index[key],
+        }
         rows.append({**(edge.attributes or {}), **row})
     await graph.query(params_header(entity_edges=rows, vectors=vectors) + SAVE_FACTS)
-

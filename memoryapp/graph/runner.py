@@ -7,6 +7,7 @@ loop and wait with a deadline; a fork (Celery prefork) gets a fresh loop in the 
 Never call `run()` from inside a running event loop on the same thread: async callers use
 `sync_to_async(...)` / `asyncio.to_thread(...)` around the sync graph functions.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -12,6 +12,7 @@ before it (`sync_through`); `graph_sync` and `--rebuild` go through all waiting 
 
 A slow, failing or offline graph never fails a write: the row simply stays pending.
 """
+
 from __future__ import annotations
 
 import logging
@@ -32,8 +33,18 @@ log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=15)  # a claim older than this belonged to a worker that died
 # What a sync reads of a row (graphiti.MemorySnapshot, zep): not its search columns or cue vectors.
-SNAPSHOT_FIELDS = ("id", "user_id", "content", "kind", "valid_from", "valid_until", "embedding", "graph_episode_id",
-                   "graph_sync_state", "graph_synced_at")
+SNAPSHOT_FIELDS = (
+    "id",
+    "user_id",
+    "content",
+    "kind",
+    "valid_from",
+    "valid_until",
+    "embedding",
+    "graph_episode_id",
+    "graph_sync_state",
+    "graph_synced_at",
+)
 
 
 class SyncOutcome(str, Enum):
@@ -96,8 +107,10 @@ def sync_batch(memory_ids: list[int], graph: GraphPort | None = None) -> dict[in
             return dict.fromkeys(memory_ids, SyncOutcome.OFF)
         graph = get_graph()
     outcomes = dict.fromkeys(memory_ids, SyncOutcome.MISSING)
-    rows = {r["id"]: r for r in Memory.objects.filter(pk__in=memory_ids).values("id", "user_id", "graph_sync_state",
-                                                                                  "graph_synced_at")}
+    rows = {
+        r["id"]: r
+        for r in Memory.objects.filter(pk__in=memory_ids).values("id", "user_id", "graph_sync_state", "graph_synced_at")
+    }
     waiting = []
     for memory_id, row in rows.items():
         outcomes[memory_id] = SyncOutcome.SKIPPED  # already synced, or claimed by another worker
@@ -111,13 +124,19 @@ def sync_batch(memory_ids: list[int], graph: GraphPort | None = None) -> dict[in
         outcomes.update(dict.fromkeys(waiting, SyncOutcome.OFFLINE))
         return outcomes
     now = timezone.now()
-    claimable = Q(graph_sync_state__in=[S.PENDING, S.FAILED]) | Q(graph_sync_state=S.SYNCING, graph_synced_at__lt=now - LEASE) \
+    claimable = (
+        Q(graph_sync_state__in=[S.PENDING, S.FAILED])
+        | Q(graph_sync_state=S.SYNCING, graph_synced_at__lt=now - LEASE)
         | Q(graph_sync_state=S.SYNCING, graph_synced_at__isnull=True)
+    )
     if not Memory.objects.filter(claimable, pk__in=waiting).update(graph_sync_state=S.SYNCING, graph_synced_at=now):
         return outcomes
     # The content as of the claim; a row changed since (back to pending) is its own task's again.
-    mine = list(Memory.objects.filter(pk__in=waiting, graph_sync_state=S.SYNCING, graph_synced_at=now)
-                .only(*SNAPSHOT_FIELDS).order_by("valid_from", "id"))
+    mine = list(
+        Memory.objects.filter(pk__in=waiting, graph_sync_state=S.SYNCING, graph_synced_at=now)
+        .only(*SNAPSHOT_FIELDS)
+        .order_by("valid_from", "id")
+    )
     outcomes.update(dict.fromkeys((i for i in waiting if i not in {m.pk for m in mine}), SyncOutcome.REQUEUED))
     if not mine:
         return outcomes
@@ -157,7 +176,7 @@ def sync_batch(memory_ids: list[int], graph: GraphPort | None = None) -> dict[in
 
 def _batches(memory_ids: list[int], graph: GraphPort) -> list[list[int]]:
     size = max(1, int(getattr(graph, "sync_batch_size", 1)))
-    return [memory_ids[i:i + size] for i in range(0, len(memory_ids), size)]
+    return [memory_ids[i : i + size] for i in range(0, len(memory_ids), size)]
 
 
 def _write(graph: GraphPort, memories: list) -> dict[int, str]:
@@ -177,8 +196,9 @@ def _release(memories: list, claimed_at, state: str, prior_at: dict) -> None:
     for memory in memories:
         by_time.setdefault(prior_at[memory.pk], []).append(memory.pk)
     for at, ids in by_time.items():
-        Memory.objects.filter(pk__in=ids, graph_sync_state=S.SYNCING, graph_synced_at=claimed_at) \
-            .update(graph_sync_state=state, graph_synced_at=at)
+        Memory.objects.filter(pk__in=ids, graph_sync_state=S.SYNCING, graph_synced_at=claimed_at).update(
+            graph_sync_state=state, graph_synced_at=at
+        )
 
 
 def _finish(claimed_at, episode_ids: dict[int, str]) -> set[int]:
@@ -226,8 +246,9 @@ def pending_owners() -> list[tuple[int, int]]:
     return list(_waiting().values_list("id", "user_id"))
 
 
-def pending_ids(*, user_id: int | None = None, include_failed: bool = False,
-                through: tuple[datetime, int] | None = None) -> list[int]:
+def pending_ids(
+    *, user_id: int | None = None, include_failed: bool = False, through: tuple[datetime, int] | None = None
+) -> list[int]:
     """Rows waiting for the graph: pending, stale claims, and optionally failed ones, oldest first (by
     valid_from, then id; `through` = (valid_from, id) of the last one wanted)."""
     rows = _waiting(include_failed)
@@ -250,8 +271,9 @@ def _waiting(include_failed: bool = False):
 Progress = Callable[[int, int, int, "SyncOutcome | str", float], None]
 
 
-def backfill(*, user_id: int | None = None, include_failed: bool = False,
-             progress: Progress | None = None) -> dict[str, int]:
+def backfill(
+    *, user_id: int | None = None, include_failed: bool = False, progress: Progress | None = None
+) -> dict[str, int]:
     """Sync every waiting row in this process (the `graph_sync` command), a batch of one user's rows at a
     time; counts by outcome. `progress` hears of each memory once its batch is done."""
     from memoryapp.models import GraphSyncState as S
@@ -299,7 +321,9 @@ def rebuild_from_rows(graph: GraphPort, user_id: int, progress: Progress | None 
         started = time.monotonic()
         outcomes = sync_batch(batch, graph)
         done = _report(outcomes, batch, done, len(ids), time.monotonic() - started, progress, counts)
-    return dict(Memory.objects.filter(user_id=user_id).exclude(graph_episode_id="").values_list("id", "graph_episode_id"))
+    return dict(
+        Memory.objects.filter(user_id=user_id).exclude(graph_episode_id="").values_list("id", "graph_episode_id")
+    )
 
 
 def _user_batches(owners: list[tuple[int, int]], graph: GraphPort) -> list[list[int]]:
@@ -310,8 +334,15 @@ def _user_batches(owners: list[tuple[int, int]], graph: GraphPort) -> list[list[
     return [batch for ids in by_user.values() for batch in _batches(ids, graph)]
 
 
-def _report(outcomes: dict, batch: list[int], done: int, total: int, seconds: float, progress: Progress | None,
-            counts: dict[str, int]) -> int:
+def _report(
+    outcomes: dict,
+    batch: list[int],
+    done: int,
+    total: int,
+    seconds: float,
+    progress: Progress | None,
+    counts: dict[str, int],
+) -> int:
     for memory_id in batch:
         outcome = outcomes[memory_id]
         key = outcome.value if isinstance(outcome, SyncOutcome) else outcome

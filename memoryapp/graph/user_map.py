@@ -1,4 +1,5 @@
 """What the memory graph page asks the graph: a user's entities and the facts between them, bounded."""
+
 from __future__ import annotations
 
 import logging

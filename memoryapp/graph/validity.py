@@ -1,5 +1,6 @@
 """Which facts count, and when: the search recipe, the temporal filters for FalkorDB, and the
 same rules again in Python (FalkorDB compares the stored ISO-8601 strings)."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -18,9 +19,15 @@ def edge_hybrid_search_bfs_rrf() -> Any:
         from graphiti_core.search.search_config import EdgeSearchMethod
         from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
 
-        edge = EDGE_HYBRID_SEARCH_RRF.edge_config.model_copy(update={"search_methods": [
-            EdgeSearchMethod.bm25, EdgeSearchMethod.cosine_similarity, EdgeSearchMethod.bfs,
-        ]})
+        edge = EDGE_HYBRID_SEARCH_RRF.edge_config.model_copy(
+            update={
+                "search_methods": [
+                    EdgeSearchMethod.bm25,
+                    EdgeSearchMethod.cosine_similarity,
+                    EdgeSearchMethod.bfs,
+                ]
+            }
+        )
         _RECIPE = EDGE_HYBRID_SEARCH_RRF.model_copy(update={"edge_config": edge})
     return _RECIPE
 
@@ -31,22 +38,34 @@ def search_filters(at: datetime | None, include_history: bool) -> Any:
 
     if at is not None:  # as of `at`: started by then, not ended by then
         return SearchFilters(
-            valid_at=[[DateFilter(date=at, comparison_operator=Op.less_than_equal)],
-                      [DateFilter(comparison_operator=Op.is_null)]],
-            invalid_at=[[DateFilter(comparison_operator=Op.is_null)],
-                        [DateFilter(date=at, comparison_operator=Op.greater_than)]],
+            valid_at=[
+                [DateFilter(date=at, comparison_operator=Op.less_than_equal)],
+                [DateFilter(comparison_operator=Op.is_null)],
+            ],
+            invalid_at=[
+                [DateFilter(comparison_operator=Op.is_null)],
+                [DateFilter(date=at, comparison_operator=Op.greater_than)],
+            ],
         )
     if include_history:
         return SearchFilters()
     return SearchFilters(
-        invalid_at=[[DateFilter(comparison_operator=Op.is_null)],
-                    [DateFilter(date=timezone.now(), comparison_operator=Op.greater_than)]],
+        invalid_at=[
+            [DateFilter(comparison_operator=Op.is_null)],
+            [DateFilter(date=timezone.now(), comparison_operator=Op.greater_than)],
+        ],
         expired_at=[[DateFilter(comparison_operator=Op.is_null)]],
     )
 
 
-def is_valid(valid_at: datetime | None, invalid_at: datetime | None, expired_at: datetime | None,
-           at: datetime | None, include_history: bool, now: datetime) -> bool:
+def is_valid(
+    valid_at: datetime | None,
+    invalid_at: datetime | None,
+    expired_at: datetime | None,
+    at: datetime | None,
+    include_history: bool,
+    now: datetime,
+) -> bool:
     if at is not None:
         return (valid_at is None or valid_at <= at) and (invalid_at is None or invalid_at > at)
     if include_history:

@@ -10,12 +10,13 @@ says little by itself and reaches everything: no walk starts at or goes through 
 hub's facts by their closeness to the query instead cost LoCoMo dev recall at every fusion weight tried:
 Postgres already ranks those same texts by meaning; docs/benchmarks/locomo-graph.md.)
 """
+
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .entities import extract_entities, resolve
@@ -66,13 +67,17 @@ async def entity_table(g: Graphiti, group_id: str) -> EntityTable:
         return table
     records, _, _ = await g.driver.execute_query(
         "MATCH (n:Entity) OPTIONAL MATCH (e:Episodic)-[:MENTIONS]->(n) "
-        "RETURN n.uuid AS uuid, n.name AS name, count(e) AS mentions")
+        "RETURN n.uuid AS uuid, n.name AS name, count(e) AS mentions"
+    )
     counted, _, _ = await g.driver.execute_query("MATCH (e:Episodic) RETURN count(e) AS n")
     user = next((r["uuid"] for r in records if r["name"] == USER_NAME), None)
     table = EntityTable(
         uuid_of={r["name"]: r["uuid"] for r in records if r["name"] != USER_NAME},
         mentions={r["uuid"]: int(r["mentions"]) for r in records},
-        memories=int(counted[0]["n"]) if counted else 0, user_uuid=user, read_at=time.monotonic())
+        memories=int(counted[0]["n"]) if counted else 0,
+        user_uuid=user,
+        read_at=time.monotonic(),
+    )
     state.pop(key, None)
     state[key] = table  # last in, so the oldest tables go first
     cached = [k for k in state if k[0] == "entity-table"]
@@ -98,8 +103,10 @@ def named_entities(table: EntityTable, query: str) -> list[str]:
 def _valid(rel: str) -> str:
     """Cypher: the fact `rel` holds at $at (stored ISO-8601 UTC strings compare in time order), or
     every fact with $history."""
-    return (f"($history OR (({rel}.valid_at IS NULL OR {rel}.valid_at <= $at) AND "
-            f"({rel}.invalid_at IS NULL OR {rel}.invalid_at > $at) AND ($asof OR {rel}.expired_at IS NULL)))")
+    return (
+        f"($history OR (({rel}.valid_at IS NULL OR {rel}.valid_at <= $at) AND "
+        f"({rel}.invalid_at IS NULL OR {rel}.invalid_at > $at) AND ($asof OR {rel}.expired_at IS NULL)))"
+    )
 
 
 # One round trip: the facts on the rare entities the query names, and the facts on the rare entities those
@@ -107,7 +114,7 @@ def _valid(rel: str) -> str:
 WALK = f"""
 UNWIND $origins AS o
 MATCH (n:Entity {{uuid: o.uuid}})-[r:RELATES_TO]->()
-WHERE {_valid('r')}
+WHERE {_valid("r")}
 RETURN r.episodes AS episodes, 1 - vec.cosineDistance(r.fact_embedding, vecf32($qv)) AS cos, o.uuid AS origin,
        o.weight AS weight, 1 AS hop
 UNION ALL
@@ -116,20 +123,27 @@ MATCH (n:Entity {{uuid: o.uuid}})-[:RELATES_TO]->(m:Entity)
 WHERE NOT m.uuid IN $skip
 WITH DISTINCT m
 MATCH (m)-[r:RELATES_TO]->()
-WHERE {_valid('r')}
+WHERE {_valid("r")}
 RETURN r.episodes AS episodes, 1 - vec.cosineDistance(r.fact_embedding, vecf32($qv)) AS cos, '' AS origin,
        0.0 AS weight, 2 AS hop
 """
 
 
 def _iso(at: datetime) -> str:
-    from datetime import timezone
 
-    return at.astimezone(timezone.utc).isoformat()
+    return at.astimezone(UTC).isoformat()
 
 
-async def walk(g: Graphiti, group_id: str, query: str, query_vector: list[float], *, at: datetime | None,
-               include_history: bool, now: datetime) -> list[tuple[str, float]]:
+async def walk(
+    g: Graphiti,
+    group_id: str,
+    query: str,
+    query_vector: list[float],
+    *,
+    at: datetime | None,
+    include_history: bool,
+    now: datetime,
+) -> list[tuple[str, float]]:
     """(episode uuid, score) best first: the memories tied to the rare entities the query names (one hop)
     or to the rare entities those share a memory with (two hops)."""
     table = await entity_table(g, group_id)
@@ -137,8 +151,14 @@ async def walk(g: Graphiti, group_id: str, query: str, query_vector: list[float]
     if not rare:
         return []  # nothing named, or only hubs: nothing the graph knows better than Postgres
     records, _, _ = await g.driver.execute_query(
-        WALK, origins=[{"uuid": u, "weight": table.weight(u)} for u in rare], skip=rare + table.hubs(),
-        qv=query_vector, at=_iso(at or now), asof=at is not None, history=include_history)
+        WALK,
+        origins=[{"uuid": u, "weight": table.weight(u)} for u in rare],
+        skip=rare + table.hubs(),
+        qv=query_vector,
+        at=_iso(at or now),
+        asof=at is not None,
+        history=include_history,
+    )
     return score_facts(records)
 
 

@@ -10,6 +10,7 @@ deletes the session's memory. Zep extracts facts with its own model: no local LL
 Verified at the protocol level only (tests/integration/graph/zep_server.py implements the routes
 and shapes zep-python 2.0.2 sends); no Zep server runs in CI.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,7 +45,8 @@ class ZepGraph:
         # BaseClient, not zep_python.client.Zep: Zep() prefers the ZEP_API_URL environment variable
         # over its base_url argument, which would ignore our settings (and override_settings).
         self.client = BaseClient(
-            base_url=f"{config.zep_api_url}/api/v2", api_key=config.zep_api_key or "none",
+            base_url=f"{config.zep_api_url}/api/v2",
+            api_key=config.zep_api_key or "none",
             httpx_client=httpx.Client(timeout=config.op_timeout_s),
         )
 
@@ -74,11 +76,26 @@ class ZepGraph:
         user = self.user_key(memory.user_id)
         self._ensure_user(user)
         metadata = {"memory_id": memory.pk, "kind": memory.kind, "valid_from": memory.valid_from.isoformat()}
-        self._call(lambda o: self.client.memory.add_session(
-            session_id=session, user_id=user, metadata=metadata, request_options=o), conflict_ok=True)
-        self._call(lambda o: self.client.memory.add(session, messages=[Message(
-            role="user", role_type="user", content=memory.content, metadata={"memory_id": memory.pk},
-        )], request_options=o))
+        self._call(
+            lambda o: self.client.memory.add_session(
+                session_id=session, user_id=user, metadata=metadata, request_options=o
+            ),
+            conflict_ok=True,
+        )
+        self._call(
+            lambda o: self.client.memory.add(
+                session,
+                messages=[
+                    Message(
+                        role="user",
+                        role_type="user",
+                        content=memory.content,
+                        metadata={"memory_id": memory.pk},
+                    )
+                ],
+                request_options=o,
+            )
+        )
         if memory.graph_episode_id:
             self.purge(memory.graph_episode_id, memory.user_id)  # the old version's facts
         return session
@@ -87,15 +104,32 @@ class ZepGraph:
         if episode_id:
             self._call(lambda o: self.client.memory.delete(episode_id, request_options=o), missing_ok=True)
 
-    def search(self, user_id: int, query: str, *, at: datetime | None, limit: int, include_history: bool,
-               timeout_s: float | None = None, query_vector: list[float] | None = None) -> list[GraphFact]:
+    def search(
+        self,
+        user_id: int,
+        query: str,
+        *,
+        at: datetime | None,
+        limit: int,
+        include_history: bool,
+        timeout_s: float | None = None,
+        query_vector: list[float] | None = None,
+    ) -> list[GraphFact]:
         # Zep embeds on its side with its own model: query_vector is not in its space.
         timeout = timeout_s if timeout_s is not None else self.config.op_timeout_s
-        response = self._call(lambda o: self.client.memory.search_sessions(
-            user_id=self.user_key(user_id), text=query, search_scope="facts", limit=max(limit, 1) * 3,
-            request_options=o), timeout=timeout, missing_ok=True)
+        response = self._call(
+            lambda o: self.client.memory.search_sessions(
+                user_id=self.user_key(user_id),
+                text=query,
+                search_scope="facts",
+                limit=max(limit, 1) * 3,
+                request_options=o,
+            ),
+            timeout=timeout,
+            missing_ok=True,
+        )
         facts = []
-        for result in (getattr(response, "results", None) or []):
+        for result in getattr(response, "results", None) or []:
             fact = result.fact
             if fact is None or not result.session_id or not fact.fact:
                 continue
@@ -108,8 +142,10 @@ class ZepGraph:
     def health(self) -> GraphHealth:
         started = time.monotonic()
         try:
-            self._call(lambda o: self.client.user.list_ordered(page_number=1, page_size=1, request_options=o),
-                       timeout=min(self.config.op_timeout_s, 5))
+            self._call(
+                lambda o: self.client.user.list_ordered(page_number=1, page_size=1, request_options=o),
+                timeout=min(self.config.op_timeout_s, 5),
+            )
         except GraphError as exc:
             return GraphHealth(False, self.name, exc.message)
         return GraphHealth(True, self.name, "Zep answered", latency_ms=(time.monotonic() - started) * 1000)
@@ -120,8 +156,14 @@ class ZepGraph:
         if self._call(lambda o: self.client.user.get(user, request_options=o), missing_ok=True) is None:
             self._call(lambda o: self.client.user.add(user_id=user, request_options=o), conflict_ok=True)
 
-    def _call(self, fn: Callable[[dict], T], *, timeout: float | None = None, missing_ok: bool = False,
-              conflict_ok: bool = False) -> T | None:
+    def _call(
+        self,
+        fn: Callable[[dict], T],
+        *,
+        timeout: float | None = None,
+        missing_ok: bool = False,
+        conflict_ok: bool = False,
+    ) -> T | None:
         """One request, no SDK retries (the Celery task retries); errors mapped onto GraphError."""
         from zep_python.core.api_error import ApiError
 
@@ -129,8 +171,9 @@ class ZepGraph:
         try:
             return fn(options)
         except (httpx.TimeoutException, httpx.TransportError) as exc:
-            raise GraphUnavailable(f"Zep at {self.config.zep_api_url} could not be reached ({type(exc).__name__})") \
-                from exc
+            raise GraphUnavailable(
+                f"Zep at {self.config.zep_api_url} could not be reached ({type(exc).__name__})"
+            ) from exc
         except ApiError as exc:
             status = exc.status_code or 0
             if status == 404 and missing_ok:

@@ -2,6 +2,7 @@
 "上个月", "两年前" become a date, so a memory of it stays true after the day (dateparser finds and reads them,
 in both languages; Chinese numerals are written as digits first, which it reads more reliably).
 """
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,23 @@ from datetime import datetime
 from .scripts import HAN
 
 # A relative expression, not a bare month or weekday ("I may", "on Friday" say nothing of when it began).
-_RELATIVE = re.compile(r"\b(?:ago|last|yesterday|earlier this|this past)\b|前|上个?|去年|前年|昨天|前天|上周|上礼拜", re.I)
-_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "半": 0}
+_RELATIVE = re.compile(
+    r"\b(?:ago|last|yesterday|earlier this|this past)\b|前|上个?|去年|前年|昨天|前天|上周|上礼拜", re.I
+)
+_ZH_DIGITS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "半": 0,
+}
 _ZH_COUNT = re.compile(r"([一二两三四五六七八九十]{1,3})(?=(?:个)?(?:年|月|星期|周|礼拜|天)(?:多)?前)")
 
 
@@ -36,8 +52,11 @@ def began(text: str, said_at: datetime) -> tuple[str, datetime] | None:
 
     chinese = bool(HAN.search(text))
     probe = _ZH_COUNT.sub(lambda m: _zh_number(m.group(1)), text) if chinese else text
-    settings = {"RELATIVE_BASE": said_at.replace(tzinfo=None), "PREFER_DATES_FROM": "past",
-                "RETURN_AS_TIMEZONE_AWARE": False}
+    settings = {
+        "RELATIVE_BASE": said_at.replace(tzinfo=None),
+        "PREFER_DATES_FROM": "past",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
     found = search_dates(probe, languages=["zh" if chinese else "en"], settings=settings) or []
     for words, moment in found:
         if _RELATIVE.search(words) and moment < said_at.replace(tzinfo=None):

@@ -3,6 +3,7 @@
 Modelled on healthchecks' `envbool`/`envint`: misconfiguration fails loudly at startup
 instead of being guessed at.
 """
+
 from __future__ import annotations
 
 import os

@@ -3,6 +3,7 @@
 Han is what "Chinese" means to the app (a reply's language, a memory's language, a character share);
 CJK adds kana and hangul, the other scripts written without spaces between words.
 """
+
 from __future__ import annotations
 
 import re

@@ -7,6 +7,7 @@ callers join one that leans back, "…next month; my lease ends then", to the on
 semicolon, but an ASCII one only where a space follows ("5:15", "12,500" and "https://" stay whole) and
 never inside brackets or quotes. Every piece is a span of the text as written: nothing is rewritten.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,7 +34,7 @@ _CLOSES = re.compile(r"^[’”」』）)\]]")  # a quotation's or bracket's end
 _INSIDE_URL = re.compile(r"(?:https?://|www\.)\S*[?!.]$")  # "…/notice?class=3-2"
 _CLAUSE_MARKS = ",;:，；：、"
 _ASCII_CLAUSE_MARKS = ",;:"
-_OPENERS, _CLOSERS = "([{（【「『“‘\"", ")]}）】」』”’\""
+_OPENERS, _CLOSERS = '([{（【「『“‘"', ')]}）】」』”’"'
 # The dot of an abbreviation that can end a sentence ("I moved to the U.K.", "at 9 a.m.", "Pratchett,
 # etc."): a trimmed memory keeps it. Titles ("Dr.") never end one; months ("May.") end as words do.
 _ABBREVIATED = re.compile(r"(?:\b[A-Za-z]\.){2,}$|\b(?:etc|Inc|Ltd|Co|Corp|Jr|Sr|vs)\.$")
@@ -93,9 +94,13 @@ def _rejoined(pieces: list[tuple[int, str]]) -> list[tuple[int, str]]:
         if out:
             before, text = out[-1]
             head = text.rstrip()
-            if (_ENDS_TITLE.search(head) or _CLOSES.match(piece) or (text == head and _INSIDE_URL.search(head))
-                    or (_ENDS_SHORT.search(head) and _CARRIES_ON.match(piece))
-                    or (_ENDS_INITIALS.search(head) and _HAN_NEXT.match(piece))):
+            if (
+                _ENDS_TITLE.search(head)
+                or _CLOSES.match(piece)
+                or (text == head and _INSIDE_URL.search(head))
+                or (_ENDS_SHORT.search(head) and _CARRIES_ON.match(piece))
+                or (_ENDS_INITIALS.search(head) and _HAN_NEXT.match(piece))
+            ):
                 out[-1] = (before, text + piece)
                 continue
         out.append((start, piece))
@@ -143,8 +148,10 @@ def ends_abbreviated(text: str) -> bool:
 
 
 # Words that open a remark and say nothing of it: a memory starts after them.
-_FILLER = re.compile(r"^(?:(?:by the way|btw|fyi|oh|anyway|ok so|so yeah)[,:]?\s+|(?:顺便说一下|顺便说下|顺便提一下|对了|话说)[，,：:]?\s*)",
-                     re.I)
+_FILLER = re.compile(
+    r"^(?:(?:by the way|btw|fyi|oh|anyway|ok so|so yeah)[,:]?\s+|(?:顺便说一下|顺便说下|顺便提一下|对了|话说)[，,：:]?\s*)",
+    re.I,
+)
 
 
 def trimmed(sentence: str) -> str:

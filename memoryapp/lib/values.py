@@ -2,6 +2,7 @@
 names. A memory must keep each one exactly as the user wrote it, and two sentences that differ in one are
 not the same memory ("flight LH2231" is not "flight LH2235", whatever their vectors say).
 """
+
 from __future__ import annotations
 
 import re
@@ -23,7 +24,7 @@ def values_in(text: str) -> list[str]:
     """The values of `text`, in order, as written (a capitalised word that opens a sentence is no name)."""
     found = []
     for match in VALUE.finditer(text):
-        value, before = match.group(), text[:match.start()]
+        value, before = match.group(), text[: match.start()]
         if value[0].isupper() and not value[1:2] == "." and _OPENS.search(before) and not _INITIAL.search(before):
             continue
         found.append(value)
@@ -55,7 +56,7 @@ def dropped_values(source: str, said: str) -> list[str]:
         value = match.group()
         if value in said:
             continue
-        left, right = _neighbour(source[:match.start()], True), _neighbour(source[match.end():], False)
+        left, right = _neighbour(source[: match.start()], True), _neighbour(source[match.end() :], False)
         cut = any(piece != value and piece in value for piece in kept)
         around = bool(left and right) and left in said and right in said and said.find(left) < said.rfind(right)
         if cut or around:

@@ -1,5 +1,6 @@
 """How one MCP call reaches the engine: as the token's user, in Django's sync world, with the engine's
 errors (and the write limit) turned into readable MCP tool errors; never a traceback."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,12 +11,12 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
+from memoryapp.api.schemas import MemoryOut
+from memoryapp.api.throttling import allow_write, too_many_writes
 from memoryapp.engine.errors import EngineError, MemoryNotFound
 from memoryapp.engine.memories import listing
 from memoryapp.engine.memories.validation import format_first_error
 from memoryapp.models import Memory
-from memoryapp.api.schemas import MemoryOut
-from memoryapp.api.throttling import allow_write, too_many_writes
 
 USER_KEY = "memoryapp.user"  # where memoryapp/mcp_server/http.py leaves the token's user in the ASGI scope
 

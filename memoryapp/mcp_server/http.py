@@ -16,6 +16,7 @@ Daphne sends no ASGI lifespan events, so the SDK's session manager (which even s
 its task group runs each request's server) is started lazily, on the first /mcp request, in a task that
 lives as long as the event loop.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,7 +37,9 @@ from .tools import server
 MCP_PATH = "/mcp"
 
 sdk_app = server.streamable_http_app(
-    streamable_http_path=MCP_PATH, stateless_http=True, json_response=True,
+    streamable_http_path=MCP_PATH,
+    stateless_http=True,
+    json_response=True,
     max_request_body_size=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,  # the REST API's limit: an import fits both
     # The host is checked below against ALLOWED_HOSTS, like every other path; the SDK's own check would
     # only know localhost.
@@ -55,8 +58,7 @@ class LazyStart:
         if self._ready is None:  # one event loop, no await between check and set: started once
             self._ready = asyncio.Event()
             # An empty context: the long-lived task must not carry the first request's (its thread, its user).
-            self._task = asyncio.get_running_loop().create_task(self._run(self._ready),
-                                                                context=contextvars.Context())
+            self._task = asyncio.get_running_loop().create_task(self._run(self._ready), context=contextvars.Context())
         await self._ready.wait()
 
     @staticmethod
@@ -74,9 +76,13 @@ ensure_started = LazyStart()
 
 async def _answer(send, status: int, detail: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
     body = json.dumps({"detail": detail}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *headers]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -116,8 +122,12 @@ async def mcp_app(scope, receive, send) -> None:
         try:
             user = await sync_to_async(user_for_token)(token.strip()) if scheme.lower() == "bearer" else None
             if user is None:
-                await _answer(send, 401, "a valid API token is needed: Authorization: Bearer mem_…",
-                              [(b"www-authenticate", b'Bearer realm="memoryapp"')])
+                await _answer(
+                    send,
+                    401,
+                    "a valid API token is needed: Authorization: Bearer mem_…",
+                    [(b"www-authenticate", b'Bearer realm="memoryapp"')],
+                )
                 return
             await ensure_started()
             if server.session_manager._task_group is None:  # noqa: SLF001  the start failed (logged by the SDK)
@@ -130,9 +140,11 @@ async def mcp_app(scope, receive, send) -> None:
 
 def with_mcp(django_app):
     """The HTTP app: /mcp to the MCP server, everything else to Django."""
+
     async def app(scope, receive, send) -> None:
         if scope["path"] == MCP_PATH or scope["path"].startswith(MCP_PATH + "/"):
             await mcp_app(scope, receive, send)
         else:
             await django_app(scope, receive, send)
+
     return app

@@ -1,5 +1,6 @@
 """The SDK's server, with the two things memoryapp needs of it beyond tools: argument errors worded as the
 REST API words them, and a resource read as the token's user."""
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,9 @@ class MemoryServer(MCPServer):
         """The argument names a tool takes (its input schema's properties); None for an unknown tool,
         which the SDK refuses by name."""
         if self._tool_parameters is None:
-            self._tool_parameters = {tool.name: set(tool.input_schema.get("properties", {}))
-                                     for tool in await self.list_tools()}
+            self._tool_parameters = {
+                tool.name: set(tool.input_schema.get("properties", {})) for tool in await self.list_tools()
+            }
         return self._tool_parameters.get(name)
 
     async def read_resource(self, uri, context: Context | None = None):
@@ -69,6 +71,9 @@ class MemoryServer(MCPServer):
 
 def core_memories(user) -> str:
     """The user's current core memories, most important first: what every chat of theirs starts with."""
-    memories = (listing.filtered(user, listing.MemoryFilter()).filter(lifecycle=Lifecycle.CORE)
-                .order_by("-importance", "-created_at")[:MAX_CORE])
+    memories = (
+        listing.filtered(user, listing.MemoryFilter())
+        .filter(lifecycle=Lifecycle.CORE)
+        .order_by("-importance", "-created_at")[:MAX_CORE]
+    )
     return json.dumps({"memories": [memory_out(m) for m in memories]}, ensure_ascii=False)

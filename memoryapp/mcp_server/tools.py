@@ -2,6 +2,7 @@
 core memories as a resource. Each tool is the REST route's body: the same schemas check the input, the
 same engine function does the work (memoryapp/api/routes.py); writes go through the engine's write path, so
 they are audited, appear live on the memories page and count against the API write limit."""
+
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
@@ -10,13 +11,22 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from memoryapp.api.schemas import (
+    ConflictOut,
+    DateTimeIn,
+    EventOut,
+    ImportIn,
+    Kind,
+    MemoryIn,
+    ResolveIn,
+    SearchIn,
+    Source,
+    StatusName,
+)
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
-from memoryapp.api.schemas import (
-    ConflictOut, DateTimeIn, EventOut, ImportIn, Kind, MemoryIn, ResolveIn, SearchIn, Source, StatusName,
-)
 
 from .calls import memory_of, memory_out, run, written
 from .server import CORE_URI, CoreMemories, MemoryServer
@@ -25,9 +35,11 @@ MAX_ROW_ERRORS_SHOWN = 5
 
 server = MemoryServer(
     "memoryapp",
-    instructions=("The user's long-term memory. Search it before answering about the user; add a memory when "
-                  "the user asks you to remember something. Deleting is undoable (restore_memory); "
-                  "purge_memory is not."),
+    instructions=(
+        "The user's long-term memory. Search it before answering about the user; add a memory when "
+        "the user asks you to remember something. Deleting is undoable (restore_memory); "
+        "purge_memory is not."
+    ),
     log_level="WARNING",
 )
 
@@ -35,51 +47,101 @@ MemoryId = Annotated[int, Field(description="the memory's id, as search_memories
 When = Annotated[DateTimeIn | None, Field(description="ISO 8601 date and time, e.g. 2026-03-15T12:00:00Z")]
 
 
-@server.tool(description="Search the memories: hybrid (meaning, words, graph), keyword or vector; best first. "
-                         "Filter by kinds, by when they were learnt (since/until), or ask what was true at a "
-                         "moment (at).")
-async def search_memories(ctx: Context, query: str, kinds: list[Kind] | None = None,
-                          status: StatusName = StatusName.ACTIVE, since: When = None, until: When = None,
-                          at: When = None, method: SearchMethod = SearchMethod.HYBRID,
-                          limit: Annotated[int, Field(description="1 to 50")] = 20) -> dict[str, Any]:
+@server.tool(
+    description="Search the memories: hybrid (meaning, words, graph), keyword or vector; best first. "
+    "Filter by kinds, by when they were learnt (since/until), or ask what was true at a "
+    "moment (at)."
+)
+async def search_memories(
+    ctx: Context,
+    query: str,
+    kinds: list[Kind] | None = None,
+    status: StatusName = StatusName.ACTIVE,
+    since: When = None,
+    until: When = None,
+    at: When = None,
+    method: SearchMethod = SearchMethod.HYBRID,
+    limit: Annotated[int, Field(description="1 to 50")] = 20,
+) -> dict[str, Any]:
     def work(user) -> dict:
-        payload = SearchIn.model_validate({"query": query, "kinds": kinds or [], "status": status, "since": since,
-                                           "until": until, "at": at, "method": method, "limit": limit})
-        flt = listing.MemoryFilter(q=payload.query, kinds=tuple(payload.kinds), status=payload.status,
-                                   since=payload.since, until=payload.until, at=payload.at, method=payload.method)
+        payload = SearchIn.model_validate(
+            {
+                "query": query,
+                "kinds": kinds or [],
+                "status": status,
+                "since": since,
+                "until": until,
+                "at": at,
+                "method": method,
+                "limit": limit,
+            }
+        )
+        flt = listing.MemoryFilter(
+            q=payload.query,
+            kinds=tuple(payload.kinds),
+            status=payload.status,
+            since=payload.since,
+            until=payload.until,
+            at=payload.at,
+            method=payload.method,
+        )
         page = listing.list_memories(user, flt, limit=payload.limit)
         return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": memory_out(m)} for m in page.memories]}
+
     return await run(ctx, work)
 
 
-CUES_HELP = ("short situations or questions in which the memory would help (\"building Docker images\"), in the "
-             "user's language and English; searched beside the content. Left out: a model writes them later")
+CUES_HELP = (
+    'short situations or questions in which the memory would help ("building Docker images"), in the '
+    "user's language and English; searched beside the content. Left out: a model writes them later"
+)
 
 
-@server.tool(description="Remember this: add a memory. A near-duplicate of a current memory is merged into it "
-                         "(action 'merged').")
-async def add_memory(ctx: Context, content: str, kind: Kind = Kind.FACT,
-                     importance: Annotated[float, Field(description="0 to 1")] = 0.5,
-                     confidence: Annotated[float, Field(description="0 to 1")] = 0.8,
-                     lifecycle: Lifecycle = Lifecycle.WORKING,
-                     cues: Annotated[list[str] | None, Field(description=CUES_HELP)] = None) -> dict[str, Any]:
+@server.tool(
+    description="Remember this: add a memory. A near-duplicate of a current memory is merged into it (action 'merged')."
+)
+async def add_memory(
+    ctx: Context,
+    content: str,
+    kind: Kind = Kind.FACT,
+    importance: Annotated[float, Field(description="0 to 1")] = 0.5,
+    confidence: Annotated[float, Field(description="0 to 1")] = 0.8,
+    lifecycle: Lifecycle = Lifecycle.WORKING,
+    cues: Annotated[list[str] | None, Field(description=CUES_HELP)] = None,
+) -> dict[str, Any]:
     def work(user) -> dict:
-        payload = MemoryIn.model_validate({"content": content, "kind": kind, "importance": importance,
-                                           "confidence": confidence, "lifecycle": lifecycle, "cues": cues or []})
+        payload = MemoryIn.model_validate(
+            {
+                "content": content,
+                "kind": kind,
+                "importance": importance,
+                "confidence": confidence,
+                "lifecycle": lifecycle,
+                "cues": cues or [],
+            }
+        )
         return written(write.add_memory(user, **payload.dict(), actor=Actor.API))
+
     return await run(ctx, work, write=True)
 
 
 @server.tool(description="List memories, newest first, one page at a time (pass next_cursor back as cursor).")
-async def list_memories(ctx: Context, kind: Kind | None = None, status: StatusName = StatusName.ACTIVE,
-                        source: Source | None = None, since: When = None, until: When = None, at: When = None,
-                        cursor: str | None = None,
-                        limit: Annotated[int, Field(ge=1, le=listing.MAX_PAGE_SIZE)] = 20) -> dict[str, Any]:
+async def list_memories(
+    ctx: Context,
+    kind: Kind | None = None,
+    status: StatusName = StatusName.ACTIVE,
+    source: Source | None = None,
+    since: When = None,
+    until: When = None,
+    at: When = None,
+    cursor: str | None = None,
+    limit: Annotated[int, Field(ge=1, le=listing.MAX_PAGE_SIZE)] = 20,
+) -> dict[str, Any]:
     def work(user) -> dict:
-        flt = listing.MemoryFilter(kind=kind or "", status=status, source=source or "", since=since, until=until,
-                                   at=at)
+        flt = listing.MemoryFilter(kind=kind or "", status=status, source=source or "", since=since, until=until, at=at)
         page = listing.list_memories(user, flt, cursor=cursor, limit=limit)
         return {"items": [memory_out(m) for m in page.memories], "next_cursor": page.next_cursor}
+
     return await run(ctx, work)
 
 
@@ -88,44 +150,69 @@ async def get_memory(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
     return await run(ctx, lambda user: memory_out(memory_of(user, memory_id)))
 
 
-@server.tool(description="Edit a memory: any of content, kind, importance, lifecycle, cues. A new content supersedes "
-                         "it (the old wording stays in its history and the memories page can undo it).")
-async def update_memory(ctx: Context, memory_id: MemoryId, content: str | None = None, kind: Kind | None = None,
-                        importance: float | None = None, lifecycle: Lifecycle | None = None,
-                        cues: Annotated[list[str] | None, Field(description=CUES_HELP)] = None) -> dict[str, Any]:
-    changes = {name: value for name, value in
-               (("content", content), ("kind", kind), ("importance", importance), ("lifecycle", lifecycle),
-                ("cues", cues))
-               if value is not None}
+@server.tool(
+    description="Edit a memory: any of content, kind, importance, lifecycle, cues. A new content supersedes "
+    "it (the old wording stays in its history and the memories page can undo it)."
+)
+async def update_memory(
+    ctx: Context,
+    memory_id: MemoryId,
+    content: str | None = None,
+    kind: Kind | None = None,
+    importance: float | None = None,
+    lifecycle: Lifecycle | None = None,
+    cues: Annotated[list[str] | None, Field(description=CUES_HELP)] = None,
+) -> dict[str, Any]:
+    changes = {
+        name: value
+        for name, value in (
+            ("content", content),
+            ("kind", kind),
+            ("importance", importance),
+            ("lifecycle", lifecycle),
+            ("cues", cues),
+        )
+        if value is not None
+    }
 
     def work(user) -> dict:
         MemoryPatch.model_validate(changes)  # the input's errors before the id's, as over REST
         return written(write.edit_memory(memory_of(user, memory_id), changes, actor=Actor.API))
+
     return await run(ctx, work, write=True)
 
 
 @server.tool(description="Delete a memory (soft: restore_memory brings it back).")
 async def delete_memory(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
-    return await run(ctx, lambda user: written(write.delete_memory(memory_of(user, memory_id), actor=Actor.API)),
-                     write=True)
+    return await run(
+        ctx, lambda user: written(write.delete_memory(memory_of(user, memory_id), actor=Actor.API)), write=True
+    )
 
 
 @server.tool(description="Restore a deleted or forgotten memory.")
 async def restore_memory(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
-    return await run(ctx, lambda user: written(write.restore_memory(memory_of(user, memory_id), actor=Actor.API)),
-                     write=True)
+    return await run(
+        ctx, lambda user: written(write.restore_memory(memory_of(user, memory_id), actor=Actor.API)), write=True
+    )
 
 
-@server.tool(description="Delete a memory FOREVER, with its earlier and later versions: it cannot be restored. "
-                         "Only with confirm=true, after the user asked for exactly this.")
-async def purge_memory(ctx: Context, memory_id: MemoryId,
-                       confirm: Annotated[bool, Field(description="true: yes, delete it forever")] = False
-                       ) -> dict[str, Any]:
+@server.tool(
+    description="Delete a memory FOREVER, with its earlier and later versions: it cannot be restored. "
+    "Only with confirm=true, after the user asked for exactly this."
+)
+async def purge_memory(
+    ctx: Context,
+    memory_id: MemoryId,
+    confirm: Annotated[bool, Field(description="true: yes, delete it forever")] = False,
+) -> dict[str, Any]:
     if confirm is not True:
-        raise ToolError("purge_memory deletes forever and cannot be undone: call it again with confirm=true "
-                        "if the user asked for that, or use delete_memory, which can be undone")
-    return await run(ctx, lambda user: {"purged": purge.purge_memory(memory_of(user, memory_id), actor=Actor.API)},
-                     write=True)
+        raise ToolError(
+            "purge_memory deletes forever and cannot be undone: call it again with confirm=true "
+            "if the user asked for that, or use delete_memory, which can be undone"
+        )
+    return await run(
+        ctx, lambda user: {"purged": purge.purge_memory(memory_of(user, memory_id), actor=Actor.API)}, write=True
+    )
 
 
 @server.tool(description="The change log of a memory and of the versions it replaced, newest first.")
@@ -133,6 +220,7 @@ async def memory_history(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
     def work(user) -> dict:
         events = listing.history(user, memory_of(user, memory_id))
         return {"events": [EventOut.from_orm(e).model_dump(mode="json") for e in events]}
+
     return await run(ctx, work)
 
 
@@ -141,17 +229,21 @@ async def memory_stats(ctx: Context) -> dict[str, Any]:
     return await run(ctx, listing.stats)
 
 
-@server.tool(description="Export the memories: JSON (to import elsewhere, or here with import_memories) or "
-                         "Markdown (to read).")
+@server.tool(
+    description="Export the memories: JSON (to import elsewhere, or here with import_memories) or Markdown (to read)."
+)
 async def export_memories(ctx: Context, format: Literal["json", "markdown"] = "json") -> dict[str, Any]:
     def work(user) -> dict:
         file = transfer.export_file(user, format, actor=Actor.API)
         return {"filename": file.filename, "content_type": file.content_type, "content": file.body}
+
     return await run(ctx, work)
 
 
-@server.tool(description="Import memories: the 'memories' list of a JSON export. All rows or, if any row is "
-                         "bad, none; exact duplicates of current memories are skipped.")
+@server.tool(
+    description="Import memories: the 'memories' list of a JSON export. All rows or, if any row is "
+    "bad, none; exact duplicates of current memories are skipped."
+)
 async def import_memories(ctx: Context, memories: list[Any]) -> dict[str, Any]:
     def work(user) -> dict:
         payload = ImportIn.model_validate({"memories": memories})
@@ -161,6 +253,7 @@ async def import_memories(ctx: Context, memories: list[Any]) -> dict[str, Any]:
             shown = "; ".join(f"row {e.row}: {e.reason}" for e in report.errors[:MAX_ROW_ERRORS_SHOWN])
             raise ToolError(f"{len(report.errors)} rows are invalid; nothing was imported ({shown})")
         return {"imported": report.imported, "duplicates": report.duplicates}
+
     return await run(ctx, work, write=True)
 
 
@@ -168,23 +261,34 @@ def _conflict_out(question) -> dict:
     return ConflictOut.from_orm(question).model_dump(mode="json")
 
 
-@server.tool(description="Memories that may disagree (a newer one may replace an older one, e.g. two places the "
-                         "user lives), waiting for the user's answer. Ask the user, then call resolve_conflict.")
+@server.tool(
+    description="Memories that may disagree (a newer one may replace an older one, e.g. two places the "
+    "user lives), waiting for the user's answer. Ask the user, then call resolve_conflict."
+)
 async def list_conflicts(ctx: Context) -> dict[str, Any]:
     return await run(ctx, lambda user: {"items": [_conflict_out(q) for q in conflicts.open_questions(user)]})
 
 
-@server.tool(description="Answer a conflict as the user decided: 'replace' (the newer memory replaces the older, "
-                         "which stays in its history) or 'keep' (both stay current).")
+@server.tool(
+    description="Answer a conflict as the user decided: 'replace' (the newer memory replaces the older, "
+    "which stays in its history) or 'keep' (both stay current)."
+)
 async def resolve_conflict(ctx: Context, conflict_id: int, answer: Literal["replace", "keep"]) -> dict[str, Any]:
     def work(user) -> dict:
         payload = ResolveIn.model_validate({"answer": answer})
-        return _conflict_out(conflicts.resolve(conflicts.get_question(user, conflict_id), payload.answer,
-                                               actor=Actor.API))
+        return _conflict_out(
+            conflicts.resolve(conflicts.get_question(user, conflict_id), payload.answer, actor=Actor.API)
+        )
+
     return await run(ctx, work, write=True)
 
 
-server.add_resource(CoreMemories(uri=CORE_URI, name="core-memories", title="Core memories",
-                                 description="The user's core memories, most important first: what every "
-                                             "chat of theirs starts with.",
-                                 mime_type="application/json"))
+server.add_resource(
+    CoreMemories(
+        uri=CORE_URI,
+        name="core-memories",
+        title="Core memories",
+        description="The user's core memories, most important first: what every chat of theirs starts with.",
+        mime_type="application/json",
+    )
+)

@@ -13,11 +13,10 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('conversations', '0001_initial'),
+        ("conversations", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -33,109 +32,260 @@ class Migration(migrations.Migration):
             reverse_sql="DROP TEXT SEARCH CONFIGURATION memoryapp_mixed;",
         ),
         migrations.CreateModel(
-            name='Memory',
+            name="Memory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('content', models.TextField()),
-                ('content_key', models.CharField(max_length=64)),
-                ('kind', models.CharField(choices=[('preference', 'Preference'), ('fact', 'Fact'), ('lesson', 'Lesson'), ('goal', 'Goal'), ('context', 'Context'), ('episode', 'Episode')], default='fact', max_length=16)),
-                ('lifecycle', models.CharField(choices=[('core', 'Core'), ('working', 'Working'), ('temporary', 'Temporary')], default='working', max_length=16)),
-                ('importance', models.FloatField(default=0.5)),
-                ('confidence', models.FloatField(default=0.8)),
-                ('access_count', models.PositiveIntegerField(default=0)),
-                ('last_accessed_at', models.DateTimeField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('active', 'Active'), ('forgotten', 'Forgotten'), ('deleted', 'Deleted')], default='active', max_length=16)),
-                ('valid_from', models.DateTimeField(default=django.utils.timezone.now)),
-                ('valid_until', models.DateTimeField(blank=True, null=True)),
-                ('source', models.CharField(choices=[('extracted', 'Extracted'), ('manual', 'Manual'), ('imported', 'Imported')], default='manual', max_length=16)),
-                ('embedding', pgvector.django.vector.VectorField(blank=True, dimensions=settings.EMBEDDING_DIM, null=True)),
-                ('search_tokens', models.TextField(blank=True, default='')),
-                ('search_vector', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.SearchVector('search_tokens', config='memoryapp_mixed'), output_field=django.contrib.postgres.search.SearchVectorField())),
-                ('graph_episode_id', models.CharField(blank=True, default='', max_length=64)),
-                ('graph_sync_state', models.CharField(choices=[('pending', 'Pending'), ('synced', 'Synced'), ('failed', 'Failed')], default='pending', max_length=16)),
-                ('graph_synced_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('source_conversation', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='memories', to='conversations.conversation')),
-                ('source_message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='memories', to='conversations.message')),
-                ('supersedes', models.ManyToManyField(blank=True, related_name='superseded_by', to='memoryapp.memory')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memories', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("content", models.TextField()),
+                ("content_key", models.CharField(max_length=64)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("preference", "Preference"),
+                            ("fact", "Fact"),
+                            ("lesson", "Lesson"),
+                            ("goal", "Goal"),
+                            ("context", "Context"),
+                            ("episode", "Episode"),
+                        ],
+                        default="fact",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "lifecycle",
+                    models.CharField(
+                        choices=[("core", "Core"), ("working", "Working"), ("temporary", "Temporary")],
+                        default="working",
+                        max_length=16,
+                    ),
+                ),
+                ("importance", models.FloatField(default=0.5)),
+                ("confidence", models.FloatField(default=0.8)),
+                ("access_count", models.PositiveIntegerField(default=0)),
+                ("last_accessed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("active", "Active"), ("forgotten", "Forgotten"), ("deleted", "Deleted")],
+                        default="active",
+                        max_length=16,
+                    ),
+                ),
+                ("valid_from", models.DateTimeField(default=django.utils.timezone.now)),
+                ("valid_until", models.DateTimeField(blank=True, null=True)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[("extracted", "Extracted"), ("manual", "Manual"), ("imported", "Imported")],
+                        default="manual",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "embedding",
+                    pgvector.django.vector.VectorField(blank=True, dimensions=settings.EMBEDDING_DIM, null=True),
+                ),
+                ("search_tokens", models.TextField(blank=True, default="")),
+                (
+                    "search_vector",
+                    models.GeneratedField(
+                        db_persist=True,
+                        expression=django.contrib.postgres.search.SearchVector(
+                            "search_tokens", config="memoryapp_mixed"
+                        ),
+                        output_field=django.contrib.postgres.search.SearchVectorField(),
+                    ),
+                ),
+                ("graph_episode_id", models.CharField(blank=True, default="", max_length=64)),
+                (
+                    "graph_sync_state",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("synced", "Synced"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                ("graph_synced_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "source_conversation",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="memories",
+                        to="conversations.conversation",
+                    ),
+                ),
+                (
+                    "source_message",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="memories",
+                        to="conversations.message",
+                    ),
+                ),
+                ("supersedes", models.ManyToManyField(blank=True, related_name="superseded_by", to="memoryapp.memory")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memories",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='MemoryEvent',
+            name="MemoryEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('memory_ref', models.BigIntegerField(help_text="The memory's id, kept after a permanent delete.")),
-                ('action', models.CharField(choices=[('created', 'Created'), ('updated', 'Updated'), ('superseded', 'Superseded'), ('merged', 'Merged'), ('boosted', 'Boosted'), ('accessed', 'Accessed'), ('demoted', 'Importance lowered'), ('promoted', 'Promoted to core'), ('forgotten', 'Forgotten'), ('restored', 'Restored'), ('deleted', 'Deleted'), ('purged', 'Deleted permanently'), ('exported', 'Exported'), ('imported', 'Imported')], max_length=16)),
-                ('actor', models.CharField(choices=[('user', 'You'), ('extractor', 'Extraction'), ('forgetting', 'Forgetting'), ('api', 'API'), ('system', 'System')], max_length=16)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('note', models.CharField(blank=True, default='', max_length=200)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('memory', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='events', to='memoryapp.memory')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memory_events', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("memory_ref", models.BigIntegerField(help_text="The memory's id, kept after a permanent delete.")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("created", "Created"),
+                            ("updated", "Updated"),
+                            ("superseded", "Superseded"),
+                            ("merged", "Merged"),
+                            ("boosted", "Boosted"),
+                            ("accessed", "Accessed"),
+                            ("demoted", "Importance lowered"),
+                            ("promoted", "Promoted to core"),
+                            ("forgotten", "Forgotten"),
+                            ("restored", "Restored"),
+                            ("deleted", "Deleted"),
+                            ("purged", "Deleted permanently"),
+                            ("exported", "Exported"),
+                            ("imported", "Imported"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "actor",
+                    models.CharField(
+                        choices=[
+                            ("user", "You"),
+                            ("extractor", "Extraction"),
+                            ("forgetting", "Forgetting"),
+                            ("api", "API"),
+                            ("system", "System"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("note", models.CharField(blank=True, default="", max_length=200)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "memory",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="events",
+                        to="memoryapp.memory",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memory_events",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='MemorySettings',
+            name="MemorySettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('memory_enabled', models.BooleanField(default=True)),
-                ('auto_extract', models.BooleanField(default=True)),
-                ('show_citations', models.BooleanField(default=True)),
-                ('extract_every_n_turns', models.PositiveSmallIntegerField(default=5)),
-                ('language', models.CharField(blank=True, default='', max_length=16)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='memory_settings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("memory_enabled", models.BooleanField(default=True)),
+                ("auto_extract", models.BooleanField(default=True)),
+                ("show_citations", models.BooleanField(default=True)),
+                ("extract_every_n_turns", models.PositiveSmallIntegerField(default=5)),
+                ("language", models.CharField(blank=True, default="", max_length=16)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memory_settings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'memory settings',
+                "verbose_name_plural": "memory settings",
             },
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['user', 'status', 'kind'], name='memory_user_status_kind'),
+            model_name="memory",
+            index=models.Index(fields=["user", "status", "kind"], name="memory_user_status_kind"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['user', 'valid_from', 'valid_until'], name='memory_user_validity'),
+            model_name="memory",
+            index=models.Index(fields=["user", "valid_from", "valid_until"], name="memory_user_validity"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['graph_sync_state'], name='memory_graph_sync'),
+            model_name="memory",
+            index=models.Index(fields=["graph_sync_state"], name="memory_graph_sync"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=pgvector.django.indexes.HnswIndex(ef_construction=64, fields=['embedding'], m=16, name='memory_embedding_hnsw', opclasses=['vector_cosine_ops']),
+            model_name="memory",
+            index=pgvector.django.indexes.HnswIndex(
+                ef_construction=64,
+                fields=["embedding"],
+                m=16,
+                name="memory_embedding_hnsw",
+                opclasses=["vector_cosine_ops"],
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['search_vector'], name='memory_search_vector'),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(fields=["search_vector"], name="memory_search_vector"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['content'], name='memory_content_trgm', opclasses=['gin_trgm_ops']),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["content"], name="memory_content_trgm", opclasses=["gin_trgm_ops"]
+            ),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'active'), ('valid_until__isnull', True)), fields=('user', 'content_key'), name='memory_one_current_copy'),
+            model_name="memory",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "active"), ("valid_until__isnull", True)),
+                fields=("user", "content_key"),
+                name="memory_one_current_copy",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.CheckConstraint(condition=models.Q(('importance__gte', 0), ('importance__lte', 1)), name='memory_importance_0_1'),
+            model_name="memory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("importance__gte", 0), ("importance__lte", 1)), name="memory_importance_0_1"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.CheckConstraint(condition=models.Q(('confidence__gte', 0), ('confidence__lte', 1)), name='memory_confidence_0_1'),
+            model_name="memory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("confidence__gte", 0), ("confidence__lte", 1)), name="memory_confidence_0_1"
+            ),
         ),
         migrations.AddIndex(
-            model_name='memoryevent',
-            index=models.Index(fields=['user', 'memory_ref', 'created_at'], name='event_user_memory'),
+            model_name="memoryevent",
+            index=models.Index(fields=["user", "memory_ref", "created_at"], name="event_user_memory"),
         ),
     ]

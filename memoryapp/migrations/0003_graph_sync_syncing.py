@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memoryapp', '0002_api_token'),
+        ("memoryapp", "0002_api_token"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='memory',
-            name='graph_sync_state',
-            field=models.CharField(choices=[('pending', 'Pending'), ('syncing', 'Syncing'), ('synced', 'Synced'), ('failed', 'Failed')], default='pending', max_length=16),
+            model_name="memory",
+            name="graph_sync_state",
+            field=models.CharField(
+                choices=[("pending", "Pending"), ("syncing", "Syncing"), ("synced", "Synced"), ("failed", "Failed")],
+                default="pending",
+                max_length=16,
+            ),
         ),
     ]

@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('conversations', '0002_initial'),
-        ('memoryapp', '0003_graph_sync_syncing'),
+        ("conversations", "0002_initial"),
+        ("memoryapp", "0003_graph_sync_syncing"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['user', 'status', '-created_at', '-id'], name='memory_user_status_recent'),
+            model_name="memory",
+            index=models.Index(fields=["user", "status", "-created_at", "-id"], name="memory_user_status_recent"),
         ),
     ]

@@ -53,37 +53,38 @@ def backfill_dates(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memoryapp', '0004_memory_list_index'),
+        ("memoryapp", "0004_memory_list_index"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='memory',
-            name='context',
-            field=models.TextField(blank=True, default=''),
+            model_name="memory",
+            name="context",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.AddField(
-            model_name='memory',
-            name='search_context',
-            field=models.TextField(blank=True, default=''),
+            model_name="memory",
+            name="search_context",
+            field=models.TextField(blank=True, default=""),
         ),
-        migrations.RemoveIndex(model_name='memory', name='memory_search_vector'),
-        migrations.RemoveField(model_name='memory', name='search_vector'),
+        migrations.RemoveIndex(model_name="memory", name="memory_search_vector"),
+        migrations.RemoveField(model_name="memory", name="search_vector"),
         migrations.AddField(
-            model_name='memory',
-            name='search_vector',
+            model_name="memory",
+            name="search_vector",
             field=models.GeneratedField(
                 db_persist=True,
-                expression=django.contrib.postgres.search.SearchVector('search_tokens', config='memoryapp_mixed', weight='A')
-                + django.contrib.postgres.search.SearchVector('search_context', config='memoryapp_mixed', weight='C'),
+                expression=django.contrib.postgres.search.SearchVector(
+                    "search_tokens", config="memoryapp_mixed", weight="A"
+                )
+                + django.contrib.postgres.search.SearchVector("search_context", config="memoryapp_mixed", weight="C"),
                 output_field=django.contrib.postgres.search.SearchVectorField(),
             ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['search_vector'], name='memory_search_vector'),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(fields=["search_vector"], name="memory_search_vector"),
         ),
         migrations.RunPython(backfill_dates, migrations.RunPython.noop),
     ]

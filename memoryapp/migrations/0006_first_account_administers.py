@@ -1,5 +1,6 @@
 """An install from before sign-up had rules has no administrator: its first account becomes it
 (accounts.py), as a new install's first account does. An install with a superuser is left as it is."""
+
 from django.conf import settings
 from django.db import migrations
 
@@ -14,7 +15,6 @@ def first_account_administers(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("memoryapp", "0005_memory_search_context"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),

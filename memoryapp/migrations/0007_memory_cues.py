@@ -14,7 +14,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("memoryapp", "0006_first_account_administers"),
     ]
@@ -24,7 +23,8 @@ class Migration(migrations.Migration):
             model_name="memory",
             name="cues",
             field=django.contrib.postgres.fields.ArrayField(
-                base_field=models.CharField(max_length=200), blank=True, default=list, size=None),
+                base_field=models.CharField(max_length=200), blank=True, default=list, size=None
+            ),
         ),
         migrations.AddField(
             model_name="memory",
@@ -48,7 +48,9 @@ class Migration(migrations.Migration):
             name="search_vector",
             field=models.GeneratedField(
                 db_persist=True,
-                expression=django.contrib.postgres.search.SearchVector("search_tokens", config="memoryapp_mixed", weight="A")
+                expression=django.contrib.postgres.search.SearchVector(
+                    "search_tokens", config="memoryapp_mixed", weight="A"
+                )
                 + django.contrib.postgres.search.SearchVector("search_cues", config="memoryapp_mixed", weight="B")
                 + django.contrib.postgres.search.SearchVector("search_context", config="memoryapp_mixed", weight="C"),
                 output_field=django.contrib.postgres.search.SearchVectorField(),
@@ -60,7 +62,12 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name="memory",
-            index=pgvector.django.indexes.HnswIndex(ef_construction=64, fields=["cue_embedding"], m=16,
-                                                    name="memory_cue_embedding_hnsw", opclasses=["vector_cosine_ops"]),
+            index=pgvector.django.indexes.HnswIndex(
+                ef_construction=64,
+                fields=["cue_embedding"],
+                m=16,
+                name="memory_cue_embedding_hnsw",
+                opclasses=["vector_cosine_ops"],
+            ),
         ),
     ]

@@ -5,7 +5,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("memoryapp", "0007_memory_cues"),
     ]
@@ -13,7 +12,8 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name="memory",
-            index=models.Index(condition=models.Q(("cue_embedding__isnull", False)), fields=["user"],
-                               name="memory_user_cued"),
+            index=models.Index(
+                condition=models.Q(("cue_embedding__isnull", False)), fields=["user"], name="memory_user_cued"
+            ),
         ),
     ]

@@ -7,30 +7,70 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memoryapp', '0008_memory_user_cued_index'),
+        ("memoryapp", "0008_memory_user_cued_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChangeQuestion',
+            name="ChangeQuestion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slot', models.CharField(blank=True, default='', max_length=32)),
-                ('asked_by', models.CharField(choices=[('user', 'You'), ('extractor', 'Extraction'), ('forgetting', 'Forgetting'), ('api', 'API'), ('system', 'System')], default='extractor', max_length=16)),
-                ('status', models.CharField(choices=[('open', 'Waiting for your answer'), ('replaced', 'Replaced'), ('kept', 'Both kept')], default='open', max_length=16)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('newer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='questions_as_newer', to='memoryapp.memory')),
-                ('older', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='questions_as_older', to='memoryapp.memory')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='change_questions', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slot", models.CharField(blank=True, default="", max_length=32)),
+                (
+                    "asked_by",
+                    models.CharField(
+                        choices=[
+                            ("user", "You"),
+                            ("extractor", "Extraction"),
+                            ("forgetting", "Forgetting"),
+                            ("api", "API"),
+                            ("system", "System"),
+                        ],
+                        default="extractor",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Waiting for your answer"), ("replaced", "Replaced"), ("kept", "Both kept")],
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "newer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="questions_as_newer",
+                        to="memoryapp.memory",
+                    ),
+                ),
+                (
+                    "older",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="questions_as_older",
+                        to="memoryapp.memory",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="change_questions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['user', 'status'], name='question_user_status')],
-                'constraints': [models.UniqueConstraint(fields=('older', 'newer'), name='question_once_per_pair')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [models.Index(fields=["user", "status"], name="question_user_status")],
+                "constraints": [models.UniqueConstraint(fields=("older", "newer"), name="question_once_per_pair")],
             },
         ),
     ]

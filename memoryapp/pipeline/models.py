@@ -4,6 +4,7 @@ Each run row is the idempotency key of its job: a window of messages, a conversa
 These models lived in the `tasks` app until the engine needed them without importing an edge; their tables
 kept the names they had there (`db_table`), so the move dropped no row.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -25,8 +26,9 @@ class ExtractionRun(models.Model):
     """One extraction of one message window; `key` = conversation + the window's message ids."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE,
-                                     related_name="extraction_runs")
+    conversation = models.ForeignKey(
+        "conversations.Conversation", on_delete=models.CASCADE, related_name="extraction_runs"
+    )
     key = models.CharField(max_length=64, unique=True)
     message_ids = models.JSONField(default=list)
     last_message_id = models.BigIntegerField()
@@ -65,10 +67,12 @@ class MemorySuggestion(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_suggestions")
     run = models.ForeignKey(ExtractionRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="suggestions")
-    conversation = models.ForeignKey("conversations.Conversation", null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+")
-    message = models.ForeignKey("conversations.Message", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+")
+    conversation = models.ForeignKey(
+        "conversations.Conversation", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    message = models.ForeignKey(
+        "conversations.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     content = models.TextField()
     kind = models.CharField(max_length=16)
     importance = models.FloatField()
@@ -92,8 +96,9 @@ class MemorySuggestion(models.Model):
 class ConsolidationRun(models.Model):
     """One episode per conversation window, keyed by the window's first message."""
 
-    conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE,
-                                     related_name="consolidation_runs")
+    conversation = models.ForeignKey(
+        "conversations.Conversation", on_delete=models.CASCADE, related_name="consolidation_runs"
+    )
     first_message_id = models.BigIntegerField()
     last_message_id = models.BigIntegerField()
     memory = models.ForeignKey("memoryapp.Memory", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -103,8 +108,9 @@ class ConsolidationRun(models.Model):
     class Meta:
         db_table = "tasks_consolidationrun"
         ordering = ["-created_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["conversation", "first_message_id"],
-                                               name="consolidation_once_per_window")]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "first_message_id"], name="consolidation_once_per_window")
+        ]
 
 
 class ForgettingRun(models.Model):

@@ -5,6 +5,7 @@ name the servers (`postgres_url`, `redis_url`); they start where the user asked 
 (`manage.py up`), `manage.py stack start`, the test suite and the benchmarks (`start`).
 No app logic lives here.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,8 +16,20 @@ from .redis import redis_running, redis_url, start_redis, stop_redis
 
 NOT_RUNNING = "the embedded servers are not running: start them with ./run (or manage.py stack start)"
 
-__all__ = ["NOT_RUNNING", "StackError", "postgres_running", "postgres_url", "redis_running", "redis_url", "start",
-           "start_postgres", "start_redis", "stop", "stop_postgres", "stop_redis"]
+__all__ = [
+    "NOT_RUNNING",
+    "StackError",
+    "postgres_running",
+    "postgres_url",
+    "redis_running",
+    "redis_url",
+    "start",
+    "start_postgres",
+    "start_redis",
+    "stop",
+    "stop_postgres",
+    "stop_redis",
+]
 
 
 def start(var_dir: Path, *, postgres: bool, redis: str | None) -> None:

@@ -7,6 +7,7 @@ The connection is Django's own (`connection.settings_dict`) as a libpq connectio
 in the environment, so it never shows in the process list. Redis (caches, queues) and the graph are not backed up: the graph
 is rebuilt from Postgres after a restore.
 """
+
 from __future__ import annotations
 
 import os
@@ -92,8 +93,9 @@ def dump(db: dict, path: Path) -> int:
     except OSError as exc:
         raise BackupError(f"cannot write a backup in {path.parent}: {exc.strerror}") from None
     partial = path.with_name(path.name + ".partial")
-    done = _run([pg_tool("pg_dump"), "--format=custom", f"--file={partial}", "--no-password",
-                 f"--dbname={conninfo(db)}"], db)
+    done = _run(
+        [pg_tool("pg_dump"), "--format=custom", f"--file={partial}", "--no-password", f"--dbname={conninfo(db)}"], db
+    )
     if done.returncode != 0:
         partial.unlink(missing_ok=True)
         raise BackupError(f"pg_dump failed: {_first_error(done.stderr)}")
@@ -111,7 +113,9 @@ def describe(path: Path, db: dict) -> ArchiveInfo:
     except OSError as exc:
         raise BackupError(f"{path} cannot be read: {exc.strerror}") from None
     if magic != ARCHIVE_MAGIC:
-        raise BackupError(f"{path} is not a backup (not a pg_dump custom-format archive; make one with manage.py backup)")
+        raise BackupError(
+            f"{path} is not a backup (not a pg_dump custom-format archive; make one with manage.py backup)"
+        )
     listing = _run([pg_tool("pg_restore"), "--list", str(path)], db)
     if listing.returncode != 0:
         raise BackupError(f"{path} cannot be read as a backup: {_first_error(listing.stderr)}")
@@ -127,8 +131,7 @@ def describe(path: Path, db: dict) -> ArchiveInfo:
             tables.append(line.split(" TABLE ", 1)[1].split())
     if not any(len(words) >= 2 and words[1] == APP_TABLE for words in tables):
         raise BackupError(f"{path} is a database backup but not of memoryapp (it has no {APP_TABLE} table)")
-    return ArchiveInfo(created=header.get("created", "?"), dbname=header.get("dbname", "?"),
-                       tables=len(tables))
+    return ArchiveInfo(created=header.get("created", "?"), dbname=header.get("dbname", "?"), tables=len(tables))
 
 
 def restore(path: Path, db: dict) -> None:
@@ -136,7 +139,20 @@ def restore(path: Path, db: dict) -> None:
     Objects the archive holds are dropped first (`--clean --if-exists`), so an empty database and a live one
     both end equal to the backup. Ownership and grants are left to the connecting user, so a backup moves
     between the embedded Postgres and a server with another user name."""
-    done = _run([pg_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges",
-                 "--single-transaction", "--exit-on-error", "--no-password", f"--dbname={conninfo(db)}", str(path)], db)
+    done = _run(
+        [
+            pg_tool("pg_restore"),
+            "--clean",
+            "--if-exists",
+            "--no-owner",
+            "--no-privileges",
+            "--single-transaction",
+            "--exit-on-error",
+            "--no-password",
+            f"--dbname={conninfo(db)}",
+            str(path),
+        ],
+        db,
+    )
     if done.returncode != 0:
         raise BackupError(f"pg_restore failed, the database is unchanged: {_first_error(done.stderr)}")

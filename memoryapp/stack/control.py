@@ -1,5 +1,6 @@
 """Start and stop the embedded servers the settings point at (memoryapp/stack), and only those:
 a DATABASE_URL or REDIS_URL from the environment is someone else's server."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -8,8 +9,11 @@ from memoryapp import stack
 
 
 def start_embedded() -> None:
-    stack.start(settings.VAR_DIR, postgres=settings.EMBEDDED_POSTGRES,
-                redis=settings.REDIS_URL if settings.EMBEDDED_REDIS else None)
+    stack.start(
+        settings.VAR_DIR,
+        postgres=settings.EMBEDDED_POSTGRES,
+        redis=settings.REDIS_URL if settings.EMBEDDED_REDIS else None,
+    )
 
 
 def stop_embedded() -> None:

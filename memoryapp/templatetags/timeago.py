@@ -1,4 +1,5 @@
 """How long ago something happened, as the memory cards say it."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -13,7 +14,7 @@ register = template.Library()
 
 @register.filter
 def ago(value: datetime) -> str:
-    """"just now" under a minute, where timesince alone says "0 minutes"."""
+    """ "just now" under a minute, where timesince alone says "0 minutes"."""
     if timezone.now() - value < timedelta(minutes=1):
         return _("just now")
     return _("%(t)s ago") % {"t": timesince(value)}

@@ -9,8 +9,8 @@ memories page the card (replaced where shown, added at the top where the filters
 what this chat learnt; on the graph page one mark naming the event and the memory, on which graph.js
 fetches the graph again.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -20,11 +20,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from memoryapp.engine.memories import listing
 from memoryapp.engine.errors import MemoryValidationError
+from memoryapp.engine.memories import listing
 from memoryapp.events import MemoryEventType, user_group
-from memoryapp.web.forms import MemoryFilterForm
 from memoryapp.models import EventAction, Memory, MemoryStatus
+from memoryapp.web.forms import MemoryFilterForm
 
 INSERTED = {MemoryEventType.CREATED, MemoryEventType.RESTORED}  # may join a list that did not show them
 LEARNT = {MemoryEventType.CREATED, MemoryEventType.UPDATED}  # what the chat's "memory updated" line tells
@@ -104,23 +104,37 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
             return
         context = {**event, "next": f"{reverse('memories')}?{self.params}" if self.params else reverse("memories")}
         if event.get("state"):  # the last one: the job as the report shows it
-            context["finished"] = {"status": event["state"], "total": event["total"],
-                                   "imported": event.get("imported", 0), "duplicates": event.get("duplicates", 0)}
+            context["finished"] = {
+                "status": event["state"],
+                "total": event["total"],
+                "imported": event.get("imported", 0),
+                "duplicates": event.get("duplicates", 0),
+            }
         with translation.override(self.language):
             await self.send(render_to_string("memoryapp/_import_progress.html", context))
 
     def _memory(self, memory_id: int | None) -> Memory | None:
         if memory_id is None:
             return None
-        return (Memory.objects.filter(pk=memory_id, user=self.scope["user"]).select_related("source_conversation")
-                .prefetch_related("superseded_by", "supersedes").first())
+        return (
+            Memory.objects.filter(pk=memory_id, user=self.scope["user"])
+            .select_related("source_conversation")
+            .prefetch_related("superseded_by", "supersedes")
+            .first()
+        )
 
     def _page_frame(self, kind: MemoryEventType, event: dict) -> str:
         user = self.scope["user"]
         memory = None if kind == MemoryEventType.PURGED else self._memory(event["id"])
-        context = {"event": kind.value, "memory_id": event["id"], "m": memory, "stats": listing.stats(user),
-                   "next": f"{reverse('memories')}?{self.params}" if self.params else reverse('memories'),
-                   "csrf_token": self.scope.get("cookies", {}).get("csrftoken", ""), "params": self.params}
+        context = {
+            "event": kind.value,
+            "memory_id": event["id"],
+            "m": memory,
+            "stats": listing.stats(user),
+            "next": f"{reverse('memories')}?{self.params}" if self.params else reverse("memories"),
+            "csrf_token": self.scope.get("cookies", {}).get("csrftoken", ""),
+            "params": self.params,
+        }
         if kind == MemoryEventType.PURGED:
             context["purged"] = True
         elif kind == MemoryEventType.BATCH:
@@ -145,18 +159,27 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
         if kind not in LEARNT:
             return ""
         memory = self._memory(event["id"])
-        if (memory is None or memory.source_conversation_id != self.conversation_id
-                or memory.status != MemoryStatus.ACTIVE or not memory.is_current):
+        if (
+            memory is None
+            or memory.source_conversation_id != self.conversation_id
+            or memory.status != MemoryStatus.ACTIVE
+            or not memory.is_current
+        ):
             return ""
         if memory.pk in self.learnt:  # an update of one already counted counts once, as the newest
             self.learnt.remove(memory.pk)
         self.learnt.append(memory.pk)
         count = len(self.learnt)
         with translation.override(self.language):
-            lead = (_("{count} memories updated, the latest:").replace("{count}", str(count)) if count > 1
-                    else _("Memory updated:"))
-            notice = render_to_string("conversations/_memory_notice.html", {
-                "m": memory, "count": count, "lead": lead, "conversation_id": self.conversation_id})
+            lead = (
+                _("{count} memories updated, the latest:").replace("{count}", str(count))
+                if count > 1
+                else _("Memory updated:")
+            )
+            notice = render_to_string(
+                "conversations/_memory_notice.html",
+                {"m": memory, "count": count, "lead": lead, "conversation_id": self.conversation_id},
+            )
         if notice == self.notice:
             return ""
         self.notice = notice

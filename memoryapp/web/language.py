@@ -5,6 +5,7 @@ default) and wins over the language cookie on every page, on every device. The c
 LocaleMiddleware reads carries the choice of a visitor who is not signed in, and a copy of the saved
 one, so the login page after a logout speaks the same language. Both controls write both.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -41,8 +42,13 @@ def chosen(request: HttpRequest) -> str:
 def remember(response: HttpResponse, code: str) -> HttpResponse:
     """Put the choice in the cookie LocaleMiddleware reads; "" removes it (the browser decides)."""
     if code:
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=settings.LANGUAGE_COOKIE_AGE,
-                            samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
     else:
         response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, samesite="Lax")
     return response
@@ -71,7 +77,10 @@ class UserLanguageMiddleware:
             translation.activate(code)
             request.LANGUAGE_CODE = code
         response = self.get_response(request)
-        if code and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != code \
-                and settings.LANGUAGE_COOKIE_NAME not in response.cookies:
+        if (
+            code
+            and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != code
+            and settings.LANGUAGE_COOKIE_NAME not in response.cookies
+        ):
             remember(response, code)
         return response

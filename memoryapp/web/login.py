@@ -1,5 +1,6 @@
 """The login page, with failed attempts limited per client address and username; an account that
 waits for approval is told so (accounts.py)."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -33,8 +34,10 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
         except ValidationError:
             username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
             if username and password and accounts.awaiting_approval(username, password):
-                raise ValidationError(_("Your account waits for an administrator's approval. "
-                                        "You can log in once it is approved."), code="inactive") from None
+                raise ValidationError(
+                    _("Your account waits for an administrator's approval. You can log in once it is approved."),
+                    code="inactive",
+                ) from None
             raise
 
 

@@ -3,6 +3,7 @@
 With htmx the card's button confirms in the browser (`hx-confirm`) and posts; without JavaScript the
 same URL answers GET with a confirmation page whose form posts.
 """
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -14,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from memoryapp.engine.memories import listing, purge
 from memoryapp.engine.errors import MemoryNotFound
+from memoryapp.engine.memories import listing, purge
 from memoryapp.web.forms import AccountDeleteForm
 from memoryapp.web.views import CLEARED_KEY
 
@@ -45,8 +46,10 @@ def memories_purge_all(request: HttpRequest) -> HttpResponse:
         return render(request, "memoryapp/purge_confirm.html", {"m": None})
     count = purge.purge_all(request.user)
     request.session.pop(CLEARED_KEY, None)  # nothing left to undo
-    messages.success(request, ngettext("Deleted %(count)d memory forever.", "Deleted %(count)d memories forever.",
-                                       count) % {"count": count})
+    messages.success(
+        request,
+        ngettext("Deleted %(count)d memory forever.", "Deleted %(count)d memories forever.", count) % {"count": count},
+    )
     return redirect("memories")
 
 

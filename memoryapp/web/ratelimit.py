@@ -1,5 +1,6 @@
 """Fixed-window counters in the shared cache (Redis), for rate limits across processes: the login
 limit (memoryapp/web/login.py). The REST API uses django-ninja's throttling (memoryapp/api/throttling.py)."""
+
 from __future__ import annotations
 
 import time

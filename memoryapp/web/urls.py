@@ -1,4 +1,5 @@
 """Settings pages: /settings/ (toggles, tokens), /settings/memories (the memories page) and its graph."""
+
 from __future__ import annotations
 
 from django.urls import path

@@ -3,6 +3,7 @@
 The memories page works without JavaScript (GET filters, POST forms, redirects); with htmx the same
 URLs answer with the fragment to swap (`request.htmx`, from django-htmx's middleware).
 """
+
 from __future__ import annotations
 
 import json
@@ -25,13 +26,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from memoryapp import accounts
 from memoryapp.api import auth
 from memoryapp.engine import memory_map
+from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.learning import extraction
 from memoryapp.engine.memories import conflicts, imports, listing, transfer, write
-from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
-from memoryapp.web.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 from memoryapp.models import ApiToken, Memory, MemoryKind, MemorySettings, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
 from memoryapp.web import language
+from memoryapp.web.forms import AccountDeleteForm, ApiTokenForm, MemoryEditForm, MemoryFilterForm, MemorySettingsForm
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 CLEARED_KEY = "memories_cleared_ids"
@@ -46,8 +47,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     state = accounts.signup_state()
     if not state.available:
-        return render(request, "registration/signup.html", {"state": state},
-                      status=403 if request.method == "POST" else 200)
+        return render(
+            request, "registration/signup.html", {"state": state}, status=403 if request.method == "POST" else 200
+        )
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -58,8 +60,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             return render(request, "registration/signup_pending.html", {"username": form.cleaned_data["username"]})
         login(request, form.instance)
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form, "state": state},
-                  status=400 if form.errors else 200)
+    return render(
+        request, "registration/signup.html", {"form": form, "state": state}, status=400 if form.errors else 200
+    )
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -70,6 +73,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 # --- Settings > Memories -----------------------------------------------------------------------
+
 
 def _own(request: HttpRequest, memory_id: int) -> Memory:
     memory = listing.get_memory(request.user, memory_id)
@@ -91,8 +95,9 @@ def _card(request: HttpRequest, memory: Memory, **extra) -> HttpResponse:
 
 def _changed_card(request: HttpRequest, memory: Memory, **extra) -> HttpResponse:
     """The card after an action, with the counts above the list out of band: they change with it."""
-    return render(request, "memoryapp/_memory_changed.html",
-                  {"m": memory, "stats": listing.stats(request.user), **extra})
+    return render(
+        request, "memoryapp/_memory_changed.html", {"m": memory, "stats": listing.stats(request.user), **extra}
+    )
 
 
 @login_required
@@ -102,15 +107,25 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     try:
         flt = listing.MemoryFilter.with_range(**form.filter_values())
         cursor = request.GET.get("cursor") or None
-        page = listing.list_memories(request.user, flt, cursor=cursor, count=cursor is None,
-                                     limit=listing.SEARCH_PAGE_SIZE if flt.q.strip() else listing.DEFAULT_PAGE_SIZE)
+        page = listing.list_memories(
+            request.user,
+            flt,
+            cursor=cursor,
+            count=cursor is None,
+            limit=listing.SEARCH_PAGE_SIZE if flt.q.strip() else listing.DEFAULT_PAGE_SIZE,
+        )
     except MemoryValidationError:
         flt, page = listing.MemoryFilter(), listing.MemoryPage()
     params = request.GET.copy()
     params.pop("cursor", None)
     params.pop("focus", None)
-    context = {"page": page, "form": form, "flt": flt, "params": params.urlencode(),
-               "retention_days": settings.DELETED_RETENTION_DAYS}
+    context = {
+        "page": page,
+        "form": form,
+        "flt": flt,
+        "params": params.urlencode(),
+        "retention_days": settings.DELETED_RETENTION_DAYS,
+    }
     if request.htmx and request.GET.get("cursor"):
         return render(request, "memoryapp/_memory_page.html", context)
     focus = request.GET.get("focus", "")
@@ -118,14 +133,25 @@ def memories_page(request: HttpRequest) -> HttpResponse:
     if focused is not None and focused not in page.memories:
         page.memories.insert(0, focused)  # the chat links here: show it even when it is further down
     cleared = request.session.get(CLEARED_KEY) or []
-    context.update(focus=focused.pk if focused else None, stats=listing.stats(request.user),
-                   cleared_count=len(cleared), filtered=bool(request.GET.get("q") or request.GET.get("kind")
-                                                             or request.GET.get("range") or request.GET.get("source")
-                                                             or flt.at or flt.status != MemoryStatus.ACTIVE),
-                   suggestions=list(MemorySuggestion.objects.filter(user=request.user, status=SuggestionStatus.PENDING)
-                                    .select_related("conversation")
-                                    .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]),
-                   questions=list(conflicts.open_questions(request.user)[:MAX_SUGGESTIONS_SHOWN]))
+    context.update(
+        focus=focused.pk if focused else None,
+        stats=listing.stats(request.user),
+        cleared_count=len(cleared),
+        filtered=bool(
+            request.GET.get("q")
+            or request.GET.get("kind")
+            or request.GET.get("range")
+            or request.GET.get("source")
+            or flt.at
+            or flt.status != MemoryStatus.ACTIVE
+        ),
+        suggestions=list(
+            MemorySuggestion.objects.filter(user=request.user, status=SuggestionStatus.PENDING)
+            .select_related("conversation")
+            .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]
+        ),
+        questions=list(conflicts.open_questions(request.user)[:MAX_SUGGESTIONS_SHOWN]),
+    )
     return render(request, "memoryapp/memories.html", context)
 
 
@@ -141,12 +167,21 @@ def _graph_strings() -> dict[str, str]:
     """What graph.js writes, in the page's language; {placeholders} are filled there."""
     return {
         "summary": _("Shown: {memories} memories ({replaced} replaced), {links} links."),
-        "now": _("Now"), "current": _("Current"), "replaced": _("Replaced"),
-        "replaces": _("Replaces:"), "replacedBy": _("Replaced by:"), "fromChat": _("From the chat:"),
-        "shares": _("Shares:"), "mentions": _("Mentions:"), "untitled": _("Untitled chat"),
-        "chat": _("Chat:"), "name": _("Shared name:"), "entity": _("Person, place or thing:"),
+        "now": _("Now"),
+        "current": _("Current"),
+        "replaced": _("Replaced"),
+        "replaces": _("Replaces:"),
+        "replacedBy": _("Replaced by:"),
+        "fromChat": _("From the chat:"),
+        "shares": _("Shares:"),
+        "mentions": _("Mentions:"),
+        "untitled": _("Untitled chat"),
+        "chat": _("Chat:"),
+        "name": _("Shared name:"),
+        "entity": _("Person, place or thing:"),
         "separator": _(", "),
-        "linked": _("Linked memories:"), "openChat": _("Open the chat"),
+        "linked": _("Linked memories:"),
+        "openChat": _("Open the chat"),
         "truncated": _("Only the newest 2,000 memories are drawn."),
         "graphDown": _("The graph did not answer in time: the people, places and things it found are not drawn."),
         "updated": _("Updated: a memory changed elsewhere."),
@@ -181,8 +216,12 @@ def question_answer(request: HttpRequest, question_id: int, answer: str) -> Http
     except (MemoryValidationError, MemoryConflict) as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("Replaced: the older memory is kept in its history.") if answer == "replace"
-                         else _("Both memories are kept."))
+        messages.success(
+            request,
+            _("Replaced: the older memory is kept in its history.")
+            if answer == "replace"
+            else _("Both memories are kept."),
+        )
     return redirect("memories")
 
 
@@ -248,8 +287,12 @@ def memory_status(request: HttpRequest, memory_id: int, action: str) -> HttpResp
 @require_http_methods(["GET", "POST"])
 def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
     memory = _own(request, memory_id)
-    initial = {"content": memory.content, "kind": memory.kind, "importance": round(memory.importance * 100),
-               "cues": "\n".join(memory.cues)}
+    initial = {
+        "content": memory.content,
+        "kind": memory.kind,
+        "importance": round(memory.importance * 100),
+        "cues": "\n".join(memory.cues),
+    }
     form = MemoryEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -320,9 +363,15 @@ def memories_import(request: HttpRequest) -> HttpResponse:
     if queued is not None and queued.ok:
         if request.htmx:  # the report waits here for the job's last progress line
             return render(request, "memoryapp/_import_report.html", {"job": queued.job}, status=202)
-        messages.info(request, ngettext("Importing %(count)d memory: it appears here once written.",
-                                        "Importing %(count)d memories: they appear here once all are written.",
-                                        queued.job.total) % {"count": queued.job.total})
+        messages.info(
+            request,
+            ngettext(
+                "Importing %(count)d memory: it appears here once written.",
+                "Importing %(count)d memories: they appear here once all are written.",
+                queued.job.total,
+            )
+            % {"count": queued.job.total},
+        )
         return redirect("memories")
     context = {"report": queued, "problem": problem}
     if request.htmx:
@@ -343,6 +392,7 @@ def memories_import_job(request: HttpRequest, job_id: int) -> HttpResponse:
 
 
 # --- Settings ----------------------------------------------------------------------------------
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -371,6 +421,15 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         return redirect("settings")
     tokens = ApiToken.objects.filter(user=request.user)
     waiting = accounts.waiting_accounts().count() if request.user.is_staff else 0
-    return render(request, "memoryapp/settings.html", {"form": form, "token_form": token_form, "tokens": tokens,
-                                                       "new_secret": new_secret, "waiting_accounts": waiting,
-                                                       "delete_form": AccountDeleteForm(request.user)})
+    return render(
+        request,
+        "memoryapp/settings.html",
+        {
+            "form": form,
+            "token_form": token_form,
+            "tokens": tokens,
+            "new_secret": new_secret,
+            "waiting_accounts": waiting,
+            "delete_form": AccountDeleteForm(request.user),
+        },
+    )

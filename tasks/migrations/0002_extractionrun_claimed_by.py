@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tasks', '0001_initial'),
+        ("tasks", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='extractionrun',
-            name='claimed_by',
-            field=models.CharField(blank=True, default='', max_length=255),
+            model_name="extractionrun",
+            name="claimed_by",
+            field=models.CharField(blank=True, default="", max_length=255),
         ),
     ]

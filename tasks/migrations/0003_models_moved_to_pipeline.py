@@ -4,69 +4,68 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pipeline', '0001_initial'),
-        ('tasks', '0002_extractionrun_claimed_by'),
+        ("pipeline", "0001_initial"),
+        ("tasks", "0002_extractionrun_claimed_by"),
     ]
 
     operations = [
         migrations.SeparateDatabaseAndState(
             state_operations=[
                 migrations.RemoveField(
-                    model_name='consolidationrun',
-                    name='conversation',
+                    model_name="consolidationrun",
+                    name="conversation",
                 ),
                 migrations.RemoveField(
-                    model_name='consolidationrun',
-                    name='memory',
+                    model_name="consolidationrun",
+                    name="memory",
                 ),
                 migrations.RemoveField(
-                    model_name='extractionrun',
-                    name='conversation',
+                    model_name="extractionrun",
+                    name="conversation",
                 ),
                 migrations.RemoveField(
-                    model_name='extractionrun',
-                    name='user',
+                    model_name="extractionrun",
+                    name="user",
                 ),
                 migrations.RemoveField(
-                    model_name='memorysuggestion',
-                    name='run',
+                    model_name="memorysuggestion",
+                    name="run",
                 ),
                 migrations.DeleteModel(
-                    name='FailedTask',
+                    name="FailedTask",
                 ),
                 migrations.RemoveField(
-                    model_name='forgettingrun',
-                    name='user',
+                    model_name="forgettingrun",
+                    name="user",
                 ),
                 migrations.RemoveField(
-                    model_name='memorysuggestion',
-                    name='conversation',
+                    model_name="memorysuggestion",
+                    name="conversation",
                 ),
                 migrations.RemoveField(
-                    model_name='memorysuggestion',
-                    name='memory',
+                    model_name="memorysuggestion",
+                    name="memory",
                 ),
                 migrations.RemoveField(
-                    model_name='memorysuggestion',
-                    name='message',
+                    model_name="memorysuggestion",
+                    name="message",
                 ),
                 migrations.RemoveField(
-                    model_name='memorysuggestion',
-                    name='user',
+                    model_name="memorysuggestion",
+                    name="user",
                 ),
                 migrations.DeleteModel(
-                    name='ConsolidationRun',
+                    name="ConsolidationRun",
                 ),
                 migrations.DeleteModel(
-                    name='ExtractionRun',
+                    name="ExtractionRun",
                 ),
                 migrations.DeleteModel(
-                    name='ForgettingRun',
+                    name="ForgettingRun",
                 ),
                 migrations.DeleteModel(
-                    name='MemorySuggestion',
+                    name="MemorySuggestion",
                 ),
             ],
             database_operations=[],

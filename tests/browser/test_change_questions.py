@@ -1,5 +1,6 @@
 """The question about two memories that may disagree, on the memories page in Chromium, in English and
 Chinese: "Replace" ends the older memory (kept in its history), "Keep both" leaves both current."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -17,10 +18,20 @@ from tests.support.threads import off_loop
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TEXT = {
-    "en": {"old": "I live in Leeds", "new": "We moved to Valencia in the summer", "replace": "Replace",
-           "keep": "Keep both", "asks": "Does “I live in Leeds” still hold?"},
-    "zh-hans": {"old": "我住在西安", "new": "我们上个月搬到武汉了", "replace": "替换", "keep": "都保留",
-                "asks": "“我住在西安”还成立吗？"},
+    "en": {
+        "old": "I live in Leeds",
+        "new": "We moved to Valencia in the summer",
+        "replace": "Replace",
+        "keep": "Keep both",
+        "asks": "Does “I live in Leeds” still hold?",
+    },
+    "zh-hans": {
+        "old": "我住在西安",
+        "new": "我们上个月搬到武汉了",
+        "replace": "替换",
+        "keep": "都保留",
+        "asks": "“我住在西安”还成立吗？",
+    },
 }
 
 

@@ -1,4 +1,5 @@
 """The chat page in Chromium against a real Daphne: streaming, citations, temporary chat, "memory updated"."""
+
 from __future__ import annotations
 
 import re
@@ -94,8 +95,9 @@ def test_it_shows_memory_updated_and_undoes_it(page: Page, app_server, alice, sh
     expect(page.locator(".message-assistant").last).to_contain_text("Lisbon is lovely.", timeout=30_000)
     conversation_id = int(page.locator("#chat").get_attribute("data-conversation-id"))
 
-    memory = _add_memory(alice, "I live in Lisbon", kind="fact", source="extracted",
-                         source_conversation_id=conversation_id)
+    memory = _add_memory(
+        alice, "I live in Lisbon", kind="fact", source="extracted", source_conversation_id=conversation_id
+    )
     notice = page.locator(f".memory-notice[data-memory-id='{memory.pk}']")
     expect(notice).to_contain_text("Memory updated: «I live in Lisbon»", timeout=15_000)
     expect(notice.locator(f"a[href='/settings/memories?focus={memory.pk}']")).to_be_visible()
@@ -196,8 +198,10 @@ def test_it_lists_a_new_chat_in_the_sidebar_from_its_first_message(page: Page, a
     expect(page.locator(".message-assistant").last).to_contain_text("Kyoto in spring", timeout=30_000)
 
 
-LEARNT = {"en": ("3 memories updated, the latest: «Has a dog called Rex»", "Memory updated: «Likes hiking»"),
-          "zh-hans": ("3 条记忆已更新，最新一条： «Has a dog called Rex»", "记忆已更新： «Likes hiking»")}
+LEARNT = {
+    "en": ("3 memories updated, the latest: «Has a dog called Rex»", "Memory updated: «Likes hiking»"),
+    "zh-hans": ("3 条记忆已更新，最新一条： «Has a dog called Rex»", "记忆已更新： «Likes hiking»"),
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
@@ -207,13 +211,16 @@ def test_it_collapses_memory_notices_into_one_line(page: Page, app_server, alice
     _send(page, "I live in Lisbon, work as a nurse and have a dog called Rex")
     expect(page.locator(".message-assistant").last).to_contain_text("Nice to meet you.", timeout=30_000)
     conversation_id = int(page.locator("#chat").get_attribute("data-conversation-id"))
-    first = _add_memory(alice, "Lives in Lisbon", kind="fact", source="extracted", source_conversation_id=conversation_id)
+    first = _add_memory(
+        alice, "Lives in Lisbon", kind="fact", source="extracted", source_conversation_id=conversation_id
+    )
     notice = page.locator(".memory-notice")
     expect(notice).to_contain_text("«Lives in Lisbon»", timeout=15_000)
     one_line = notice.bounding_box()["height"]
     _add_memory(alice, "Works as a nurse", kind="fact", source="extracted", source_conversation_id=conversation_id)
-    latest = _add_memory(alice, "Has a dog called Rex", kind="fact", source="extracted",
-                         source_conversation_id=conversation_id)
+    latest = _add_memory(
+        alice, "Has a dog called Rex", kind="fact", source="extracted", source_conversation_id=conversation_id
+    )
     many, single = LEARNT[language]
     expect(notice).to_contain_text(many, timeout=15_000)
     expect(notice).to_have_count(1)

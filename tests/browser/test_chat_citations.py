@@ -1,5 +1,6 @@
 """A reply with a model cites what it marked: each `[n]` becomes the memory's chip in place, and the chips
 under the reply are those alone (engine/chat/citations.py), in Chromium against a real Daphne."""
+
 from __future__ import annotations
 
 import re
@@ -17,15 +18,27 @@ from .test_chat import _log_in, _send
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TEXT = {
-    "en": {"memories": ("I am vegetarian", "I cook dinner for two on weekdays", "I am learning to play the cello"),
-           "ask": "What should I cook for dinner tonight? I am vegetarian and I cook for two",
-           "reply": ("Since you're vegetarian", " [", "{a}", "] and cook for two", " [{c}, 9]",
-                     ", try a lentil curry [{c}]."),
-           "shown": "Since you're vegetarian", "label": "Based on memory:"},
-    "zh-hans": {"memories": ("我吃素", "我工作日给两个人做晚饭", "我在学拉大提琴"),
-                "ask": "今晚做什么晚饭好？我吃素，给两个人做",
-                "reply": ("你吃素", "[", "{a}", "]，又是两个人吃", "[{c}, 9]", "，可以做扁豆咖喱[{c}]。"),
-                "shown": "你吃素", "label": "依据记忆："},
+    "en": {
+        "memories": ("I am vegetarian", "I cook dinner for two on weekdays", "I am learning to play the cello"),
+        "ask": "What should I cook for dinner tonight? I am vegetarian and I cook for two",
+        "reply": (
+            "Since you're vegetarian",
+            " [",
+            "{a}",
+            "] and cook for two",
+            " [{c}, 9]",
+            ", try a lentil curry [{c}].",
+        ),
+        "shown": "Since you're vegetarian",
+        "label": "Based on memory:",
+    },
+    "zh-hans": {
+        "memories": ("我吃素", "我工作日给两个人做晚饭", "我在学拉大提琴"),
+        "ask": "今晚做什么晚饭好？我吃素，给两个人做",
+        "reply": ("你吃素", "[", "{a}", "]，又是两个人吃", "[{c}, 9]", "，可以做扁豆咖喱[{c}]。"),
+        "shown": "你吃素",
+        "label": "依据记忆：",
+    },
 }
 
 
@@ -65,12 +78,18 @@ def test_the_chips_are_exactly_the_memories_the_reply_marked(page: Page, app_ser
 
     assert set(seen) == {first.content, second.content, third.content}  # all three were handed, numbered
     assert page.evaluate("window.streamedChips.map(c => c.dataset.memoryId)") == [
-        str(first.pk), str(second.pk), str(second.pk)]
+        str(first.pk),
+        str(second.pk),
+        str(second.pk),
+    ]
     under = reply_box.locator(".citations .chip")
     assert {under.nth(i).get_attribute("data-memory-id") for i in range(2)} == {str(first.pk), str(second.pk)}
     inline = reply_box.locator(".message-body .chip-inline")
     assert [inline.nth(i).get_attribute("data-memory-id") for i in range(inline.count())] == [
-        str(first.pk), str(second.pk), str(second.pk)]
+        str(first.pk),
+        str(second.pk),
+        str(second.pk),
+    ]
     expect(reply_box.locator(f".chip[data-memory-id='{third.pk}']")).to_have_count(0)  # offered, never marked
     body = reply_box.locator(".message-body")
     expect(body).to_contain_text(text["shown"])

@@ -1,5 +1,6 @@
 """Memory in the chat itself, in Chromium against a real Daphne: "what do you remember about me?", "forget
 that ..." with Undo in place, and "Remember this" on a message; English and Chinese."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,15 +15,30 @@ from tests.support.threads import off_loop
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 STORED = {
-    "en": [("I prefer functional style in Python", "preference"), ("I like oolong tea", "preference"),
-           ("I live in Berlin", "fact"), ("I work at Acme as a designer", "fact"),
-           ("I want to run a marathon this year", "goal")],
-    "zh-hans": [("我喜欢喝乌龙茶", "preference"), ("写代码我偏好函数式风格", "preference"), ("我住在柏林", "fact"),
-                ("我养了一只猫，叫咪咪", "fact"), ("今年想跑一次全程马拉松", "goal")],
+    "en": [
+        ("I prefer functional style in Python", "preference"),
+        ("I like oolong tea", "preference"),
+        ("I live in Berlin", "fact"),
+        ("I work at Acme as a designer", "fact"),
+        ("I want to run a marathon this year", "goal"),
+    ],
+    "zh-hans": [
+        ("我喜欢喝乌龙茶", "preference"),
+        ("写代码我偏好函数式风格", "preference"),
+        ("我住在柏林", "fact"),
+        ("我养了一只猫，叫咪咪", "fact"),
+        ("今年想跑一次全程马拉松", "goal"),
+    ],
 }
-ASKED = {"en": ("What do you remember about me?", "Here are the 5 memories I keep about you:", "Preferences (2)",
-                "the memories page"),
-         "zh-hans": ("你记得我什么？", "我记得关于你的这 5 条记忆：", "偏好 (2)", "记忆页面")}
+ASKED = {
+    "en": (
+        "What do you remember about me?",
+        "Here are the 5 memories I keep about you:",
+        "Preferences (2)",
+        "the memories page",
+    ),
+    "zh-hans": ("你记得我什么？", "我记得关于你的这 5 条记忆：", "偏好 (2)", "记忆页面"),
+}
 
 
 def _send(page: Page, text: str) -> None:
@@ -49,10 +65,13 @@ def test_it_answers_what_do_you_remember_about_me_in_the_chat(page: Page, app_se
     page.screenshot(path=str(shots / f"chat-what-you-remember-{language}.png"), full_page=True)
 
 
-@pytest.mark.parametrize(("language", "said", "done"), [
-    ("en", "Forget that I live in Berlin.", "Forgotten: «I live in Berlin»"),
-    ("zh-hans", "忘掉我住在柏林这件事。", "已忘掉：«我住在柏林»"),
-])
+@pytest.mark.parametrize(
+    ("language", "said", "done"),
+    [
+        ("en", "Forget that I live in Berlin.", "Forgotten: «I live in Berlin»"),
+        ("zh-hans", "忘掉我住在柏林这件事。", "已忘掉：«我住在柏林»"),
+    ],
+)
 def test_it_forgets_in_the_chat_and_undoes_it_in_place(page: Page, app_server, alice, language, said, done):
     memories = {content: off_loop(add_memory, alice, content, kind=kind).memory for content, kind in STORED[language]}
     meant = memories["I live in Berlin" if language == "en" else "我住在柏林"]
@@ -83,10 +102,13 @@ def test_it_asks_which_memory_to_forget_with_a_button_each(page: Page, app_serve
     assert Memory.objects.get(pk=tom.pk).status == MemoryStatus.ACTIVE
 
 
-@pytest.mark.parametrize(("language", "said", "saved"), [
-    ("en", "The cabin's wifi only works near the kitchen window", "Remembered:"),
-    ("zh-hans", "周末去爬山的装备放在车库左边的柜子里", "已记住："),
-])
+@pytest.mark.parametrize(
+    ("language", "said", "saved"),
+    [
+        ("en", "The cabin's wifi only works near the kitchen window", "Remembered:"),
+        ("zh-hans", "周末去爬山的装备放在车库左边的柜子里", "已记住："),
+    ],
+)
 def test_it_remembers_a_message_when_asked(page: Page, app_server, alice, language, said, saved):
     log_in(page, app_server.url, language, "/")
     app_server.llm.script(CHAT_TURN, "OK.")

@@ -1,6 +1,7 @@
 """Delete forever on Settings > Memories, in Chromium against a real Daphne: the browser asks first;
 cancel keeps the memory, accept removes it for good, and the Deleted filter no longer lists it; the
 account goes only with the right password."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """The test browser draws with the repo's fonts only (tests/browser/fonts.conf), whatever else the machine
 has installed, and Chinese text comes out in Noto Sans CJK rather than boxes."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # The families of the files fonts.conf accepts (fonts-dejavu-core, and fonts-noto-cjk's Sans CJK collection).
 REPO_FAMILIES = {"DejaVu Sans", "DejaVu Sans Mono", "DejaVu Serif"} | {
-    f"Noto Sans{mono} CJK {region}" for mono in ("", " Mono") for region in ("SC", "TC", "HK", "JP", "KR")}
+    f"Noto Sans{mono} CJK {region}" for mono in ("", " Mono") for region in ("SC", "TC", "HK", "JP", "KR")
+}
 
 
 def fonts_drawing(page: Page, selector: str) -> dict[str, set[str]]:

@@ -1,5 +1,6 @@
 """Markup in a memory, a chat title and a reply is shown as text in a real browser: no script runs,
 and the Content-Security-Policy blocks nothing the app itself needs."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,10 @@ def test_markup_is_shown_as_text_and_never_runs(page: Page, app_server, alice):
     conversation_id = off_loop(_seed, alice)
     dialogs, violations = [], []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.on("console", lambda message: violations.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None,
+    )
 
     open_memories(page, app_server)
     expect(page.locator(".memory-card", has_text="<script>window.pwned=2</script>")).to_have_count(1)

@@ -1,4 +1,5 @@
 """The header's language picker and the settings form in Chromium: one value, whichever sets it."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,7 @@ from tests.support.browser import log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_it_keeps_the_page_in_the_language_picked_in_the_header_when_settings_are_saved(
-        page: Page, app_server, alice):
+def test_it_keeps_the_page_in_the_language_picked_in_the_header_when_settings_are_saved(page: Page, app_server, alice):
     log_in(page, app_server.url, "en", "/settings/")
     header = page.locator("header select[name=language]")
     form = page.locator("#id_language")

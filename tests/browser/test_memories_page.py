@@ -1,4 +1,5 @@
 """Settings > Memories in Chromium against a real Daphne: filters, search, actions, live updates, import."""
+
 from __future__ import annotations
 
 import json
@@ -70,14 +71,22 @@ def test_it_keeps_chat_episodes_in_their_own_tab(page: Page, app_server, alice, 
     """Saved memories and chat episodes are listed apart, each with its count; an episode learnt while
     the saved list is open does not land in it."""
     seed(alice)
-    off_loop(add_memory, alice, "[2026-11-21 10:00] We decided to move the staging stack to Kubernetes next week.",
-             kind="episode")
+    off_loop(
+        add_memory,
+        alice,
+        "[2026-11-21 10:00] We decided to move the staging stack to Kubernetes next week.",
+        kind="episode",
+    )
     open_memories(page, app_server)
     expect(page.locator(".memory-card")).to_have_count(4)
     expect(page.locator("#stat-total")).to_have_text("4")
     expect(page.locator("#stat-episodes")).to_have_text("1")
-    off_loop(add_memory, alice, "[2026-11-22 09:00] The release went out yesterday and the billing page crashed.",
-             kind="episode")
+    off_loop(
+        add_memory,
+        alice,
+        "[2026-11-22 09:00] The release went out yesterday and the billing page crashed.",
+        kind="episode",
+    )
     expect(page.locator("#stat-episodes")).to_have_text("2", timeout=15_000)
     expect(page.locator(".memory-card")).to_have_count(4)
 
@@ -91,8 +100,7 @@ def test_it_keeps_chat_episodes_in_their_own_tab(page: Page, app_server, alice, 
 def test_it_searches_words_only_by_either_number_and_says_how_many_it_found(page: Page, app_server, alice):
     seed(alice)
     off_loop(add_memory, alice, "Runs every service in a Docker container", kind="fact")
-    off_loop(add_memory, alice, "[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto",
-             kind="episode")
+    off_loop(add_memory, alice, "[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto", kind="episode")
     open_memories(page, app_server)
     page.fill("input[name=q]", "containers")
     page.select_option("select[name=method]", "keyword")
@@ -110,22 +118,30 @@ def test_it_searches_words_only_by_either_number_and_says_how_many_it_found(page
 
 def _used_in_a_chat(alice, content: str, title: str, message: str) -> None:
     from conversations.models import Conversation
-    from memoryapp.engine.recall import access
     from memoryapp.engine.chat.chat import start_turn
+    from memoryapp.engine.recall import access
     from tasks.extraction import extract_messages
 
     add_memory(alice, content, kind="fact")
     access.wait_for_pending_notes()
     access.flush_access()
-    start_turn(Conversation.objects.create(user=alice, title=title), message,
-               enqueue_extraction=extract_messages.delay_on_commit)
+    start_turn(
+        Conversation.objects.create(user=alice, title=title),
+        message,
+        enqueue_extraction=extract_messages.delay_on_commit,
+    )
     access.wait_for_pending_notes()
     access.flush_access()
 
 
 def test_it_shows_in_a_memorys_history_the_chat_that_used_it(page: Page, app_server, alice):
-    off_loop(_used_in_a_chat, alice, "My daughter Emma is allergic to peanuts", "Birthday cake ideas",
-             "Which cake can I bake for my daughter's party?")
+    off_loop(
+        _used_in_a_chat,
+        alice,
+        "My daughter Emma is allergic to peanuts",
+        "Birthday cake ideas",
+        "Which cake can I bake for my daughter's party?",
+    )
     open_memories(page, app_server)
     memory = card(page, "allergic to peanuts")
     expect(memory).to_contain_text("Used 1 time")
@@ -194,8 +210,9 @@ def test_it_shows_an_import_made_in_another_tab(page: Page, app_server, celery_w
     other = page.context.new_page()
     open_memories_in(other, app_server)
     upload = tmp_path / "memories.json"
-    upload.write_text(json.dumps({"memories": [{"content": f"Imported fact number {n}", "kind": "fact"}
-                                              for n in range(3)]}))
+    upload.write_text(
+        json.dumps({"memories": [{"content": f"Imported fact number {n}", "kind": "fact"} for n in range(3)]})
+    )
     other.set_input_files("input[name=file]", str(upload))
     other.get_by_role("button", name="Import", exact=True).click()
     expect(other.locator(".import-report")).to_contain_text("Imported 3 memories.", timeout=15_000)
@@ -215,7 +232,9 @@ def test_it_marks_a_card_being_edited_when_it_changes_elsewhere(page: Page, app_
     teacher = Memory.objects.get(user=alice, content__contains="piano teacher")
     off_loop(delete_memory, teacher)
     expect(editor.locator(".changed-elsewhere")).to_contain_text("changed elsewhere", timeout=15_000)
-    expect(editor.locator("textarea[name=content]")).to_have_value("Works as a piano teacher in Dresden")  # not replaced
+    expect(editor.locator("textarea[name=content]")).to_have_value(
+        "Works as a piano teacher in Dresden"
+    )  # not replaced
 
 
 def open_memories_in(page: Page, app_server) -> None:
@@ -226,9 +245,11 @@ def open_memories_in(page: Page, app_server) -> None:
 
 
 def test_it_reports_a_bad_import_row_and_imports_nothing(page: Page, app_server, alice, tmp_path, shots):
-    rows = [{"content": "Speaks Portuguese", "kind": "fact"},
-            {"content": "Loves jazz", "kind": "hobby"},
-            {"content": "Moved to Porto in 2024", "importance": 0.4}]
+    rows = [
+        {"content": "Speaks Portuguese", "kind": "fact"},
+        {"content": "Loves jazz", "kind": "hobby"},
+        {"content": "Moved to Porto in 2024", "importance": 0.4},
+    ]
     upload = tmp_path / "memories.json"
     upload.write_text(json.dumps({"memories": rows}))
     open_memories(page, app_server)
@@ -350,7 +371,9 @@ def test_it_keeps_a_history_open_while_the_memory_changes_elsewhere(page: Page, 
     expect(piano.locator(".timeline")).to_be_visible()
 
 
-@pytest.mark.parametrize(("language", "line"), [("en", "Import: 600 of 600 written"), ("zh-hans", "导入：已写入 600 / 600 条")])
+@pytest.mark.parametrize(
+    ("language", "line"), [("en", "Import: 600 of 600 written"), ("zh-hans", "导入：已写入 600 / 600 条")]
+)
 def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alice, language, line):
     """An import of hundreds of memories (through the engine, as an API client's) moves the bar of an open
     memories page batch by batch, and says how far it got."""
@@ -366,8 +389,13 @@ def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alic
 
 
 def test_a_card_shows_its_cues_and_the_editor_changes_them(page: Page, app_server, alice):
-    off_loop(add_memory, alice, "Docker builds on the office network need HTTPS_PROXY set", kind="lesson",
-             cues=["building Docker images", "构建镜像"])
+    off_loop(
+        add_memory,
+        alice,
+        "Docker builds on the office network need HTTPS_PROXY set",
+        kind="lesson",
+        cues=["building Docker images", "构建镜像"],
+    )
     open_memories(page, app_server)
     docker = card(page, "HTTPS_PROXY")
     expect(docker.locator(".mem-cues")).to_contain_text("building Docker images")
@@ -380,20 +408,28 @@ def test_a_card_shows_its_cues_and_the_editor_changes_them(page: Page, app_serve
     expect(editor.locator(".errorlist")).to_contain_text("password")  # refused, nothing saved
     editor.get_by_label("Helps with").fill("docker compose up\n\npulling images")
     editor.get_by_role("button", name="Save").click()
-    expect(card(page, "HTTPS_PROXY").locator(".mem-cues")).to_have_text(re.compile(r"docker compose up\s*·\s*pulling images"))
+    expect(card(page, "HTTPS_PROXY").locator(".mem-cues")).to_have_text(
+        re.compile(r"docker compose up\s*·\s*pulling images")
+    )
     assert Memory.objects.get(user=alice).cues == ["docker compose up", "pulling images"]
 
 
-@pytest.mark.parametrize(("language", "counting", "report"), [
-    ("en", re.compile(r"Import: \d+ of 1000 written"), "Imported 1000 memories."),
-    ("zh-hans", re.compile(r"导入：已写入 \d+ / 1000 条"), "已导入 1000 条记忆。")])
+@pytest.mark.parametrize(
+    ("language", "counting", "report"),
+    [
+        ("en", re.compile(r"Import: \d+ of 1000 written"), "Imported 1000 memories."),
+        ("zh-hans", re.compile(r"导入：已写入 \d+ / 1000 条"), "已导入 1000 条记忆。"),
+    ],
+)
 def test_an_uploaded_import_shows_its_count_as_the_worker_writes_then_its_report(
-        page: Page, app_server, celery_worker, alice, tmp_path, language, counting, report):
+    page: Page, app_server, celery_worker, alice, tmp_path, language, counting, report
+):
     """The page's own upload: the worker writes the file batch by batch; the page counts along, then
     reports, and the list shows the memories once they are all written."""
     upload = tmp_path / "memories.json"
-    upload.write_text(json.dumps({"memories": [{"content": f"Uploaded fact number {n}", "kind": "fact"}
-                                              for n in range(1000)]}))
+    upload.write_text(
+        json.dumps({"memories": [{"content": f"Uploaded fact number {n}", "kind": "fact"} for n in range(1000)]})
+    )
     open_memories(page, app_server)
     if language != "en":
         page.select_option("select[name=language]", language)

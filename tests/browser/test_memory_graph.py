@@ -1,8 +1,9 @@
 """The memory graph page in Chromium against a real Daphne: filter, "as of", click-through, the list by
 keyboard, and live changes."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -17,7 +18,7 @@ from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-JANUARY = datetime(2026, 1, 10, 9, 0, tzinfo=timezone.utc)
+JANUARY = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 
 
 def open_graph(page: Page, app_server, heading: str = "Memory graph") -> None:
@@ -80,13 +81,18 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     # still be busy with earlier tests' jobs), so the drawing is read once the last load has settled.
     card = page.locator(f"#graph-card #memory-{memories['piano'].pk}")
     for _attempt in range(3):  # a live redraw between reading the node's place and the click moves it: again
-        page.wait_for_function("() => document.getElementById('graph-root').dataset.listed"
-                               " === document.getElementById('graph-root').dataset.drawn")
-        x, y = page.evaluate("""(id) => {
+        page.wait_for_function(
+            "() => document.getElementById('graph-root').dataset.listed"
+            " === document.getElementById('graph-root').dataset.drawn"
+        )
+        x, y = page.evaluate(
+            """(id) => {
             const cy = document.getElementById('graph-root').graph, p = cy.getElementById(id).renderedPosition();
             const box = cy.container().getBoundingClientRect();
             return [box.left + p.x, box.top + p.y];
-        }""", f"m{memories['piano'].pk}")
+        }""",
+            f"m{memories['piano'].pk}",
+        )
         page.mouse.click(x, y)
         try:
             card.wait_for(timeout=5000)
@@ -106,7 +112,9 @@ def test_it_filters_replays_and_opens_cards_from_the_drawing_and_the_list(page: 
     expect(page.locator(f"#graph-card #memory-{memories['marathon'].pk}")).to_be_visible()
     expect(page.locator("#graph-card-box")).to_be_focused()
     marathon = memories["marathon"].pk
-    expect(page.locator("#graph-card-open")).to_have_attribute("href", f"/settings/memories?focus={marathon}#memory-{marathon}")
+    expect(page.locator("#graph-card-open")).to_have_attribute(
+        "href", f"/settings/memories?focus={marathon}#memory-{marathon}"
+    )
     assert page.evaluate(AXE_RUN, AXE_TAGS) == []  # with the list built and a card open
 
 
@@ -147,5 +155,8 @@ def _seed_zh(alice) -> None:
 
 def _wait_drawn(page: Page, memory: Memory, visible: bool) -> None:
     """The drawing follows the list a frame later (and again after a live redraw): wait until it shows the node or not."""
-    page.wait_for_function("([id, visible]) => document.getElementById('graph-root').graph.getElementById(id).visible()"
-                           " === visible", arg=[f"m{memory.pk}", visible], timeout=10000)
+    page.wait_for_function(
+        "([id, visible]) => document.getElementById('graph-root').graph.getElementById(id).visible() === visible",
+        arg=[f"m{memory.pk}", visible],
+        timeout=10000,
+    )

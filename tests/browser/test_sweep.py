@@ -12,13 +12,14 @@ page's import), the page is checked again after it (AFTER_FORMS).
 
 axe-core is the npm dev dependency scripts/build-static.sh installs into node_modules/.
 """
+
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -32,10 +33,9 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.api.auth import create_token
-from memoryapp.pipeline.models import ImportJob, RunStatus
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
-from memoryapp.pipeline.models import MemorySuggestion
+from memoryapp.pipeline.models import ImportJob, MemorySuggestion, RunStatus
 from tests.support.servers import AppServer, app_env, start_daphne, stop_process
 from tests.support.threads import off_loop
 
@@ -63,8 +63,17 @@ NOT_PAGES = {
 }
 # The pages the sweep must find, whatever else it finds: a classifier that sweeps nothing fails here.
 # (Sign-up is swept as whatever it serves: a form, or where it sends a visitor when sign-up is closed.)
-MUST_SWEEP = {"home", "conversation", "memories", "memories-graph", "memory-history", "memory-edit", "settings", "login",
-              "password_change"}
+MUST_SWEEP = {
+    "home",
+    "conversation",
+    "memories",
+    "memories-graph",
+    "memory-history",
+    "memory-edit",
+    "settings",
+    "login",
+    "password_change",
+}
 
 # Problems a teammate's branch fixes; each entry matches the text of one problem. The lead removes them
 # after merging those branches.
@@ -73,12 +82,14 @@ SEED = {
         "title": "Training plan for the Leipzig half marathon in October",
         "question": "I want to run the Leipzig half marathon this autumn. Can you draft a 12-week plan?",
         "answer": "Here is a **12-week plan**:\n\n1. Weeks 1–4: easy runs.\n2. Weeks 5–8: intervals.\n\n"
-                  "Registration: https://www.leipzig-marathon.de/en/registration-and-race-information\n\n"
-                  "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  "
-                  "# planned distance per week\n```",
-        "memories": [("Wants to run a half marathon this autumn", "goal"),
-                     ("Prefers concise answers with code examples", "preference"),
-                     ("Always double-check time zones when scheduling lessons abroad", "lesson")],
+        "Registration: https://www.leipzig-marathon.de/en/registration-and-race-information\n\n"
+        "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  "
+        "# planned distance per week\n```",
+        "memories": [
+            ("Wants to run a half marathon this autumn", "goal"),
+            ("Prefers concise answers with code examples", "preference"),
+            ("Always double-check time zones when scheduling lessons abroad", "lesson"),
+        ],
         "edited": "Prefers concise answers with short code examples",
         "deleted": ("Lives in Berlin", "fact"),
         "suggestion": "Can run four days a week",
@@ -87,15 +98,16 @@ SEED = {
     },
     "zh-hans": {
         "title": "为十月的莱比锡半程马拉松制定训练计划",
-        "question": "我想参加今年秋天的莱比锡半程马拉松，"
-                    "能帮我制定一个十二周的训练计划吗？",
+        "question": "我想参加今年秋天的莱比锡半程马拉松，能帮我制定一个十二周的训练计划吗？",
         "answer": "这是一个**十二周计划**：\n\n1. 第1–4周：轻松跑。\n2. 第5–8周：间歇跑。\n\n"
-                  "报名：https://www.leipzig-marathon.de/en/registration-and-race-information\n\n"
-                  "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  # 每周计划跑量\n"
-                  "```",
-        "memories": [("想在今年秋天跑一次半程马拉松", "goal"),
-                     ("喜欢简洁、带代码示例的回答", "preference"),
-                     ("和国外的学生约课时一定要再核对一次时区", "lesson")],
+        "报名：https://www.leipzig-marathon.de/en/registration-and-race-information\n\n"
+        "```python\nweekly_km = [22, 24, 26, 20, 28, 30, 32, 25, 34, 36, 30, 20]  # 每周计划跑量\n"
+        "```",
+        "memories": [
+            ("想在今年秋天跑一次半程马拉松", "goal"),
+            ("喜欢简洁、带代码示例的回答", "preference"),
+            ("和国外的学生约课时一定要再核对一次时区", "lesson"),
+        ],
         "edited": "喜欢简洁、带简短代码示例的回答",
         "deleted": ("住在柏林", "fact"),
         "suggestion": "每周可以跑四天",
@@ -144,6 +156,7 @@ AXE_RUN = """async (tags) => {
 
 # --- The pages, from the URLconf ------------------------------------------------------------------
 
+
 @dataclass
 class Route:
     name: str  # the route's name (with its namespace), or its pattern when unnamed
@@ -175,6 +188,7 @@ def url_routes(resolver: URLResolver | None = None, prefix: str = "", namespace:
 @dataclass
 class Sweep:
     """What the probe made of the URLconf: the pages to sweep (path and who sees it) and what is not one."""
+
     pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # name: (path, "visitor" or "alice")
     refused_get: list[str] = field(default_factory=list)
     redirects: list[str] = field(default_factory=list)
@@ -191,12 +205,16 @@ def _pattern_at(path: str) -> str:
 
 
 def _is_page(response) -> bool:
-    return (response.status == 200 and response.headers.get("content-type", "").startswith("text/html")
-            and "<html" in response.text()[:1000].lower())
+    return (
+        response.status == 200
+        and response.headers.get("content-type", "").startswith("text/html")
+        and "<html" in response.text()[:1000].lower()
+    )
 
 
-def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContext, alice: BrowserContext,
-          base: str) -> Sweep:
+def probe(
+    routes: list[Route], params: dict[str, object], visitor: BrowserContext, alice: BrowserContext, base: str
+) -> Sweep:
     """GET each route as a visitor and, where that lands on the login page, as alice; redirects followed."""
     sweep = Sweep()
     login = reverse("login")
@@ -227,6 +245,7 @@ def probe(routes: list[Route], params: dict[str, object], visitor: BrowserContex
 
 # --- The test's objects ------------------------------------------------------------------------------
 
+
 def _seed(alice, language: str) -> dict[str, object]:
     """A chat with a cited answer, memories (one edited, so its history has two versions; one deleted),
     a pending suggestion, a question about two homes, a finished import and an API token: the parameters every route of the URLconf needs."""
@@ -239,14 +258,23 @@ def _seed(alice, language: str) -> dict[str, object]:
     answer = Message.objects.create(conversation=chat, role=Role.ASSISTANT, content=text["answer"])
     for rank, memory in enumerate([memories[0], edited], start=1):
         Citation.objects.create(message=answer, memory=memory, score=0.9 - rank / 10, rank=rank)
-    suggestion = MemorySuggestion.objects.create(user=alice, conversation=chat, content=text["suggestion"],
-                                                 kind="fact", importance=0.5, confidence=0.8)
+    suggestion = MemorySuggestion.objects.create(
+        user=alice, conversation=chat, content=text["suggestion"], kind="fact", importance=0.5, confidence=0.8
+    )
     question = conflicts.ask(alice.pk, *(add_memory(alice, home, kind="fact").memory for home in text["homes"]))
     create_token(alice, text["token"])
     job = ImportJob.objects.create(user=alice, status=RunStatus.DONE, total=2, done=2, imported=2)
-    return {"conversation_id": chat.pk, "message_id": answer.pk, "memory_id": edited.pk,
-            "suggestion_id": suggestion.pk, "question_id": question.pk, "answer": "keep", "job_id": job.pk, "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
-            "token": default_token_generator.make_token(alice)}
+    return {
+        "conversation_id": chat.pk,
+        "message_id": answer.pk,
+        "memory_id": edited.pk,
+        "suggestion_id": suggestion.pk,
+        "question_id": question.pk,
+        "answer": "keep",
+        "job_id": job.pk,
+        "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
+        "token": default_token_generator.make_token(alice),
+    }
 
 
 def _session(user) -> str:
@@ -269,9 +297,16 @@ def offline_server(app_server, tmp_path_factory):
 
 def import_a_bad_file(page: Page) -> None:
     """The memories page's import, given rows that do not validate: the report lists each bad row."""
-    page.set_input_files("#import-form input[type=file]", files=[{
-        "name": "memories.json", "mimeType": "application/json",
-        "buffer": b'[{"content": ""}, {"content": "Likes tea", "kind": "nonsense"}]'}])
+    page.set_input_files(
+        "#import-form input[type=file]",
+        files=[
+            {
+                "name": "memories.json",
+                "mimeType": "application/json",
+                "buffer": b'[{"content": ""}, {"content": "Likes tea", "kind": "nonsense"}]',
+            }
+        ],
+    )
     page.locator("#import-form button[type=submit]").click()
     page.locator("#import-report .row-errors li").first.wait_for()
 
@@ -281,6 +316,7 @@ AFTER_FORMS = {"memories": [("import-report", import_a_bad_file)]}
 
 
 # --- One page, checked ----------------------------------------------------------------------------
+
 
 def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] | None = None) -> list[str]:
     """Open `url` (and do `action` there) and list what is wrong: console errors, failed requests, overflow,
@@ -300,10 +336,14 @@ def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] |
         if response.status >= 400:
             problems.append(f"request failed: {response.request.method} {response.url} answered {response.status}")
 
-    listeners = {"console": on_console, "pageerror": lambda exc: problems.append(f"uncaught error: {exc}"),
-                 "request": lambda request: in_flight.add(request),
-                 "requestfinished": lambda request: in_flight.discard(request), "requestfailed": on_failed,
-                 "response": on_response}
+    listeners = {
+        "console": on_console,
+        "pageerror": lambda exc: problems.append(f"uncaught error: {exc}"),
+        "request": lambda request: in_flight.add(request),
+        "requestfinished": lambda request: in_flight.discard(request),
+        "requestfailed": on_failed,
+        "response": on_response,
+    }
     for event, listener in listeners.items():
         page.on(event, listener)
     try:
@@ -337,8 +377,10 @@ def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] |
 
 def _context(browser: Browser, base: str, language: str, viewport: str, session: str = "") -> BrowserContext:
     context = browser.new_context(viewport=VIEWPORTS[viewport], locale=LANGUAGES[language])
-    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
-                        + ([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}] if session else []))
+    context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
+        + ([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}] if session else [])
+    )
     context.add_init_script(path=AXE)  # not a <script> tag, which the pages' CSP (script-src 'self') refuses
     return context
 
@@ -354,12 +396,18 @@ def test_it_sweeps_every_page_clean(browser: Browser, offline_server, alice, lan
     try:
         routes = url_routes()
         sweep = probe(routes, params, visitor, signed_in, base)
-        assert not sweep.unexplained, ("routes that are neither a page nor refuse GET; sweep them (a whole HTML "
-                                       "document) or name them in NOT_PAGES with why:\n" + "\n".join(sweep.unexplained))
-        assert not sweep.wrongly_excluded, ("NOT_PAGES names routes that serve a whole page; take them out, "
-                                            "so they are swept:\n" + "\n".join(sweep.wrongly_excluded))
-        print(f"{len(sweep.pages)} pages: {', '.join(sweep.pages)}; refuse GET: {', '.join(sweep.refused_get)}; "
-              f"redirect: {', '.join(sweep.redirects)}")
+        assert not sweep.unexplained, (
+            "routes that are neither a page nor refuse GET; sweep them (a whole HTML "
+            "document) or name them in NOT_PAGES with why:\n" + "\n".join(sweep.unexplained)
+        )
+        assert not sweep.wrongly_excluded, (
+            "NOT_PAGES names routes that serve a whole page; take them out, "
+            "so they are swept:\n" + "\n".join(sweep.wrongly_excluded)
+        )
+        print(
+            f"{len(sweep.pages)} pages: {', '.join(sweep.pages)}; refuse GET: {', '.join(sweep.refused_get)}; "
+            f"redirect: {', '.join(sweep.redirects)}"
+        )
         assert MUST_SWEEP <= set(sweep.pages), f"pages the sweep did not find: {MUST_SWEEP - set(sweep.pages)}"
         stale = set(NOT_PAGES) - {route.name for route in routes}
         assert not stale, f"NOT_PAGES names routes the URLconf no longer has: {stale}"
@@ -369,14 +417,16 @@ def test_it_sweeps_every_page_clean(browser: Browser, offline_server, alice, lan
         for name, (path, who) in sweep.pages.items():
             for step, action in [("", None)] + AFTER_FORMS.get(name, []):
                 label = f"{name}{' ' + step if step else ''}"
-                problems = check_page(pages[who], base + path, f"{label}-{language}-{viewport}".replace(" ", "-"),
-                                      action)
+                problems = check_page(
+                    pages[who], base + path, f"{label}-{language}-{viewport}".replace(" ", "-"), action
+                )
                 if problems:
                     found[f"{label} {path} as {who}"] = problems
         report = "\n".join(f"{where}:\n  " + "\n  ".join(problems) for where, problems in found.items())
         count = sum(len(problems) for problems in found.values())
-        assert not found, (f"{count} problems on {len(found)} of {len(sweep.pages)} pages "
-                           f"({language}, {viewport}):\n{report}")
+        assert not found, (
+            f"{count} problems on {len(found)} of {len(sweep.pages)} pages ({language}, {viewport}):\n{report}"
+        )
     finally:
         visitor.close()
         signed_in.close()

@@ -1,5 +1,6 @@
 """Time travel in Chromium: the memories page as of a past day, and a chat question about the past whose
 reply cites the old version as old. English and Chinese."""
+
 from __future__ import annotations
 
 import re
@@ -17,11 +18,22 @@ from tests.support.threads import off_loop
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TEXT = {
-    "en": {"old": "Prefers Vue 3 for frontend work", "new": "Prefers React for frontend work now",
-           "apply": "Apply", "replaced": "Replaced on", "ask": "Which frontend framework did I like five months ago?",
-           "past": "past"},
-    "zh-hans": {"old": "我喜欢用 Vue 3 写前端", "new": "我现在更喜欢用 React 写前端", "apply": "应用",
-                "replaced": "被替换为", "ask": "5个月前我喜欢用什么前端框架？", "past": "过去"},
+    "en": {
+        "old": "Prefers Vue 3 for frontend work",
+        "new": "Prefers React for frontend work now",
+        "apply": "Apply",
+        "replaced": "Replaced on",
+        "ask": "Which frontend framework did I like five months ago?",
+        "past": "past",
+    },
+    "zh-hans": {
+        "old": "我喜欢用 Vue 3 写前端",
+        "new": "我现在更喜欢用 React 写前端",
+        "apply": "应用",
+        "replaced": "被替换为",
+        "ask": "5个月前我喜欢用什么前端框架？",
+        "past": "过去",
+    },
 }
 
 

@@ -13,8 +13,10 @@ def test_it_sends_a_visitor_to_the_login_page(client):
 
 def test_it_signs_up_and_logs_the_new_user_in(client, alice, settings):
     settings.SIGNUP = "open"  # after the first account, sign-up is closed unless the operator opens it
-    response = client.post("/accounts/signup/", {"username": "carol", "password1": "a-long-pass-phrase-9",
-                                                 "password2": "a-long-pass-phrase-9"})
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "carol", "password1": "a-long-pass-phrase-9", "password2": "a-long-pass-phrase-9"},
+    )
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="carol").exists()
     assert "carol" in client.get("/").content.decode()

@@ -1,6 +1,7 @@
 """The backup drill: a user's whole account is backed up with `manage.py backup`, the database wiped, and
 `manage.py restore` brings back every row of every table bit for bit (ids, timestamps, text, vectors, the
 event history), the id sequences, the indexes, the same recall answers, and a working API token."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,12 +11,12 @@ from django.db import connection
 from django.test import Client
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.stack import backup
 from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import purge, write
 from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 from memoryapp.models import Memory, MemorySettings
+from memoryapp.stack import backup
 from tests.support import servers
 
 pytestmark = pytest.mark.django_db(transaction=True)  # pg_dump reads what is committed
@@ -55,8 +56,10 @@ def account(alice, bob):
 
 def tables() -> list[str]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT table_name FROM information_schema.tables "
-                       "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1")
+        cursor.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1"
+        )
         return [name for (name,) in cursor.fetchall()]
 
 
@@ -70,7 +73,9 @@ def snapshot() -> dict:
             state[table] = [row for (row,) in cursor.fetchall()]
         cursor.execute("SELECT id, vector_send(embedding) FROM memoryapp_memory ORDER BY id")
         state["vectors"] = [(pk, bytes(raw)) for pk, raw in cursor.fetchall()]
-        cursor.execute("SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = current_schema() ORDER BY 1")
+        cursor.execute(
+            "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = current_schema() ORDER BY 1"
+        )
         state["sequences"] = cursor.fetchall()
         cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1")
         state["indexes"] = cursor.fetchall()
@@ -79,8 +84,10 @@ def snapshot() -> dict:
 
 def answers(user) -> list[list[tuple[int, float]]]:
     """The ids in order with their similarity (the final score also weighs recency, which moves with the clock)."""
-    return [[(item.memory.pk, round(item.similarity, 9))
-             for item in recall(user, q, config=ALL, record_access=False).items] for q in QUERIES]
+    return [
+        [(item.memory.pk, round(item.similarity, 9)) for item in recall(user, q, config=ALL, record_access=False).items]
+        for q in QUERIES
+    ]
 
 
 def wipe(how: str) -> None:
@@ -121,7 +128,10 @@ def test_a_restored_backup_is_the_account_as_it_was(account, alice, tmp_path, ca
     assert answers(alice) == recalled
     again = api.get("/api/memories")
     assert again.status_code == 200 and again.json() == listed.json()
-    assert api.get(f"/api/memories/{Memory.objects.filter(user=alice).order_by('id').first().pk}/history").json() == history
+    assert (
+        api.get(f"/api/memories/{Memory.objects.filter(user=alice).order_by('id').first().pk}/history").json()
+        == history
+    )
     # New rows continue the restored ids instead of colliding with them.
     assert write.add_memory(alice, "I keep bees on the roof").memory.pk > max(pk for pk, _ in before["vectors"])
 

@@ -1,6 +1,7 @@
 """Many users at once (the bounded load of bench/load.py, shortened): ten chat sessions over the
 real websocket and API readers against the live Daphne; no error, every message answered.
 The two-minute, fifty-session run and its latencies are in docs/benchmarks/speed.md."""
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """A newcomer's misconfiguration prints one clear line and exits non-zero, never a traceback."""
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     full_env = {**os.environ, **env}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.parametrize("url", ["mysql://root@localhost/db", "not a url at all"])

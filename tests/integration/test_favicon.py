@@ -1,4 +1,5 @@
 """Every page names its icon, and browsers that ask for /favicon.ico by habit get it instead of a 404."""
+
 from __future__ import annotations
 
 import pytest

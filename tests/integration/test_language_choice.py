@@ -1,4 +1,5 @@
 """One language per user: the header's picker and the settings form show and save the same value."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,13 @@ from memoryapp.models import MemorySettings
 
 pytestmark = pytest.mark.django_db
 
-SETTINGS = {"save_settings": "1", "memory_enabled": "on", "auto_extract": "on", "show_citations": "on",
-            "extract_every_n_turns": "5"}
+SETTINGS = {
+    "save_settings": "1",
+    "memory_enabled": "on",
+    "auto_extract": "on",
+    "show_citations": "on",
+    "extract_every_n_turns": "5",
+}
 
 
 def _form_language(page: str) -> str:

@@ -1,4 +1,5 @@
 """Guessing passwords is slowed down: failed logins are limited per address and username."""
+
 from __future__ import annotations
 
 import uuid

@@ -1,4 +1,5 @@
 """`memory.*` events over the websocket: only the owner hears them, as fragments for the page that listens."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,9 +42,9 @@ async def test_it_adds_a_card_only_where_the_pages_filters_would_list_it(alice):
     assert (await facts.connect())[0] and (await lessons.connect())[0]
     try:
         await sync_to_async(write.add_memory)(alice, "Lives in Lisbon", kind="fact")
-        assert 'afterbegin:#memory-list' in await facts.receive_from(timeout=5)
+        assert "afterbegin:#memory-list" in await facts.receive_from(timeout=5)
         frame = await lessons.receive_from(timeout=5)
-        assert 'afterbegin:#memory-list' not in frame and 'id="mem-stats"' in frame  # the counts, not the card
+        assert "afterbegin:#memory-list" not in frame and 'id="mem-stats"' in frame  # the counts, not the card
     finally:
         await facts.disconnect()
         await lessons.disconnect()
@@ -56,20 +57,24 @@ async def test_it_tells_the_chat_what_it_learnt_and_not_what_another_chat_did(al
     socket = app_socket(f"/ws/memories/?conversation={here.pk}&lang=en", alice)
     assert (await socket.connect())[0]
     try:
-        await sync_to_async(write.add_memory)(alice, "Has a cat", source=MemorySource.EXTRACTED,
-                                              source_conversation_id=there.pk)
+        await sync_to_async(write.add_memory)(
+            alice, "Has a cat", source=MemorySource.EXTRACTED, source_conversation_id=there.pk
+        )
         assert await socket.receive_nothing(timeout=1)
-        learnt = await sync_to_async(write.add_memory)(alice, "Lives in Lisbon", source=MemorySource.EXTRACTED,
-                                                       source_conversation_id=here.pk)
+        learnt = await sync_to_async(write.add_memory)(
+            alice, "Lives in Lisbon", source=MemorySource.EXTRACTED, source_conversation_id=here.pk
+        )
         frame = await socket.receive_from(timeout=5)
         assert 'id="notices"' in frame and "Memory updated: «Lives in Lisbon»" in frame
         assert f'data-memory-id="{learnt.memory.pk}"' in frame
-        await sync_to_async(write.add_memory)(alice, "Works as a nurse", source=MemorySource.EXTRACTED,
-                                              source_conversation_id=here.pk)
+        await sync_to_async(write.add_memory)(
+            alice, "Works as a nurse", source=MemorySource.EXTRACTED, source_conversation_id=here.pk
+        )
         assert "2 memories updated, the latest: «Works as a nurse»" in await socket.receive_from(timeout=5)
         await sync_to_async(events.publish_notice_closed)(alice.pk, here.pk)  # the line was closed
-        await sync_to_async(write.add_memory)(alice, "Has a dog called Rex", source=MemorySource.EXTRACTED,
-                                              source_conversation_id=here.pk)
+        await sync_to_async(write.add_memory)(
+            alice, "Has a dog called Rex", source=MemorySource.EXTRACTED, source_conversation_id=here.pk
+        )
         assert "Memory updated: «Has a dog called Rex»" in await socket.receive_from(timeout=5)  # afresh
     finally:
         await socket.disconnect()

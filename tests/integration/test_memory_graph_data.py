@@ -1,4 +1,5 @@
 """The memory graph page's data (/settings/memories/graph/data): what the rows say, the user's own only."""
+
 from __future__ import annotations
 
 import pytest

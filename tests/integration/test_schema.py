@@ -1,4 +1,5 @@
 """The data model on the real Postgres: extensions, indexes, and the constraints that guard memory."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,11 +1,10 @@
 """Who gets an account: the install's first administers it; after it SIGNUP says (closed by default)."""
+
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-
-from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

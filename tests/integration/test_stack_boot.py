@@ -1,4 +1,5 @@
 """The whole stack, booted the way a newcomer boots it: `manage.py up` on fresh embedded servers."""
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,11 @@ def fresh_stack():
     env.update(MEMORYAPP_VAR_DIR=str(var_dir), EMBEDDED_REDIS_PORT="0", PYTHONUNBUFFERED="1")
     log = open(var_dir / "up.log", "w+")
     proc = subprocess.Popen(
-        [sys.executable, "manage.py", "up", "--port", str(port)], cwd=ROOT, env=env,
-        stdout=log, stderr=subprocess.STDOUT,
+        [sys.executable, "manage.py", "up", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 120
@@ -70,8 +74,9 @@ def test_it_boots_logs_in_over_http_and_opens_a_websocket(fresh_stack):
         assert http.get("/").status_code == 302  # the chat needs a login
         page = http.get("/accounts/login/")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-        answer = http.post("/accounts/login/", data={"username": username, "password": password,
-                                                     "csrfmiddlewaretoken": token})
+        answer = http.post(
+            "/accounts/login/", data={"username": username, "password": password, "csrfmiddlewaretoken": token}
+        )
         assert answer.status_code == 302 and answer.headers["location"] == "/"
         home = http.get("/")
         assert home.status_code == 200 and username in home.text
@@ -79,8 +84,10 @@ def test_it_boots_logs_in_over_http_and_opens_a_websocket(fresh_stack):
         assert http.get("/admin/").status_code == 200
         http.post("/accounts/logout/", data={"csrfmiddlewaretoken": http.cookies["csrftoken"]})
         assert 'id="signup-closed"' in http.get("/accounts/signup/").text
-        answer = http.post("/accounts/login/", data={"username": username, "password": password,
-                                                     "csrfmiddlewaretoken": http.cookies["csrftoken"]})
+        answer = http.post(
+            "/accounts/login/",
+            data={"username": username, "password": password, "csrfmiddlewaretoken": http.cookies["csrftoken"]},
+        )
         assert answer.status_code == 302
         session = http.cookies["sessionid"]
 

@@ -1,6 +1,7 @@
 """The embedded servers start where the user asks (`./run`, `manage.py stack start`, the suite), never as
 a side effect of importing the settings; a command on a stopped stack says in one line what to run; the
 database checks run on `up` and say what to do."""
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,9 @@ pytestmark = pytest.mark.integration
 
 
 def _manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.fixture
@@ -54,8 +56,9 @@ def test_it_says_in_one_line_what_to_run_on_a_stopped_stack(fresh_var):
     result = _manage("migrate", env=env)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert lines == ["memoryapp: the embedded servers are not running: start them with ./run "
-                     "(or manage.py stack start)"], result.stderr
+    assert lines == [
+        "memoryapp: the embedded servers are not running: start them with ./run (or manage.py stack start)"
+    ], result.stderr
     assert not _started_anything(var_dir)
 
 

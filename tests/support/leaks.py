@@ -1,4 +1,5 @@
 """Look for a text everywhere the database can hold it: every column of every public table, cast to text."""
+
 from __future__ import annotations
 
 from django.db import connection

@@ -28,10 +28,20 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
-__all__ = ["CHAT_TURN", "Chunks", "Cut", "Delay", "Fail", "Garbage", "Raw", "Response", "ScriptedLLMServer",
-           "pseudo_embedding"]
+__all__ = [
+    "CHAT_TURN",
+    "Chunks",
+    "Cut",
+    "Delay",
+    "Fail",
+    "Garbage",
+    "Raw",
+    "Response",
+    "ScriptedLLMServer",
+    "pseudo_embedding",
+]
 
 
 # A marker of the chat turn's system prompt (engine/chat/context.py SYSTEM_PROMPT). Script chat replies with it
@@ -89,7 +99,7 @@ class Chunks:
     pieces: tuple[str, ...]
 
 
-Response = Union[str, Fail, Delay, Garbage, Raw, Cut, Chunks]
+Response = str | Fail | Delay | Garbage | Raw | Cut | Chunks
 Responder = Callable[[dict], "Response"]
 
 
@@ -154,7 +164,8 @@ class ScriptedLLMServer:
 
     def chat_requests(self, marker: str | None = None) -> list[dict]:
         return [
-            r for r in self.requests
+            r
+            for r in self.requests
             if r["_path"].endswith("/chat/completions") and (marker is None or marker in system_text(r))
         ]
 
@@ -281,14 +292,24 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(ident, created, model, content, pieces)
             return
         tokens = len(content.split())
-        self._json(200, {
-            "id": ident, "object": "chat.completion", "created": created, "model": model,
-            "choices": [{
-                "index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop",
-                "logprobs": None,
-            }],
-            "usage": {"prompt_tokens": 1, "completion_tokens": tokens, "total_tokens": tokens + 1},
-        })
+        self._json(
+            200,
+            {
+                "id": ident,
+                "object": "chat.completion",
+                "created": created,
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                        "logprobs": None,
+                    }
+                ],
+                "usage": {"prompt_tokens": 1, "completion_tokens": tokens, "total_tokens": tokens + 1},
+            },
+        )
 
     def _stream(self, ident: str, created: int, model: str, content: str, pieces: list[str] | None = None) -> None:
         self.send_response(200)
@@ -299,7 +320,10 @@ class _Handler(BaseHTTPRequestHandler):
 
         def chunk(delta: dict, finish: str | None = None) -> None:
             event = {
-                "id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
             }
             self.wfile.write(f"data: {json.dumps(event, ensure_ascii=False)}\n\n".encode())
@@ -314,8 +338,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _cut(self, body: dict, response: Cut) -> None:
         if not body.get("stream"):
-            whole = json.dumps({"id": "chatcmpl-cut", "object": "chat.completion", "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": response.text}, "finish_reason": "stop"}]})
+            whole = json.dumps(
+                {
+                    "id": "chatcmpl-cut",
+                    "object": "chat.completion",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": response.text},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                }
+            )
             self._raw(200, whole[: len(whole) // 2].encode(), "application/json")
             return
         self.send_response(200)
@@ -324,8 +359,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         model, created = body.get("model") or self.state.model, int(time.time())
         for piece in re.findall(r"\s*\S+|\s+", response.text)[: response.after]:
-            event = {"id": "chatcmpl-cut", "object": "chat.completion.chunk", "created": created, "model": model,
-                     "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+            event = {
+                "id": "chatcmpl-cut",
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+            }
             self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
         self.wfile.write(b'data: {"id": "chatcmpl-cut", "choi')  # half an event, then the line drops
         self.wfile.flush()
@@ -356,10 +396,15 @@ class _Handler(BaseHTTPRequestHandler):
                 vector = base64.b64encode(struct.pack(f"<{dim}f", *vector)).decode()
             data.append({"object": "embedding", "index": i, "embedding": vector})
         tokens = sum(len(t.split()) for t in texts)
-        self._json(200, {
-            "object": "list", "data": data, "model": body.get("model") or self.state.model,
-            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
-        })
+        self._json(
+            200,
+            {
+                "object": "list",
+                "data": data,
+                "model": body.get("model") or self.state.model,
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            },
+        )
 
     def _json(self, status: int, payload: Any) -> None:
         data = (payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)).encode()

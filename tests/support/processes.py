@@ -2,6 +2,7 @@
 port, each with its own environment and log. Used by the test fixtures (servers.py) and bench/load.py,
 so it imports neither pytest nor the test database.
 """
+
 from __future__ import annotations
 
 import socket
@@ -44,7 +45,10 @@ def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]
     with open(log, "w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "memoryapp.asgi:application"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
 
     def listening() -> bool:
@@ -68,16 +72,32 @@ def start_worker(env: dict[str, str], log: Path, name: str, *, wait: bool = True
 
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "memoryapp", "worker", "--pool", "solo", "-l", "INFO",
-             "-Q", "celery,graph", "-n", name],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "memoryapp",
+                "worker",
+                "--pool",
+                "solo",
+                "-l",
+                "INFO",
+                "-Q",
+                "celery,graph",
+                "-n",
+                name,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     if not wait:
         return process
     client = Celery(broker=env["REDIS_URL"], set_as_current=False)  # the test process keeps the app's
     try:
-        _wait(lambda: bool(client.control.ping(destination=[_node(name)], timeout=0.5)), process, log,
-              "celery worker")
+        _wait(lambda: bool(client.control.ping(destination=[_node(name)], timeout=0.5)), process, log, "celery worker")
     except BaseException:
         stop_process(process)
         raise
@@ -90,8 +110,9 @@ def _node(name: str) -> str:
     return name.replace("%h", socket.gethostname())
 
 
-def wait_until_idle(redis_url: str, name: str, queues: tuple[str, ...] = ("celery", "graph"),
-                    timeout: float = 60) -> bool:
+def wait_until_idle(
+    redis_url: str, name: str, queues: tuple[str, ...] = ("celery", "graph"), timeout: float = 60
+) -> bool:
     """Wait until the worker `name` has nothing left to do: its queues empty, nothing delivered and
     unacknowledged, and it answers a ping (a solo pool answers only between tasks). False on timeout."""
     import redis
@@ -110,5 +131,3 @@ def wait_until_idle(redis_url: str, name: str, queues: tuple[str, ...] = ("celer
     finally:
         client.close()
         broker.close()
-
-

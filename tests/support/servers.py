@@ -3,6 +3,7 @@
 
 Tests that use them need committed data: mark them `django_db(transaction=True)`.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,16 +31,24 @@ def test_database_url() -> str:
 
 
 def app_env(llm_url: str | None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("OPENAI_", "PYTEST_")) and k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL,
-               MEMORYAPP_VAR_DIR=str(settings.VAR_DIR), PYTHONUNBUFFERED="1", LLM_TIMEOUT_SECONDS="5",
-               # The graph has its own suites; here its syncs would eat the answers scripted for chat.
-               GRAPH_BACKEND="off",
-               # The write limit has its own test; here it would turn the API fuzz into 429s.
-               API_WRITES_PER_MINUTE="100000",
-               # A chat whose tab left ends (a temporary one is discarded) this long after, not a minute.
-               CHAT_TAB_GRACE_SECONDS="3")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OPENAI_", "PYTEST_")) and k != "DJANGO_ALLOW_ASYNC_UNSAFE"
+    }
+    env.update(
+        DATABASE_URL=test_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        MEMORYAPP_VAR_DIR=str(settings.VAR_DIR),
+        PYTHONUNBUFFERED="1",
+        LLM_TIMEOUT_SECONDS="5",
+        # The graph has its own suites; here its syncs would eat the answers scripted for chat.
+        GRAPH_BACKEND="off",
+        # The write limit has its own test; here it would turn the API fuzz into 429s.
+        API_WRITES_PER_MINUTE="100000",
+        # A chat whose tab left ends (a temporary one is discarded) this long after, not a minute.
+        CHAT_TAB_GRACE_SECONDS="3",
+    )
     if llm_url:
         env.update(OPENAI_BASE_URL=llm_url, OPENAI_API_KEY="test-key", LLM_MODEL="scripted-model")
     return env

@@ -3,6 +3,7 @@
 The user is set on the scope directly; the live-Daphne tests (test_isolation_live.py) go through the
 session cookie instead.
 """
+
 from __future__ import annotations
 
 from channels.testing import WebsocketCommunicator

@@ -1,4 +1,5 @@
 """Running ORM work beside Playwright's sync API."""
+
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor

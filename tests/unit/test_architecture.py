@@ -2,11 +2,12 @@
 
 `lint-imports` checks the import-linter contracts in pyproject.toml; its report is the failure message.
 """
+
 from __future__ import annotations
 
 import subprocess
-import tomllib
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,8 +44,12 @@ def test_every_module_sits_in_a_layer():
     The root packages themselves are containers (memoryapp/__init__.py only loads the Celery app)."""
     roots = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"]
     layered = _layered_modules()
-    unplaced = [module for root in roots for module in _modules_of(root)
-                if module not in roots and not any(module == name or module.startswith(name + ".") for name in layered)]
+    unplaced = [
+        module
+        for root in roots
+        for module in _modules_of(root)
+        if module not in roots and not any(module == name or module.startswith(name + ".") for name in layered)
+    ]
 
     assert unplaced == [], f"modules in no layer of pyproject's [tool.importlinter] contract: {unplaced}"
 

@@ -1,4 +1,5 @@
 """Every page shows a memory kind with the same icon and the model's own (translated) label."""
+
 from __future__ import annotations
 
 from django.template import Context, Template
@@ -14,7 +15,8 @@ def test_it_gives_every_kind_its_own_icon_on_the_memories_page_and_in_chat_chips
     assert len(set(icons.values())) == len(MemoryKind) and "" not in icons.values()
     for kind, icon in icons.items():
         assert f'aria-hidden="true">{icon}</span> {kind.label}' in render_to_string(
-            "memoryapp/_kind_icon.html", {"kind": kind.value})
+            "memoryapp/_kind_icon.html", {"kind": kind.value}
+        )
 
 
 def test_it_labels_kinds_in_chinese():

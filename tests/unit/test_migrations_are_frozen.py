@@ -4,6 +4,7 @@ Live app code in a historical migration changes what the migration does when the
 database would be migrated by today's function, not the one the migration was written with), or breaks it
 when the code moves. Django's `migrations`, `models` and `settings` are not app code: they stay allowed.
 """
+
 from __future__ import annotations
 
 import ast
@@ -36,8 +37,12 @@ def imports_of_app_code(path: Path, packages: set[str]) -> list[str]:
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             names = ["." * node.level + (node.module or "")]
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
-                "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             names = [str(node.args[0].value)]
         else:
             continue

@@ -1,6 +1,7 @@
 """Each validation rule is defined once, in memoryapp/engine/memories/validation.py (issue 30): the API's schemas,
 the forms, the chat and import use it from there. A NUL check written anywhere else is a second
 definition of "Postgres text cannot hold NUL", and the copies drift (there were five)."""
+
 from __future__ import annotations
 
 import re
@@ -22,18 +23,30 @@ def nul_checks(source: str) -> list[int]:
     return [number for number, line in enumerate(source.splitlines(), start=1) if NUL_ALONE.search(line)]
 
 
-@pytest.mark.parametrize("line", [
-    'if "\\x00" in text:', "if '\\0' in q:", 'query.replace("\\x00", "")', 'NUL = "\\u0000"',
-    'value.find(chr(0))', 'if "\x00" in text:',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'if "\\x00" in text:',
+        "if '\\0' in q:",
+        'query.replace("\\x00", "")',
+        'NUL = "\\u0000"',
+        "value.find(chr(0))",
+        'if "\x00" in text:',
+    ],
+)
 def test_it_recognises_a_nul_check(line):
     assert nul_checks(line) == [1]
 
 
-@pytest.mark.parametrize("line", [
-    'version = sha256(f"{content}\\x00{valid_from}".encode())',  # a separator inside a string, not a check
-    'if has_nul(text):', 'b"\\x001"', 'limit = chr(10)',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'version = sha256(f"{content}\\x00{valid_from}".encode())',  # a separator inside a string, not a check
+        "if has_nul(text):",
+        'b"\\x001"',
+        "limit = chr(10)",
+    ],
+)
 def test_it_leaves_other_text_alone(line):
     assert nul_checks(line) == []
 
@@ -43,7 +56,11 @@ def test_it_finds_the_nul_rule_in_the_validation_module():
 
 
 def test_no_nul_check_is_written_outside_the_validation_module():
-    found = [f"{path.relative_to(ROOT)}:{line}"
-             for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py")) if path != RULES
-             for line in nul_checks(path.read_text())]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if path != RULES
+        for line in nul_checks(path.read_text())
+    ]
     assert not found, f"NUL checked outside {RULES.relative_to(ROOT)} (use validation.has_nul or Text): {found}"

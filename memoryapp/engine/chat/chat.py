@@ -8,6 +8,7 @@ model, engine/llm/replies.py then says so), kept on the Turn for the reply. A tu
 ("what do you remember about me?", "forget that ...") is answered by engine/chat/memory_commands.py instead of
 the model, and is never learnt from nor put in a later prompt.
 """
+
 from __future__ import annotations
 
 import logging
@@ -25,13 +26,13 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
+from ..learned.model import usable
 from ..learning.extraction import EnqueueExtraction, on_user_turn
 from ..llm import CONFIGURED, ModelChoice, replies, resolve
 from ..llm.delimiters import format_earlier_block
 from ..memories import conflicts
 from ..memories.validation import has_nul
 from ..recall import access
-from ..learned.model import usable
 from ..recall.recipes import RECALL_CHAT, RECALL_CHAT_CANDIDATES, RECALL_CHAT_GENERAL
 from ..text import count_tokens
 from . import chat_end, citations, compaction, memory_commands, offer, relevance
@@ -85,10 +86,17 @@ def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None)
     return prefs.memory_enabled
 
 
-def start_turn(conversation: Conversation, text: str | None = None, *,
-               enqueue_extraction: EnqueueExtraction | None = None, now: datetime | None = None,
-               llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None,
-               graph: GraphPort | None = None, for_model: bool | None = None) -> Turn:
+def start_turn(
+    conversation: Conversation,
+    text: str | None = None,
+    *,
+    enqueue_extraction: EnqueueExtraction | None = None,
+    now: datetime | None = None,
+    llm: ModelChoice = CONFIGURED,
+    embedder: Embedder | None = None,
+    graph: GraphPort | None = None,
+    for_model: bool | None = None,
+) -> Turn:
     """Save `text` as the user's message (None: answer the last, unanswered one again) and build the prompt.
     Every few turns the saved message queues an extraction through `enqueue_extraction` (default: the job
     seam, `Job.EXTRACT`). `now`: the moment a question about the past is counted back from (default: now;
@@ -113,13 +121,27 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
         if has_nul(text):
             raise ChatInputError(_("Messages cannot contain NUL characters."))
         command = memory_commands.parse_command(text)
-        user_message = _save_user_message(conversation, text, prefs if memory_used and command is None else None,
-                                          enqueue_extraction, command)
+        user_message = _save_user_message(
+            conversation, text, prefs if memory_used and command is None else None, enqueue_extraction, command
+        )
     if command is not None:
-        answer = memory_commands.run_command(command, conversation.user_id, memory_on=prefs.memory_enabled,
-                                             temporary=conversation.temporary, message=user_message.content)
-        return Turn(conversation, user_message, [], memory_used=memory_used, prefs=prefs, command=command,
-                    answer=answer, llm=llm)
+        answer = memory_commands.run_command(
+            command,
+            conversation.user_id,
+            memory_on=prefs.memory_enabled,
+            temporary=conversation.temporary,
+            message=user_message.content,
+        )
+        return Turn(
+            conversation,
+            user_message,
+            [],
+            memory_used=memory_used,
+            prefs=prefs,
+            command=command,
+            answer=answer,
+            llm=llm,
+        )
 
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
@@ -127,23 +149,46 @@ def start_turn(conversation: Conversation, text: str | None = None, *,
     previous = [m["content"] for m in history[:-1] if m["role"] == Role.USER]
     query = chat_recall_query(user_message.content, previous, now=now)
     if memory_used and query is not None:
-        recalled, recall_ms = _recall_for_turn(conversation.user, query, user_message.content, previous,
-                                               embedder=embedder, graph=graph, for_model=for_model)
+        recalled, recall_ms = _recall_for_turn(
+            conversation.user,
+            query,
+            user_message.content,
+            previous,
+            embedder=embedder,
+            graph=graph,
+            for_model=for_model,
+        )
         recalled = _beside_rivals(conversation.user_id, recalled)
     # An earlier reply's markers numbered that turn's memories, not this one's: they stay out of the prompt.
-    history = [{"role": m["role"], "content": citations.without_markers(m["content"])
-                if m["role"] == Role.ASSISTANT else m["content"]}
-               for m in _compacted_history(conversation, user_message, history, llm)]
+    history = [
+        {
+            "role": m["role"],
+            "content": citations.without_markers(m["content"]) if m["role"] == Role.ASSISTANT else m["content"],
+        }
+        for m in _compacted_history(conversation, user_message, history, llm)
+    ]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
     budget = Budget.for_window(WINDOW_TOKENS).memories
-    fitted = fit_memories([as_remembered(item.memory) for item in recalled],
-                          min(budget, offer.MEMORY_TOKENS) if for_model else budget)
-    prompt = build_messages(history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary,
-                            numbered=for_model)
+    fitted = fit_memories(
+        [as_remembered(item.memory) for item in recalled], min(budget, offer.MEMORY_TOKENS) if for_model else budget
+    )
+    prompt = build_messages(
+        history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary, numbered=for_model
+    )
     if not for_model:  # a model's turn counts only what its reply used, in finish_turn
         access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
-    return Turn(conversation, user_message, prompt, recalled[: len(fitted)], memory_used, prefs, recall_ms, llm=llm,
-                numbered=for_model, memory_tokens=count_tokens(memories_block(fitted, for_model)) if fitted else 0)
+    return Turn(
+        conversation,
+        user_message,
+        prompt,
+        recalled[: len(fitted)],
+        memory_used,
+        prefs,
+        recall_ms,
+        llm=llm,
+        numbered=for_model,
+        memory_tokens=count_tokens(memories_block(fitted, for_model)) if fitted else 0,
+    )
 
 
 def _beside_rivals(user_id: int, recalled: list[RecalledMemory]) -> list[RecalledMemory]:
@@ -154,8 +199,16 @@ def _beside_rivals(user_id: int, recalled: list[RecalledMemory]) -> list[Recalle
     return [item for item in recalled if item.memory.pk not in doubted or doubted[item.memory.pk] in handed]
 
 
-def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], *, embedder: Embedder | None,
-                     graph: GraphPort | None, for_model: bool = False) -> tuple[list[RecalledMemory], float]:
+def _recall_for_turn(
+    user,
+    query: ChatQuery,
+    message: str,
+    previous: list[str],
+    *,
+    embedder: Embedder | None,
+    graph: GraphPort | None,
+    for_model: bool = False,
+) -> tuple[list[RecalledMemory], float]:
     """What the turn hands the model, best first, and the time recall took (ms). The trained relevance
     model decides when there is one for this embedder; a question about the past or about what came
     before (which it was not trained on) and a setup without it keep the fixed gates below. `for_model`:
@@ -166,8 +219,9 @@ def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], 
     model = None if (query.past or query.before) else usable(relevance.MODEL_NAME)
     # A model reads the vectors of the embedder it was trained on: one handed in that is another keeps the gates.
     if model is not None and (embedder is None or getattr(embedder, "name", "") == model.embedder):
-        return _recall_learned(user, query, message, previous, model, embedder=embedder, graph=graph,
-                               for_model=for_model)
+        return _recall_learned(
+            user, query, message, previous, model, embedder=embedder, graph=graph, for_model=for_model
+        )
     started = time.perf_counter()
     # A question about the past keeps the chat's gate: a lower one or full text as evidence found
     # more old versions on bench.chat --split past (jonas) but handed twice as many unneeded ones.
@@ -179,16 +233,32 @@ def _recall_for_turn(user, query: ChatQuery, message: str, previous: list[str], 
     earlier = []
     if query.before and not (past and past.at):
         earlier = replaced_before(user, query.before, limit=config.limit, embedder=embedder, graph=graph)
-    results = recall(user, query.text, config=config, at=past.at if past else None,
-                     include_history=bool(earlier or (past and past.include_history)), record_access=False,
-                     embedder=embedder, graph=graph)
+    results = recall(
+        user,
+        query.text,
+        config=config,
+        at=past.at if past else None,
+        include_history=bool(earlier or (past and past.include_history)),
+        record_access=False,
+        embedder=embedder,
+        graph=graph,
+    )
     handed = {item.memory.pk for item in earlier}
     recalled = [*earlier, *(item for item in results.items if item.memory.pk not in handed)][: config.limit]
     return recalled, (time.perf_counter() - started) * 1000
 
 
-def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], model, *, embedder: Embedder | None,
-                    graph: GraphPort | None, for_model: bool = False) -> tuple[list[RecalledMemory], float]:
+def _recall_learned(
+    user,
+    query: ChatQuery,
+    message: str,
+    previous: list[str],
+    model,
+    *,
+    embedder: Embedder | None,
+    graph: GraphPort | None,
+    for_model: bool = False,
+) -> tuple[list[RecalledMemory], float]:
     """The model's choice among recall's nearest candidates; a message it finds needs no memory of the
     user ("what's the capital of Peru?") recalls nothing."""
     from memoryapp.providers.embeddings import get_embedder
@@ -204,8 +274,9 @@ def _recall_learned(user, query: ChatQuery, message: str, previous: list[str], m
     config = RECALL_CHAT_CANDIDATES
     if for_model:
         config = config.model_copy(update={"limit": max(offer.CANDIDATES, config.limit)})
-    items = recall(user, query.text, config=config, query_vector=vector, record_access=False,
-                   embedder=embedder, graph=graph).items
+    items = recall(
+        user, query.text, config=config, query_vector=vector, record_access=False, embedder=embedder, graph=graph
+    ).items
     candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine) for item in items]
     if for_model:
         kept = offer.ranked(model, message, previous, vector, candidates)
@@ -224,26 +295,37 @@ def as_remembered(memory) -> str:
     if new is None:
         return _("%(content)s (true until %(day)s, no longer current)") % {"content": memory.content, "day": day}
     return _("%(content)s (true until %(day)s, then replaced by: %(new)s)") % {
-        "content": memory.content, "day": day, "new": new.content}
+        "content": memory.content,
+        "day": day,
+        "new": new.content,
+    }
 
 
 def _turns_after_summary(conversation: Conversation, user_message: Message):
     # Turns about memory itself stay out: "forget that I live in Berlin" must not bring Berlin back.
-    return conversation.messages.filter(id__lte=user_message.pk, id__gt=conversation.summary_until or 0,
-                                        role__in=(Role.USER, Role.ASSISTANT), memory_command__isnull=True)
+    return conversation.messages.filter(
+        id__lte=user_message.pk,
+        id__gt=conversation.summary_until or 0,
+        role__in=(Role.USER, Role.ASSISTANT),
+        memory_command__isnull=True,
+    )
 
 
 def _recent_history(conversation: Conversation, user_message: Message) -> list[dict]:
     """The chat after its summary up to `user_message`, oldest first, cut to what the history budget could
     ever hold (every message costs at least 4 tokens), so a long chat is not loaded whole each turn."""
     most = Budget.for_window(WINDOW_TOKENS).history // 4 + 1
-    recent = (_turns_after_summary(conversation, user_message)
-              .order_by("-created_at", "-id").values("id", "role", "content")[:most])
+    recent = (
+        _turns_after_summary(conversation, user_message)
+        .order_by("-created_at", "-id")
+        .values("id", "role", "content")[:most]
+    )
     return list(reversed(recent))
 
 
-def _compacted_history(conversation: Conversation, user_message: Message, history: list[dict],
-                       llm: LLMProvider | None) -> list[dict]:
+def _compacted_history(
+    conversation: Conversation, user_message: Message, history: list[dict], llm: LLMProvider | None
+) -> list[dict]:
     """`history`, or, when it no longer fits beside the summary, what is left after compacting the oldest
     turns into the summary (engine/chat/compaction.py)."""
     budget = Budget.for_window(WINDOW_TOKENS).history
@@ -251,20 +333,28 @@ def _compacted_history(conversation: Conversation, user_message: Message, histor
     if not compaction.overflows(history, budget - summary_cost):  # as build_messages will count it
         return history
 
-    every = list(_turns_after_summary(conversation, user_message).order_by("created_at", "id")
-                 .values("id", "role", "content"))
+    every = list(
+        _turns_after_summary(conversation, user_message).order_by("created_at", "id").values("id", "role", "content")
+    )
     if compaction.compact(conversation, every[:-1], budget, llm):  # the new message itself stays
         return _recent_history(conversation, user_message)
     return history
 
 
-def _save_user_message(conversation: Conversation, text: str, prefs: MemorySettings | None,
-                       enqueue_extraction: EnqueueExtraction | None,
-                       command: memory_commands.Command | None = None) -> Message:
+def _save_user_message(
+    conversation: Conversation,
+    text: str,
+    prefs: MemorySettings | None,
+    enqueue_extraction: EnqueueExtraction | None,
+    command: memory_commands.Command | None = None,
+) -> Message:
     """Save the message; with `prefs` (memory on for this chat) the pipeline hears of the turn."""
     with transaction.atomic():
         message = Message.objects.create(
-            conversation=conversation, role=Role.USER, content=text, token_count=count_tokens(text),
+            conversation=conversation,
+            role=Role.USER,
+            content=text,
+            token_count=count_tokens(text),
             memory_command={"intent": command.intent.value} if command else None,
         )
         chat_end.reopen(conversation)  # an ended chat that goes on will end again
@@ -306,22 +396,37 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
     used = set(citations.used(text, len(turn.recalled))) if turn.numbered else None
     with transaction.atomic():
         message = Message.objects.create(
-            conversation=turn.conversation, role=Role.ASSISTANT, content=text, token_count=count_tokens(text),
+            conversation=turn.conversation,
+            role=Role.ASSISTANT,
+            content=text,
+            token_count=count_tokens(text),
             memory_command=turn.answer.record(turn.command) if turn.answer is not None else None,
         )
-        Citation.objects.bulk_create([
-            Citation(message=message, memory=item.memory, score=round(item.score, 4), rank=rank,
-                     used=used is None or rank in used)
-            for rank, item in enumerate(turn.recalled, start=1)
-        ])
+        Citation.objects.bulk_create(
+            [
+                Citation(
+                    message=message,
+                    memory=item.memory,
+                    score=round(item.score, 4),
+                    rank=rank,
+                    used=used is None or rank in used,
+                )
+                for rank, item in enumerate(turn.recalled, start=1)
+            ]
+        )
         Conversation.objects.filter(pk=turn.conversation.pk).update(updated_at=timezone.now())
     if used:  # what keeps mattering is what replies use, not the wider set a model was offered
         access.note_access([turn.recalled[n - 1].memory.pk for n in sorted(used)], conversation_id=turn.conversation.pk)
     return message
 
 
-def chat_turn(conversation: Conversation, text: str | None, *, enqueue_extraction: EnqueueExtraction | None = None,
-              llm: ModelChoice = CONFIGURED) -> tuple[Turn, Message | None]:
+def chat_turn(
+    conversation: Conversation,
+    text: str | None,
+    *,
+    enqueue_extraction: EnqueueExtraction | None = None,
+    llm: ModelChoice = CONFIGURED,
+) -> tuple[Turn, Message | None]:
     """One whole turn without streaming (the REST API)."""
     turn = start_turn(conversation, text, enqueue_extraction=enqueue_extraction, llm=llm)
     return turn, finish_turn(turn, reply(turn))
@@ -329,8 +434,10 @@ def chat_turn(conversation: Conversation, text: str | None, *, enqueue_extractio
 
 # -- the extraction pipeline (engine/learning/extraction.py, queued through engine/jobs.py) ------------------------
 
-def notify_extraction(conversation: Conversation, enqueue: EnqueueExtraction | None,
-                      prefs: MemorySettings | None = None) -> None:
+
+def notify_extraction(
+    conversation: Conversation, enqueue: EnqueueExtraction | None, prefs: MemorySettings | None = None
+) -> None:
     """Tell the pipeline a user turn happened; it decides whether this turn queues extraction."""
     try:
         on_user_turn(conversation, enqueue, prefs)

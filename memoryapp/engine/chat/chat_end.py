@@ -12,6 +12,7 @@ once its own tab left it (or its REST client ended it); nothing is queued for a 
 Creating or opening a chat through the REST API ends no other chat: two programs of one user may each
 hold a chat open, and each ends its own (or the idle sweep does).
 """
+
 from __future__ import annotations
 
 import functools
@@ -143,8 +144,12 @@ def idle_chats(now: datetime | None = None, idle_minutes: int | None = None) -> 
 
 def mark_ended(conversation_id: int, now: datetime | None = None) -> bool:
     """End the chat; True for the one caller that ended it (others find it ended already)."""
-    return Conversation.objects.filter(pk=conversation_id, temporary=False, ended_at__isnull=True).update(
-        ended_at=now or timezone.now()) == 1
+    return (
+        Conversation.objects.filter(pk=conversation_id, temporary=False, ended_at__isnull=True).update(
+            ended_at=now or timezone.now()
+        )
+        == 1
+    )
 
 
 def _reopen(conversation_id: int) -> None:
@@ -162,7 +167,10 @@ def unextracted_windows(conversation: Conversation) -> list[list[int]]:
     """The messages after the last extracted window, in windows of WINDOW messages; none when they hold
     no user message (an assistant's reply alone teaches nothing about the user)."""
     since = ExtractionRun.objects.filter(conversation=conversation).aggregate(last=Max("last_message_id"))["last"]
-    rows = list(conversation.messages.filter(Q(role=Role.USER) | Q(role=Role.ASSISTANT), id__gt=since or 0)
-                .order_by("created_at", "id").values_list("id", "role"))
-    windows = [rows[i:i + WINDOW] for i in range(0, len(rows), WINDOW)]
+    rows = list(
+        conversation.messages.filter(Q(role=Role.USER) | Q(role=Role.ASSISTANT), id__gt=since or 0)
+        .order_by("created_at", "id")
+        .values_list("id", "role")
+    )
+    windows = [rows[i : i + WINDOW] for i in range(0, len(rows), WINDOW)]
     return [[pk for pk, _ in window] for window in windows if any(role == Role.USER for _, role in window)]

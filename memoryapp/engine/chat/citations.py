@@ -6,6 +6,7 @@ so `arr[1]` in a code span or fence is left alone. A number the prompt did not l
 dropped from the reply. `MarkerStream` does the same over streamed deltas, where a marker may arrive in
 pieces ("[", "1", "]"): it holds back what could still become one until the next delta decides.
 """
+
 from __future__ import annotations
 
 import re
@@ -41,9 +42,9 @@ def pieces(text: str, offered: int) -> list[Piece]:
     out: list[Piece] = []
     at = 0
     for marker in _markers(text):
-        out.append(text[at:marker.start()])
+        out.append(text[at : marker.start()])
         valid = [n for n in numbers(marker) if 1 <= n <= offered]
-        if not valid and text[marker.start() - 1: marker.start()] == " ":
+        if not valid and text[marker.start() - 1 : marker.start()] == " ":
             out[-1] = out[-1][:-1]  # "tea [9]." reads "tea." once the invented marker is gone
         out.extend(valid)
         at = marker.end()
@@ -90,7 +91,7 @@ class MarkerStream:
         for marker in MARKER.finditer(text):
             if (self.ticks + text.count("`", 0, marker.start())) % 2:
                 continue
-            out.append(text[at:marker.start()])
+            out.append(text[at : marker.start()])
             out.extend(n for n in numbers(marker) if 1 <= n <= self.offered)
             at = marker.end()
         out.append(text[at:])

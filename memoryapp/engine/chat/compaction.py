@@ -7,6 +7,7 @@ next compaction is many turns away, not one model call per turn.
 Without a model the summary is the extractive one (engine/llm/chat_summary.py). A model that fails here
 does not fail the turn: the oldest turns are then simply left out, as before compaction existed.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,8 +54,9 @@ def compact(conversation: Conversation, messages: list[dict], budget_tokens: int
         kept, used = kept + 1, used + cost
     fold = messages[: len(messages) - kept]
     try:
-        summary = compact_summary(conversation.summary, [{"role": m["role"], "content": m["content"]} for m in fold],
-                                  llm)
+        summary = compact_summary(
+            conversation.summary, [{"role": m["role"], "content": m["content"]} for m in fold], llm
+        )
     except ProviderError as exc:
         log.warning("could not compact conversation %s (%s); its oldest turns are left out", conversation.pk, exc)
         return False

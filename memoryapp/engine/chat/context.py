@@ -4,6 +4,7 @@ Budget split of the context window: system 15%, long-term memories 15%, recent m
 the reply 20%. Memories and the summary of earlier turns go inside blocks (llm/delimiters.py) as
 quotation, never as instructions.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ SYSTEM_PROMPT = (
     "Answer in the language of the user's last message. "
     "The memories block lists things remembered about the user; the earlier_in_this_chat block, "
     "when present, summarises the start of this chat. " + quoted("memories", "earlier_in_this_chat") + " "
-    "Use a memory only when it is relevant, and say so briefly when you do (\"based on your preference for ...\")."
+    'Use a memory only when it is relevant, and say so briefly when you do ("based on your preference for ...").'
 )
 
 # With a model the memories are numbered and the reply marks what it used (engine/chat/citations.py):
@@ -44,8 +45,12 @@ class Budget:
 
     @classmethod
     def for_window(cls, window_tokens: int) -> Budget:
-        return cls(int(window_tokens * SYSTEM_SHARE), int(window_tokens * MEMORY_SHARE),
-                   int(window_tokens * HISTORY_SHARE), int(window_tokens * REPLY_SHARE))
+        return cls(
+            int(window_tokens * SYSTEM_SHARE),
+            int(window_tokens * MEMORY_SHARE),
+            int(window_tokens * HISTORY_SHARE),
+            int(window_tokens * REPLY_SHARE),
+        )
 
 
 def fit_memories(contents: list[str], budget_tokens: int) -> list[str]:
@@ -68,13 +73,13 @@ def shorten_middle(text: str, budget_tokens: int) -> str:
     low, high = 0, len(text)  # the most characters whose head+tail still fits
     while low < high:
         keep = (low + high + 1) // 2
-        head, tail = text[: keep - keep // 2], text[len(text) - keep // 2:]
+        head, tail = text[: keep - keep // 2], text[len(text) - keep // 2 :]
         cut = f"{head}{CUT_MARK.format(count=len(text) - keep)}{tail}"
         if count_tokens(cut) <= budget_tokens:
             low = keep
         else:
             high = keep - 1
-    head, tail = text[: low - low // 2], text[len(text) - low // 2:]
+    head, tail = text[: low - low // 2], text[len(text) - low // 2 :]
     return f"{head}{CUT_MARK.format(count=len(text) - low)}{tail}"
 
 
@@ -98,8 +103,15 @@ def fit_history(messages: list[dict], budget_tokens: int) -> list[dict]:
     return list(reversed(kept))
 
 
-def build_messages(history: list[dict], memories: list[str], *, window_tokens: int = 8192,
-                   system_prompt: str = SYSTEM_PROMPT, earlier: str = "", numbered: bool = False) -> list[dict]:
+def build_messages(
+    history: list[dict],
+    memories: list[str],
+    *,
+    window_tokens: int = 8192,
+    system_prompt: str = SYSTEM_PROMPT,
+    earlier: str = "",
+    numbered: bool = False,
+) -> list[dict]:
     """System prompt (+ memories block, + the summary of the chat's turns that no longer fit) followed by
     the recent history that fits, ending with the user turn. The summary is paid from the history budget.
     `numbered`: the memories are numbered for a model to mark what it used (CITE_INSTRUCTION)."""

@@ -11,6 +11,7 @@ each store padded with 500 distractor memories (`python -m bench.chat --split de
 probability ranked the needed memories lower than the cosine did (need-hit 0.55 against 0.60 at the
 same 380 tokens per turn).
 """
+
 from __future__ import annotations
 
 from . import relevance
@@ -19,8 +20,9 @@ CANDIDATES = 100  # what recall proposes (its vector retriever's own limit)
 MEMORY_TOKENS = 700  # the most a turn's memories may cost a model (the window's memory budget is larger)
 
 
-def ranked(model, message: str, previous_user_messages: list[str], query_vector,
-           candidates: list[relevance.Candidate]) -> list[int]:
+def ranked(
+    model, message: str, previous_user_messages: list[str], query_vector, candidates: list[relevance.Candidate]
+) -> list[int]:
     """Indexes into `candidates` (recall's, nearest first by cosine), best first: none when the message
     gate finds the message needs no memory (only those naming someone it names, then), else the relevance
     model's choice followed by the rest by cosine. The caller cuts the list to MEMORY_TOKENS."""

@@ -19,6 +19,7 @@ another embedder, `rules_only()`), the fixed cosine gates of recipes.py decide i
 The trainer calls `pair_features` on plain data, the chat turn on recalled rows: one function, so the
 features seen in training are the features seen in a chat.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,9 +37,21 @@ MODEL_NAME = "relevance"
 CANDIDATES = 10  # what recall proposes to the model; the prompt still takes at most 3
 KINDS = ("preference", "fact", "lesson", "goal", "context", "episode")
 FEATURES = (
-    "cosine", "cosine_below_best", "cosine_rank", "question", "first_person", "leans",
-    "log_content_words", "message_cjk", "memory_cjk", "shared_words", "shared_share",
-    "message_needs_memory", *(f"kind_{kind}" for kind in KINDS), "cross_language", "cosine_cross_language",
+    "cosine",
+    "cosine_below_best",
+    "cosine_rank",
+    "question",
+    "first_person",
+    "leans",
+    "log_content_words",
+    "message_cjk",
+    "memory_cjk",
+    "shared_words",
+    "shared_share",
+    "message_needs_memory",
+    *(f"kind_{kind}" for kind in KINDS),
+    "cross_language",
+    "cosine_cross_language",
 )
 
 
@@ -52,6 +65,7 @@ class Candidate:
 @dataclass(frozen=True)
 class MessageShape:
     """What the message alone says, computed once per turn."""
+
     question: bool
     first_person: bool
     leans: bool
@@ -62,8 +76,15 @@ class MessageShape:
 
     @classmethod
     def of(cls, message: str, leans: bool, needs_memory: float, vector) -> MessageShape:
-        return cls(wants(message), speaks_of_user(message),
-                   leans, frozenset(content_words(message)), has_cjk(message), float(needs_memory), unit(vector))
+        return cls(
+            wants(message),
+            speaks_of_user(message),
+            leans,
+            frozenset(content_words(message)),
+            has_cjk(message),
+            float(needs_memory),
+            unit(vector),
+        )
 
 
 def unit(vector) -> np.ndarray:
@@ -92,12 +113,25 @@ def pair_features(shape: MessageShape, candidates: list[Candidate]) -> np.ndarra
         memory_cjk = has_cjk(candidate.content)
         # Across languages the cosine runs lower for the same meaning: the model weighs it apart.
         cross = float(shape.cjk != memory_cjk)
-        rows.append([
-            candidate.cosine, best - candidate.cosine, min(order[index], 10),
-            shape.question, shape.first_person, shape.leans, math.log1p(len(shape.words)), shape.cjk,
-            memory_cjk, shared, shared / max(len(shape.words), 1), shape.needs_memory,
-            *(candidate.kind == kind for kind in KINDS), cross, cross * candidate.cosine,
-        ])
+        rows.append(
+            [
+                candidate.cosine,
+                best - candidate.cosine,
+                min(order[index], 10),
+                shape.question,
+                shape.first_person,
+                shape.leans,
+                math.log1p(len(shape.words)),
+                shape.cjk,
+                memory_cjk,
+                shared,
+                shared / max(len(shape.words), 1),
+                shape.needs_memory,
+                *(candidate.kind == kind for kind in KINDS),
+                cross,
+                cross * candidate.cosine,
+            ]
+        )
     return np.asarray(rows, dtype=np.float64)
 
 
@@ -123,10 +157,12 @@ def part(model, name: str) -> tuple[np.ndarray, float]:
 
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*[a-z][\w'-]*")  # "Anna", "McKenzie", not "US", "I"
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*|\n)\s*[\"'(“‘]?([A-Z][\w'-]*)")
-_NOT_NAMES = frozenset((
-    "january february march april may june july august september october november december monday tuesday "
-    "wednesday thursday friday saturday sunday christmas easter ok okay hi hey hello thanks please"
-).split())
+_NOT_NAMES = frozenset(
+    (
+        "january february march april may june july august september october november december monday tuesday "
+        "wednesday thursday friday saturday sunday christmas easter ok okay hi hey hello thanks please"
+    ).split()
+)
 RARE_ZH = 1000  # a Chinese word jieba's dictionary counts fewer times than this (or not at all) is rare
 
 
@@ -137,9 +173,13 @@ def _rare_zh(word: str) -> bool:
     import jieba
     import jieba.posseg
 
-    return (len(word) >= 2 and has_cjk(word) and word not in ZH_STOPWORDS
-            and (jieba.dt.FREQ.get(word) or 0) < RARE_ZH
-            and jieba.posseg.dt.word_tag_tab.get(word) not in _NOT_NAMES_ZH)
+    return (
+        len(word) >= 2
+        and has_cjk(word)
+        and word not in ZH_STOPWORDS
+        and (jieba.dt.FREQ.get(word) or 0) < RARE_ZH
+        and jieba.posseg.dt.word_tag_tab.get(word) not in _NOT_NAMES_ZH
+    )
 
 
 def names_in(message: str) -> frozenset[str]:
@@ -148,24 +188,30 @@ def names_in(message: str) -> frozenset[str]:
     text = message.replace("’", "'")
     # An English sentence's first word is capitalised whatever it is; a Latin word in Chinese is as written.
     openers = set() if has_cjk(text) else {m.start(1) for m in _SENTENCE_START.finditer(text)}
-    english = {m.group(0) for m in _CAPITALISED.finditer(text)
-               if m.start() not in openers and m.group(0).casefold() not in _NOT_NAMES}
+    english = {
+        m.group(0)
+        for m in _CAPITALISED.finditer(text)
+        if m.start() not in openers and m.group(0).casefold() not in _NOT_NAMES
+    }
     return frozenset(english | {w for w in content_words(message) if _rare_zh(w)})
 
 
 # Words that say a name in a memory is someone close to the user ("my sister Anna", "Anna, her coach",
 # "a corgi called Mantou", "妹妹小雨", "同事Leo", "叫馒头"), or a speaker ("Caroline: ...").
-_RELATIONS_EN = frozenset((
-    "mom mum mother dad father parent parents sister brother sibling son daughter kid kids child children "
-    "baby wife husband partner spouse boyfriend girlfriend fiance fiancee friend friends bestie colleague "
-    "coworker boss manager teammate classmate roommate flatmate neighbour neighbor cousin aunt uncle niece "
-    "nephew grandma grandmother grandpa grandfather granny teacher coach mentor therapist doctor dog cat "
-    "puppy kitten pet named called"
-).split())
+_RELATIONS_EN = frozenset(
+    (
+        "mom mum mother dad father parent parents sister brother sibling son daughter kid kids child children "
+        "baby wife husband partner spouse boyfriend girlfriend fiance fiancee friend friends bestie colleague "
+        "coworker boss manager teammate classmate roommate flatmate neighbour neighbor cousin aunt uncle niece "
+        "nephew grandma grandmother grandpa grandfather granny teacher coach mentor therapist doctor dog cat "
+        "puppy kitten pet named called"
+    ).split()
+)
 _RELATIONS_ZH = re.compile(
     "(?:妈妈|妈|母亲|爸爸|爸|父亲|姐姐|妹妹|哥哥|弟弟|姐|妹|哥|弟|儿子|女儿|孩子|宝宝|老公|老婆|妻子|丈夫|爱人|对象|"
     "男朋友|女朋友|未婚夫|未婚妻|朋友|闺蜜|同事|领导|老板|上司|同学|室友|邻居|表姐|表妹|表哥|表弟|堂姐|堂妹|"
-    "堂哥|堂弟|阿姨|叔叔|舅舅|姑姑|奶奶|爷爷|外婆|外公|姥姥|老师|教练|医生|狗|猫|叫|名叫)$")  # just before the name
+    "堂哥|堂弟|阿姨|叔叔|舅舅|姑姑|奶奶|爷爷|外婆|外公|姥姥|老师|教练|医生|狗|猫|叫|名叫)$"
+)  # just before the name
 _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
@@ -176,9 +222,14 @@ def _memory_names(content: str) -> frozenset[str]:
     names = set()
     words = [(m.group(0).removesuffix("'s"), m.start()) for m in _WORD_EN.finditer(text)]
     for index, (word, at) in enumerate(words):
-        if _CAPITALISED.fullmatch(word) and word.casefold() not in EN_STOPWORDS and (
-                {w.casefold() for w, _ in words[max(0, index - 3):index + 4]} & _RELATIONS_EN
-                or _RELATIONS_ZH.search(text[max(0, at - 4):at])):
+        if (
+            _CAPITALISED.fullmatch(word)
+            and word.casefold() not in EN_STOPWORDS
+            and (
+                {w.casefold() for w, _ in words[max(0, index - 3) : index + 4]} & _RELATIONS_EN
+                or _RELATIONS_ZH.search(text[max(0, at - 4) : at])
+            )
+        ):
             names.add(word)
     speaker = re.match(r"\s*([A-Z][\w'-]*)\s*[:：]", text)
     if speaker:
@@ -186,8 +237,10 @@ def _memory_names(content: str) -> frozenset[str]:
     for word in _memory_words(content):
         if _rare_zh(word):
             at = text.find(word)
-            if at >= 0 and (_RELATIONS_ZH.search(text[max(0, at - 4):at])
-                            or text[at + len(word):at + len(word) + 1] in (":", "：")):
+            if at >= 0 and (
+                _RELATIONS_ZH.search(text[max(0, at - 4) : at])
+                or text[at + len(word) : at + len(word) + 1] in (":", "：")
+            ):
                 names.add(word)
     return frozenset(names)
 
@@ -206,8 +259,9 @@ def message_needs_memory(model, query_vector, message: str) -> bool:
     return needs_memory(*part(model, "message"), query_vector) >= float(model.meta["message_threshold"])
 
 
-def choose(model, message: str, previous_user_messages: list[str], query_vector,
-           candidates: list[Candidate], limit: int = 3) -> list[tuple[int, float]]:
+def choose(
+    model, message: str, previous_user_messages: list[str], query_vector, candidates: list[Candidate], limit: int = 3
+) -> list[tuple[int, float]]:
     """(index into candidates, probability) of those the model keeps, best first, at most `limit`.
 
     A message the gate finds needs no memory still gets the candidates that name someone it names as

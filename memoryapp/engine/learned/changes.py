@@ -7,6 +7,7 @@ A replacement must clear a high threshold, chosen on the dev pairs so that wrong
 under 2 %: superseding a memory the user still holds true is data loss, a missed change only leaves
 two versions side by side for the user to tidy.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .slots import may_replace, new_value, restated, slots_of, theirs
 from . import change_features
 from .model import TrainedModel
+from .slots import may_replace, new_value, restated, slots_of, theirs
 
 NAME = "changes"
 REPLACES, RESTATES, OTHER = "replaces", "restates", "other"
@@ -46,12 +47,14 @@ class Verdict:
     doubt: int | None = None  # OTHER, but it may replace this neighbour of its slot: ask the user
 
 
-def pair_probabilities(model: TrainedModel, new: str, new_kind: str | None, v_new: np.ndarray,
-                       neighbours: Sequence[Existing]) -> np.ndarray:
+def pair_probabilities(
+    model: TrainedModel, new: str, new_kind: str | None, v_new: np.ndarray, neighbours: Sequence[Existing]
+) -> np.ndarray:
     """One row per neighbour, one column per class in CLASSES order. `new_kind` None: each pair as if the
     statement were of its neighbour's kind."""
-    rows = np.array([change_features.row(new, new_kind or n.kind, n.content, n.kind, v_new, n.vector)
-                     for n in neighbours])
+    rows = np.array(
+        [change_features.row(new, new_kind or n.kind, n.content, n.kind, v_new, n.vector) for n in neighbours]
+    )
     probabilities = model.probabilities(rows)
     order = [model.classes.index(name) for name in CLASSES]
     return probabilities[:, order]
@@ -62,8 +65,14 @@ def pair_probabilities(model: TrainedModel, new: str, new_kind: str | None, v_ne
 RulesSeeAChange = Callable[[str, str, str, str, float], bool]
 
 
-def choose(model: TrainedModel, new: str, new_kind: str, v_new: np.ndarray, neighbours: Sequence[Existing],
-           rules: RulesSeeAChange | None = None) -> Verdict:
+def choose(
+    model: TrainedModel,
+    new: str,
+    new_kind: str,
+    v_new: np.ndarray,
+    neighbours: Sequence[Existing],
+    rules: RulesSeeAChange | None = None,
+) -> Verdict:
     """Restated or replaced, whichever clears its threshold by more; else, where the weights carry a
     `rules_floor` and the rules are given, a change the rules see (rules_verdict); else a new memory."""
     if not neighbours:
@@ -94,10 +103,16 @@ def doubt(p: np.ndarray, new: str, neighbours: Sequence[Existing]) -> int | None
     column = p[:, CLASSES.index(REPLACES)]
     slots = slots_of(new)
     cue = change_features.says_a_change(new)
-    doubted = [i for i, n in enumerate(neighbours)
-               if may_replace(new, n.content) and not restated(new, n.content)
-               and ((slots & slots_of(n.content) and (column[i] >= ASK_FLOOR or new_value(new, n.content)))
-                    or (cue and column[i] >= CUE_ASK_FLOOR))]
+    doubted = [
+        i
+        for i, n in enumerate(neighbours)
+        if may_replace(new, n.content)
+        and not restated(new, n.content)
+        and (
+            (slots & slots_of(n.content) and (column[i] >= ASK_FLOOR or new_value(new, n.content)))
+            or (cue and column[i] >= CUE_ASK_FLOOR)
+        )
+    ]
     return max(doubted, key=lambda i: column[i]) if doubted else None
 
 
@@ -119,8 +134,15 @@ _THEIRS = re.compile(r"\b(?:his|her|their)\b|^\s*(?:公司|单位|学校|部门|
 _LEADING_NAME = re.compile(r"\s*([A-Z][a-z]+)\b")
 
 
-def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: np.ndarray,
-                  neighbours: Sequence[Existing], rules: RulesSeeAChange) -> Verdict:
+def rules_verdict(
+    floor: float,
+    p: np.ndarray,
+    new: str,
+    new_kind: str,
+    v_new: np.ndarray,
+    neighbours: Sequence[Existing],
+    rules: RulesSeeAChange,
+) -> Verdict:
     """The rules' change (engine/llm/defaults.py: a change word and the same slot: home, work, a shared
     word, a new product for the same use) where the model did not see one: they catch plain changes said
     without the old value ("我搬到杭州了", "We moved to Lisbon"), which the model alone leaves as two
@@ -135,7 +157,11 @@ def rules_verdict(floor: float, p: np.ndarray, new: str, new_kind: str, v_new: n
     for i, n in enumerate(neighbours):
         if not rules(new, new_kind, n.content, n.kind, change_features.cosine(v_new, n.vector)):
             continue
-        if leading and leading.group(1) not in ("I", "My", "We", "Our") and leading.group(1).lower() in n.content.lower():
+        if (
+            leading
+            and leading.group(1) not in ("I", "My", "We", "Our")
+            and leading.group(1).lower() in n.content.lower()
+        ):
             continue  # "Max has a new ball" beside "My dog is Max": news about Max, not a new Max
         if column[i] >= floor and column[i] > best.probability:
             best = Verdict(REPLACES, i, float(column[i]))
@@ -152,4 +178,3 @@ def _model_verdict(model: TrainedModel, p: np.ndarray) -> Verdict:
         if column[i] >= thresholds[label] and column[i] - thresholds[label] >= margin:
             best, margin = Verdict(label, i, float(column[i])), float(column[i] - thresholds[label])
     return best
-

@@ -5,6 +5,7 @@ One file per model, written by `python -m bench.train` (bench/train/); each reco
 vectors it was trained on: under another EMBEDDING_MODEL it is not used (`usable`), and the system check
 in memoryapp/checks.py tells the operator the command that retrains.
 """
+
 from __future__ import annotations
 
 import json
@@ -75,9 +76,15 @@ class TrainedModel:
     def save(self, path: Path | None = None) -> Path:
         path = path or WEIGHTS_DIR / f"{self.name}.npz"
         arrays = {f"w{n}": w for n, (w, _) in enumerate(self.layers)} | {
-            f"b{n}": b for n, (_, b) in enumerate(self.layers)}
-        np.savez_compressed(path, mean=self.mean, scale=self.scale, meta=np.array(json.dumps(self.meta, sort_keys=True)),
-                            **{k: v.astype(np.float32) for k, v in arrays.items()})
+            f"b{n}": b for n, (_, b) in enumerate(self.layers)
+        }
+        np.savez_compressed(
+            path,
+            mean=self.mean,
+            scale=self.scale,
+            meta=np.array(json.dumps(self.meta, sort_keys=True)),
+            **{k: v.astype(np.float32) for k, v in arrays.items()},
+        )
         return path
 
 
@@ -85,8 +92,9 @@ def read(path: Path) -> TrainedModel:
     with np.load(path, allow_pickle=False) as data:
         depth = sum(1 for key in data.files if key.startswith("w"))
         layers = tuple((data[f"w{n}"].astype(np.float64), data[f"b{n}"].astype(np.float64)) for n in range(depth))
-        return TrainedModel(name=path.stem, layers=layers, mean=data["mean"], scale=data["scale"],
-                            meta=json.loads(str(data["meta"])))
+        return TrainedModel(
+            name=path.stem, layers=layers, mean=data["mean"], scale=data["scale"], meta=json.loads(str(data["meta"]))
+        )
 
 
 @cache

@@ -1,6 +1,7 @@
 """A memory that tells when it began ("I moved to Suzhou last month", "两年前开始学的") starts then: the
 relative time is read against the day it was said (lib/dates.py) into the memory's `valid_from`, so the
 words stay true after that day and "as of" and the replaced-by chain put it where it belongs."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -11,6 +11,7 @@ window's first message makes a second pass a no-op, and is written in the episod
 With auto-extract off the episode is not written: it waits as a MemorySuggestion, like every other
 memory a chat yields, and confirming it writes it (engine/learning/extraction.py: confirm_suggestion).
 """
+
 from __future__ import annotations
 
 import logging
@@ -55,7 +56,7 @@ class Episode:
 def windows(conversation: Conversation) -> list[list[Message]]:
     """The windows ready to be summarised: every full one, and the last partial one once it ended."""
     messages = list(conversation.messages.order_by("created_at", "id"))
-    chunks = [messages[i:i + EPISODE_WINDOW] for i in range(0, len(messages), EPISODE_WINDOW)]
+    chunks = [messages[i : i + EPISODE_WINDOW] for i in range(0, len(messages), EPISODE_WINDOW)]
     if chunks and len(chunks[-1]) < EPISODE_WINDOW and conversation.ended_at is None:
         chunks.pop()
     return chunks
@@ -83,8 +84,9 @@ def consolidate(conversation: Conversation, *, llm: ModelChoice = CONFIGURED) ->
     return written
 
 
-def _consolidate_window(conversation: Conversation, window: list[Message], llm: LLMProvider | None,
-                        prefs: MemorySettings) -> Episode | None:
+def _consolidate_window(
+    conversation: Conversation, window: list[Message], llm: LLMProvider | None, prefs: MemorySettings
+) -> Episode | None:
     calls_before = getattr(llm, "calls", 0)
     said = [{"role": m.role, "content": m.content} for m in window if m.memory_command is None]  # no memory commands
     summary = " ".join(summarise_episode(said, llm, learnt_from_chat(conversation, said, llm)).split()) if said else ""
@@ -95,23 +97,37 @@ def _consolidate_window(conversation: Conversation, window: list[Message], llm: 
     suggestion = None
     try:
         with transaction.atomic():
-            run = ConsolidationRun.objects.create(conversation=conversation, first_message_id=first.pk,
-                                                  last_message_id=last.pk, llm_calls=calls)
+            run = ConsolidationRun.objects.create(
+                conversation=conversation, first_message_id=first.pk, last_message_id=last.pk, llm_calls=calls
+            )
             if summary and any(m.role == Role.USER for m in window):
                 source = next((m for m in reversed(window) if m.role == Role.USER), last)
-                episode = {"kind": "episode", "importance": EPISODE_IMPORTANCE, "confidence": EPISODE_CONFIDENCE,
-                           "valid_from": first.created_at}
+                episode = {
+                    "kind": "episode",
+                    "importance": EPISODE_IMPORTANCE,
+                    "confidence": EPISODE_CONFIDENCE,
+                    "valid_from": first.created_at,
+                }
                 content = f"[{_stamp(first.created_at)}] {summary}"
                 if prefs.auto_extract:
                     run.memory = write.add_memory(
-                        conversation.user_id, content, **episode, source=MemorySource.EXTRACTED,
-                        source_conversation_id=conversation.pk, source_message_id=source.pk, actor=Actor.EXTRACTOR,
+                        conversation.user_id,
+                        content,
+                        **episode,
+                        source=MemorySource.EXTRACTED,
+                        source_conversation_id=conversation.pk,
+                        source_message_id=source.pk,
+                        actor=Actor.EXTRACTOR,
                     ).memory
                     run.save(update_fields=["memory"])
                 else:
                     suggestion = MemorySuggestion.objects.create(
-                        user_id=conversation.user_id, conversation=conversation, message=source, content=content,
-                        **episode)
+                        user_id=conversation.user_id,
+                        conversation=conversation,
+                        message=source,
+                        content=content,
+                        **episode,
+                    )
     except IntegrityError:  # another worker wrote this window's episode first
         return None
     return Episode(first.pk, last.pk, run.memory_id, suggestion.pk if suggestion else None)
@@ -130,8 +146,9 @@ def waits_for_extraction(conversation: Conversation, *, llm: ModelChoice = CONFI
     if runs.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists():
         return True
     covered = runs.aggregate(last=Max("last_message_id"))["last"] or 0
-    return conversation.messages.filter(role=Role.USER, memory_command__isnull=True, id__gt=covered,
-                                        id__lte=windows[-1][-1].pk).exists()
+    return conversation.messages.filter(
+        role=Role.USER, memory_command__isnull=True, id__gt=covered, id__lte=windows[-1][-1].pk
+    ).exists()
 
 
 def learnt_from_chat(conversation: Conversation, said: list[dict], llm: LLMProvider | None) -> list[str]:
@@ -139,10 +156,16 @@ def learnt_from_chat(conversation: Conversation, said: list[dict], llm: LLMProvi
     and, with no model, what the rules would type from these messages: extraction may not have run yet
     (a chat's last window is extracted and consolidated by jobs queued together), and the rules are
     cheap and decide the same way every time."""
-    stored = Memory.objects.filter(user_id=conversation.user_id, source_conversation=conversation).exclude(
-        kind=MemoryKind.EPISODE).values_list("content", flat=True)
-    waiting = MemorySuggestion.objects.filter(user_id=conversation.user_id, conversation=conversation).exclude(
-        kind=MemoryKind.EPISODE).values_list("content", flat=True)
+    stored = (
+        Memory.objects.filter(user_id=conversation.user_id, source_conversation=conversation)
+        .exclude(kind=MemoryKind.EPISODE)
+        .values_list("content", flat=True)
+    )
+    waiting = (
+        MemorySuggestion.objects.filter(user_id=conversation.user_id, conversation=conversation)
+        .exclude(kind=MemoryKind.EPISODE)
+        .values_list("content", flat=True)
+    )
     learnt = [*stored, *waiting]
     if llm is None:
         learnt += [candidate.content for candidate in extract_candidates(said, None).candidates]

@@ -8,6 +8,7 @@ not asked about again. Progress goes to the user's open pages (`MemoryEventType.
 per user at a time: a second one started meanwhile finds the user's lock taken and returns.
 No model: nothing happens, and recall works on the memories' own words.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -55,8 +56,13 @@ def _only_pass(user_id: int) -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_NAMESPACE, user_id])
 
 
-def write_missing_cues(user_id: int, llm: ModelChoice = CONFIGURED, *, batch: int = CUE_BATCH,
-                       progress: Callable[[int, int], None] | None = None) -> int:
+def write_missing_cues(
+    user_id: int,
+    llm: ModelChoice = CONFIGURED,
+    *,
+    batch: int = CUE_BATCH,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Write cues for the user's memories that lack them; returns how many memories got some.
     Raises ProviderError when the model fails (what was written before stays)."""
     provider = resolve(llm)
@@ -70,8 +76,7 @@ def write_missing_cues(user_id: int, llm: ModelChoice = CONFIGURED, *, batch: in
             progress = partial(publish_progress, user_id, CUE_JOB)
         done = written = 0
         while True:
-            rows = list(waiting(user_id).defer("embedding", "cue_embedding", "search_vector")
-                        .order_by("id")[:batch])
+            rows = list(waiting(user_id).defer("embedding", "cue_embedding", "search_vector").order_by("id")[:batch])
             if not rows:
                 return written
             answers = write_cues(rows, provider)

@@ -10,6 +10,7 @@ Work is queued through the job seam (engine/jobs.py, `Job.EXTRACT`), on commit; 
 its queue as an argument (default: the seam) so benchmarks can run turns with none. The task
 (tasks/extraction.py) loads the window by ids and calls `run_window`, as `manage.py extract` does.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,6 +33,7 @@ from memoryapp.providers.llm import ProviderError
 
 from .. import jobs
 from ..errors import MemoryConflict
+from ..learned.slots import slots_of
 from ..llm import CONFIGURED, ModelChoice, resolve
 from ..llm.candidates import extract_candidates
 from ..llm.decisions import decide
@@ -39,7 +41,6 @@ from ..llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour, no
 from ..memories import conflicts, write
 from ..memories.validation import MAX_CONTEXT_LENGTH
 from ..sensitive import contains_sensitive
-from ..learned.slots import slots_of
 from .anchoring import anchored_start
 
 if TYPE_CHECKING:
@@ -86,17 +87,23 @@ def queue_run(conversation: Conversation, message_ids: list[int]) -> tuple[Extra
     key = window_key(conversation.pk, message_ids)
     try:
         with transaction.atomic():
-            run, created = ExtractionRun.objects.get_or_create(key=key, defaults={
-                "user_id": conversation.user_id, "conversation": conversation,
-                "message_ids": sorted(message_ids), "last_message_id": max(message_ids),
-            })
+            run, created = ExtractionRun.objects.get_or_create(
+                key=key,
+                defaults={
+                    "user_id": conversation.user_id,
+                    "conversation": conversation,
+                    "message_ids": sorted(message_ids),
+                    "last_message_id": max(message_ids),
+                },
+            )
     except IntegrityError:  # a concurrent turn created it first
         return ExtractionRun.objects.get(key=key), False
     return run, created
 
 
-def on_user_turn(conversation: Conversation, enqueue: EnqueueExtraction | None = None,
-                 prefs: MemorySettings | None = None) -> bool:
+def on_user_turn(
+    conversation: Conversation, enqueue: EnqueueExtraction | None = None, prefs: MemorySettings | None = None
+) -> bool:
     """Call after saving a user message: every N user turns, queue extraction of the last 10 messages
     through `enqueue` (default: the job seam, which queues on commit: the worker must see the committed
     message). `prefs`: the user's settings when the caller has them already."""
@@ -121,9 +128,11 @@ def stalled_runs(now=None, limit: int = 200) -> list[ExtractionRun]:
     """Runs no worker will finish on its own: queued while the broker was down, claimed by a worker
     that died, or failed (model down past the task's own retries) with attempts left."""
     now = now or timezone.now()
-    stalled = (Q(status=RunStatus.QUEUED, created_at__lt=now - STALLED_AFTER)
-               | Q(status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER)
-               | Q(status=RunStatus.FAILED, attempts__lt=SWEEP_MAX_ATTEMPTS, finished_at__lt=now - STALLED_AFTER))
+    stalled = (
+        Q(status=RunStatus.QUEUED, created_at__lt=now - STALLED_AFTER)
+        | Q(status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER)
+        | Q(status=RunStatus.FAILED, attempts__lt=SWEEP_MAX_ATTEMPTS, finished_at__lt=now - STALLED_AFTER)
+    )
     return list(ExtractionRun.objects.filter(stalled).order_by("created_at")[:limit])
 
 
@@ -140,11 +149,13 @@ def claim(run: ExtractionRun, owner: str = "") -> bool:
     """
     now = timezone.now()
     claimable = Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | Q(
-        status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER)
+        status=RunStatus.RUNNING, started_at__lt=now - STALE_AFTER
+    )
     if owner:
         claimable |= Q(status=RunStatus.RUNNING, claimed_by=owner)
     taken = ExtractionRun.objects.filter(claimable, pk=run.pk).update(
-        status=RunStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", claimed_by=owner)
+        status=RunStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", claimed_by=owner
+    )
     run.refresh_from_db()
     return taken == 1
 
@@ -152,7 +163,8 @@ def claim(run: ExtractionRun, owner: str = "") -> bool:
 def fail(run: ExtractionRun, error: str) -> None:
     """Mark this attempt failed, unless another attempt has taken the run over meanwhile."""
     ExtractionRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, attempts=run.attempts).update(
-        status=RunStatus.FAILED, error=error[:5000], finished_at=timezone.now())
+        status=RunStatus.FAILED, error=error[:5000], finished_at=timezone.now()
+    )
 
 
 def run_window(run: ExtractionRun, owner: str = "") -> tuple[ExtractionRun, bool]:
@@ -186,7 +198,9 @@ def requeue_stalled() -> int:
     return len(runs)
 
 
-def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None) -> ExtractionOutcome:
+def extract(
+    run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None
+) -> ExtractionOutcome:
     """Extract one claimed run's window. Raises ProviderError (and friends); the caller records failures.
     `llm`: the model (default: the configured one; None: no model, the rules); `embedder`: default the configured one."""
     from memoryapp.providers.embeddings import get_embedder
@@ -197,8 +211,9 @@ def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embe
     prefs = MemorySettings.objects.get_or_create(user_id=run.user_id)[0]
     # Turns about memory itself ("forget that I live in Berlin", the listing that answers "what do you
     # remember?") are never learnt from.
-    messages = list(Message.objects.filter(pk__in=run.message_ids, conversation=conversation,
-                                           memory_command__isnull=True))
+    messages = list(
+        Message.objects.filter(pk__in=run.message_ids, conversation=conversation, memory_command__isnull=True)
+    )
     if conversation.temporary or not prefs.memory_enabled or not messages:
         return _finish(run, RunStatus.SKIPPED, started, 0, {})
 
@@ -210,16 +225,21 @@ def extract(run: ExtractionRun, *, llm: ModelChoice = CONFIGURED, embedder: Embe
         return _suggest(run, messages, candidates, started, getattr(llm, "calls", 0) - calls_before)
 
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v, c.content))
-             for c, v in zip(candidates, vectors)]
+    items = [
+        CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v, c.content))
+        for c, v in zip(candidates, vectors)
+    ]
     decisions = decide(items, llm)  # checked: a hallucinated id never reaches the write path
     calls = getattr(llm, "calls", 0) - calls_before
     applied: dict[str, int] = {}
     memory_ids: list[int] = []
     with transaction.atomic():  # all or nothing, the run's status included
         # Still ours? A worker that outlived its claim (a redelivery took it over) must not apply twice.
-        if not ExtractionRun.objects.select_for_update().filter(
-                pk=run.pk, status=RunStatus.RUNNING, attempts=run.attempts).exists():
+        if (
+            not ExtractionRun.objects.select_for_update()
+            .filter(pk=run.pk, status=RunStatus.RUNNING, attempts=run.attempts)
+            .exists()
+        ):
             raise RunTakenOver(f"extraction run {run.pk} was taken over by another attempt")
         for decision in decisions.decisions:
             i = decision.candidate_index
@@ -252,8 +272,10 @@ def nearest_memories(user_id: int, vector: list[float], content: str = "") -> li
     ("我们搬到重庆了" and "Lives in Chengdu" share few)."""
     nearest = list(
         Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
-        .exclude(embedding__isnull=True).exclude(kind="episode")
-        .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:SLOT_SEARCH]
+        .exclude(embedding__isnull=True)
+        .exclude(kind="episode")
+        .annotate(distance=CosineDistance("embedding", vector))
+        .order_by("distance")[:SLOT_SEARCH]
     )
     shown = [m for m in nearest[:NEIGHBOURS] if 1 - m.distance >= NEIGHBOUR_MIN_SIMILARITY]
     slots = slots_of(content)
@@ -276,23 +298,50 @@ def learnt_from(message: Message | None) -> str:
     return message.content[:MAX_CONTEXT_LENGTH]
 
 
-def _apply(run: ExtractionRun, action: DecisionAction, target_id: int | None, candidate: Candidate,
-           vector: list[float], messages: list[Message]) -> Memory | None:
+def _apply(
+    run: ExtractionRun,
+    action: DecisionAction,
+    target_id: int | None,
+    candidate: Candidate,
+    vector: list[float],
+    messages: list[Message],
+) -> Memory | None:
     said = _source_message(candidate, messages)
-    source = {"source": MemorySource.EXTRACTED, "source_conversation_id": run.conversation_id,
-              "source_message_id": said.pk, "context": learnt_from(said)}
-    details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence,
-               "cues": [cue for cue in candidate.cues if not contains_sensitive(cue)]}
+    source = {
+        "source": MemorySource.EXTRACTED,
+        "source_conversation_id": run.conversation_id,
+        "source_message_id": said.pk,
+        "context": learnt_from(said),
+    }
+    details = {
+        "kind": candidate.kind.value,
+        "importance": candidate.importance,
+        "confidence": candidate.confidence,
+        "cues": [cue for cue in candidate.cues if not contains_sensitive(cue)],
+    }
     if action is DecisionAction.ADD:
-        return write.add_memory(run.user_id, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
-                                embedding=vector, valid_from=anchored_start(candidate.content, said.created_at)).memory
+        return write.add_memory(
+            run.user_id,
+            candidate.content,
+            **details,
+            **source,
+            actor=Actor.EXTRACTOR,
+            embedding=vector,
+            valid_from=anchored_start(candidate.content, said.created_at),
+        ).memory
     if action is DecisionAction.SKIP:
         return None
     target = Memory.objects.get(pk=target_id, user_id=run.user_id)  # scoped: never another user's memory
     if action is DecisionAction.UPDATE:
-        return write.supersede_memory(target, candidate.content, **details, **source, actor=Actor.EXTRACTOR,
-                                      embedding=vector,
-                                      valid_from=anchored_start(candidate.content, said.created_at, target)).memory
+        return write.supersede_memory(
+            target,
+            candidate.content,
+            **details,
+            **source,
+            actor=Actor.EXTRACTOR,
+            embedding=vector,
+            valid_from=anchored_start(candidate.content, said.created_at, target),
+        ).memory
     if action is DecisionAction.BOOST:
         return write.boost_memory(target, actor=Actor.EXTRACTOR).memory
     return write.delete_memory(target, actor=Actor.EXTRACTOR).memory
@@ -305,22 +354,29 @@ def ask_about(user_id: int, older_id: int, newer: Memory) -> None:
         conflicts.ask(user_id, older, newer)
 
 
-def _finish(run: ExtractionRun, status: str, started: float, calls: int, applied: dict[str, int],
-            candidates: int = 0) -> ExtractionOutcome:
+def _finish(
+    run: ExtractionRun, status: str, started: float, calls: int, applied: dict[str, int], candidates: int = 0
+) -> ExtractionOutcome:
     run.status, run.llm_calls, run.applied, run.candidates = status, calls, applied, candidates
     run.seconds, run.finished_at = round(time.monotonic() - started, 3), timezone.now()
     run.save(update_fields=["status", "llm_calls", "applied", "candidates", "seconds", "finished_at"])
     return ExtractionOutcome(run=run, ran=True, applied=applied)
 
 
-def _suggest(run: ExtractionRun, messages: list[Message], candidates: list[Candidate], started: float,
-             calls: int) -> ExtractionOutcome:
+def _suggest(
+    run: ExtractionRun, messages: list[Message], candidates: list[Candidate], started: float, calls: int
+) -> ExtractionOutcome:
     with transaction.atomic():
         for candidate in candidates:
             MemorySuggestion.objects.create(
-                user_id=run.user_id, run=run, conversation_id=run.conversation_id,
-                message=_source_message(candidate, messages), content=candidate.content, kind=candidate.kind.value,
-                importance=candidate.importance, confidence=candidate.confidence,
+                user_id=run.user_id,
+                run=run,
+                conversation_id=run.conversation_id,
+                message=_source_message(candidate, messages),
+                content=candidate.content,
+                kind=candidate.kind.value,
+                importance=candidate.importance,
+                confidence=candidate.confidence,
             )
         return _finish(run, RunStatus.SUGGESTED, started, calls, {"SUGGESTED": len(candidates)}, len(candidates))
 
@@ -332,19 +388,30 @@ def confirm_suggestion(suggestion: MemorySuggestion, *, actor: str = Actor.USER)
         if suggestion.status != SuggestionStatus.PENDING:
             raise ValueError(f"suggestion {suggestion.pk} was already {suggestion.status}")
         result = write.add_memory(
-            suggestion.user_id, suggestion.content, kind=suggestion.kind, importance=suggestion.importance,
-            confidence=suggestion.confidence, valid_from=suggestion.valid_from, source=MemorySource.EXTRACTED,
-            source_conversation_id=suggestion.conversation_id, source_message_id=suggestion.message_id, actor=actor,
+            suggestion.user_id,
+            suggestion.content,
+            kind=suggestion.kind,
+            importance=suggestion.importance,
+            confidence=suggestion.confidence,
+            valid_from=suggestion.valid_from,
+            source=MemorySource.EXTRACTED,
+            source_conversation_id=suggestion.conversation_id,
+            source_message_id=suggestion.message_id,
+            actor=actor,
             context=learnt_from(suggestion.message),
         )
         suggestion.status, suggestion.memory, suggestion.decided_at = (
-            SuggestionStatus.CONFIRMED, result.memory, timezone.now())
+            SuggestionStatus.CONFIRMED,
+            result.memory,
+            timezone.now(),
+        )
         suggestion.save(update_fields=["status", "memory", "decided_at"])
         return result
 
 
 def dismiss_suggestion(suggestion: MemorySuggestion) -> MemorySuggestion:
     MemorySuggestion.objects.filter(pk=suggestion.pk, status=SuggestionStatus.PENDING).update(
-        status=SuggestionStatus.DISMISSED, decided_at=timezone.now())
+        status=SuggestionStatus.DISMISSED, decided_at=timezone.now()
+    )
     suggestion.refresh_from_db()
     return suggestion

@@ -8,12 +8,14 @@ past PROMOTE_RELEVANCE are reviewed for core in one batched model call (engine/l
 model, by rule). Every change
 goes through engine.memories.write, so it is a MemoryEvent and a `memory.*` event. One pass per user per day.
 """
+
 from __future__ import annotations
 
 import logging
 import math
 from dataclasses import dataclass
 from datetime import datetime
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -120,8 +122,9 @@ def apply(changes: list[PlannedChange], now: datetime) -> dict[str, int]:
     return counts
 
 
-def forget_user(user_id: int, now: datetime | None = None, *, llm: ModelChoice = CONFIGURED,
-                dry_run: bool = False) -> tuple[list[PlannedChange], bool]:
+def forget_user(
+    user_id: int, now: datetime | None = None, *, llm: ModelChoice = CONFIGURED, dry_run: bool = False
+) -> tuple[list[PlannedChange], bool]:
     """Run (or preview) one user's pass for `now`'s day. Returns the changes and whether they were applied."""
     now = now or timezone.now()
     day = timezone.localdate(now)
@@ -135,7 +138,10 @@ def forget_user(user_id: int, now: datetime | None = None, *, llm: ModelChoice =
             run = ForgettingRun.objects.create(user_id=user_id, day=day)  # claims the day first
             counts = apply(changes, now)
             run.forgotten, run.demoted, run.promoted = (
-                counts[Change.FORGET], counts[Change.DEMOTE], counts[Change.PROMOTE])
+                counts[Change.FORGET],
+                counts[Change.DEMOTE],
+                counts[Change.PROMOTE],
+            )
             run.save(update_fields=["forgotten", "demoted", "promoted"])
     except IntegrityError:  # another worker took this day
         return [], False
@@ -143,8 +149,12 @@ def forget_user(user_id: int, now: datetime | None = None, *, llm: ModelChoice =
 
 
 def users_with_memories() -> list[int]:
-    return list(Memory.objects.filter(status=MemoryStatus.ACTIVE).values_list("user_id", flat=True)
-                .distinct().order_by("user_id"))
+    return list(
+        Memory.objects.filter(status=MemoryStatus.ACTIVE)
+        .values_list("user_id", flat=True)
+        .distinct()
+        .order_by("user_id")
+    )
 
 
 def queue_all() -> int:

@@ -1,4 +1,4 @@
-""""Remember this" on a chat message: the user's own confirmation, so it saves now, or says why not.
+""" "Remember this" on a chat message: the user's own confirmation, so it saves now, or says why not.
 
 The message goes through extraction's two decisions at once (candidates, then ADD / UPDATE / already
 known against the nearest memories) and the write path, so the same checks apply as to every write: what
@@ -9,6 +9,7 @@ it, and a second "keep it as written?" click would only ask the same thing twice
 auto-learn off too (the settings' "wait for your confirmation": this is the confirmation); memory off
 and a temporary chat save nothing and say so.
 """
+
 from __future__ import annotations
 
 import logging
@@ -55,8 +56,9 @@ class Remembered:
     withheld_secret: bool = False  # part of the message looked like a secret and was left out
 
 
-def remember_message(message: Message, *, llm: ModelChoice = CONFIGURED,
-                     embedder: Embedder | None = None) -> Remembered:
+def remember_message(
+    message: Message, *, llm: ModelChoice = CONFIGURED, embedder: Embedder | None = None
+) -> Remembered:
     """Save what `message` says as memories of its chat's owner (see the module's docstring). `llm`: default
     the configured model (None: no model, the rules); `embedder`: default the configured one."""
     llm = resolve(llm)
@@ -70,14 +72,22 @@ def remember_message(message: Message, *, llm: ModelChoice = CONFIGURED,
     secret = contains_sensitive(message.content)
     if not candidates:
         if secret:
-            return Remembered(refused=_("Not saved: this message looks like it holds a password, key, card or "
-                                        "ID number, and those are never stored."))
+            return Remembered(
+                refused=_(
+                    "Not saved: this message looks like it holds a password, key, card or "
+                    "ID number, and those are never stored."
+                )
+            )
         text = " ".join(message.content.split())
         if len(text) > MAX_CONTENT_LENGTH:
-            return Remembered(refused=_("Not saved: a memory holds at most %(count)d characters. Add the part "
-                                        "that matters on the memories page.") % {"count": MAX_CONTENT_LENGTH})
-        candidates = [Candidate(content=text, kind=MemoryKind.FACT, importance=AS_WRITTEN_IMPORTANCE,
-                                confidence=1.0)]
+            return Remembered(
+                refused=_(
+                    "Not saved: a memory holds at most %(count)d characters. Add the part "
+                    "that matters on the memories page."
+                )
+                % {"count": MAX_CONTENT_LENGTH}
+            )
+        candidates = [Candidate(content=text, kind=MemoryKind.FACT, importance=AS_WRITTEN_IMPORTANCE, confidence=1.0)]
     try:
         saved = _apply(message, candidates, llm, embedder)
     except EngineError as exc:
@@ -97,14 +107,17 @@ def _candidates(message: Message, llm: LLMProvider | None) -> list[Candidate]:
     return clean_candidates(result.candidates)  # secrets dropped whatever the model says
 
 
-def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | None,
-           embedder: Embedder | None) -> list[tuple[Saved, Memory]]:
+def _apply(
+    message: Message, candidates: list[Candidate], llm: LLMProvider | None, embedder: Embedder | None
+) -> list[tuple[Saved, Memory]]:
     from memoryapp.providers.embeddings import get_embedder
 
     user_id = message.conversation.user_id
     vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(user_id, v, c.content))
-             for c, v in zip(candidates, vectors)]
+    items = [
+        CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(user_id, v, c.content))
+        for c, v in zip(candidates, vectors)
+    ]
     if any(item.neighbours for item in items):
         try:
             decisions = {d.candidate_index: d for d in decide(items, llm).decisions}
@@ -113,12 +126,15 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
             decisions = {}
     else:
         decisions = {}
-    source = {"source": MemorySource.MANUAL, "source_conversation_id": message.conversation_id,
-              "source_message_id": message.pk, "context": learnt_from(message)}
+    source = {
+        "source": MemorySource.MANUAL,
+        "source_conversation_id": message.conversation_id,
+        "source_message_id": message.pk,
+        "context": learnt_from(message),
+    }
     saved: list[tuple[Saved, Memory]] = []
     for i, (candidate, vector) in enumerate(zip(candidates, vectors)):
-        details = {"kind": candidate.kind.value, "importance": candidate.importance,
-                   "confidence": candidate.confidence}
+        details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence}
         decision = decisions.get(i)
         action = decision.action if decision else DecisionAction.ADD
         if action in (DecisionAction.SKIP, DecisionAction.BOOST) and decision.target_id:
@@ -129,14 +145,27 @@ def _apply(message: Message, candidates: list[Candidate], llm: LLMProvider | Non
         if action is DecisionAction.UPDATE and decision.target_id:
             old = Memory.objects.filter(pk=decision.target_id, user_id=user_id).first()
             if old is not None and old.is_current:
-                new = write.supersede_memory(old, candidate.content, **details, **source, actor=Actor.USER,
-                                             embedding=vector,
-                                             valid_from=anchored_start(candidate.content, message.created_at, old)).memory
+                new = write.supersede_memory(
+                    old,
+                    candidate.content,
+                    **details,
+                    **source,
+                    actor=Actor.USER,
+                    embedding=vector,
+                    valid_from=anchored_start(candidate.content, message.created_at, old),
+                ).memory
                 saved.append((Saved.UPDATED, new))
                 continue
         # ADD, and DELETE too: the user asked to keep this, not to drop what it resembles.
-        result = write.add_memory(user_id, candidate.content, **details, **source, actor=Actor.USER, embedding=vector,
-                                  valid_from=anchored_start(candidate.content, message.created_at))
+        result = write.add_memory(
+            user_id,
+            candidate.content,
+            **details,
+            **source,
+            actor=Actor.USER,
+            embedding=vector,
+            valid_from=anchored_start(candidate.content, message.created_at),
+        )
         saved.append((Saved.CREATED if result.action != "merged" else Saved.KNOWN, result.memory))
         if decision is not None and decision.ask_about is not None and result.action == "created":
             ask_about(user_id, decision.ask_about, result.memory)  # it may replace a memory of its slot: ask

@@ -15,6 +15,7 @@ Each task owns its prompt, the schema its answer is validated against, and its d
 Engine entry points take it as an argument defaulting to `CONFIGURED`, the model the settings name,
 so tests and bench/ pass their own (as graphiti's search() receives its clients).
 """
+
 from __future__ import annotations
 
 import enum

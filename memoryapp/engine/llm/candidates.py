@@ -6,6 +6,7 @@ embedder, else the rules in defaults.py. Either way secrets are dropped here, an
 before anything is written; a model's wording that lost a value of the user's sentence is replaced by
 that sentence (fidelity.py).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -13,8 +14,8 @@ from typing import TYPE_CHECKING
 from ..learned.model import usable
 from ..sensitive import contains_sensitive
 from . import defaults, learned_candidates
-from .fidelity import faithful
 from .delimiters import has_user_turn, quoted, render_conversation
+from .fidelity import faithful
 from .schemas import ExtractionResult
 
 if TYPE_CHECKING:

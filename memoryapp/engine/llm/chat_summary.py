@@ -4,6 +4,7 @@
 from, in the user's language. With a model: one `complete` call, at most 2,000 characters; an empty
 answer is a ProviderOutputError. Without a model: the extractive summary in defaults.py.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

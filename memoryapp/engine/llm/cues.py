@@ -5,6 +5,7 @@ One `complete_json` call per batch of up to CUE_BATCH memories, answered as `{"m
 are ignored. Extraction with a model asks for cues in its own call (candidates.py): this task is only for
 what was written without. No model: no cues, and recall works on the memories' own words.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,7 @@ class CueAnswer(BaseModel):
 
 def build_cue_messages(memories: Sequence[Memory]) -> list[dict]:
     listing = "\n".join(f"{m.pk}: [{m.kind}] {json.dumps(m.content, ensure_ascii=False)}" for m in memories)
-    return [{"role": "system", "content": CUE_SYSTEM},
-            {"role": "user", "content": block("memories", listing)}]
+    return [{"role": "system", "content": CUE_SYSTEM}, {"role": "user", "content": block("memories", listing)}]
 
 
 def write_cues(memories: Sequence[Memory], llm: LLMProvider) -> dict[int, tuple[str, ...]]:

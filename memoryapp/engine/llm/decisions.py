@@ -5,6 +5,7 @@ always one of that candidate's own neighbours: an answer that targets anything e
 and goes back to the model with the reason, so a made-up id never reaches the write path. With no
 neighbour anywhere there is nothing to decide and no call; without a model, the rules in defaults.py.
 """
+
 from __future__ import annotations
 
 import json

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from memoryapp.lib.scripts import HAN, HAN_RUN, is_mostly_cjk
 from memoryapp.lib.sentences import sentence_spans, trimmed
 
-from ..questions import is_question
 from ..learned.slots import may_replace
+from ..questions import is_question
 from ..reply_language import ZH, message_language
 from ..sensitive import contains_sensitive
 from .delimiters import parse_memories_block
@@ -50,51 +50,74 @@ PROMOTE_MIN_IMPORTANCE = 0.7  # a memory that keeps mattering becomes core when 
 
 # First match wins, so specific rules come before broad ones ("my goal is" before "my ... is").
 _RULES: list[tuple[MemoryKind, re.Pattern[str]]] = [
-    (L, re.compile(
-        r"\bI(?:'ve| have)? learn(?:ed|t)\b|\blessons?(?: learned)?\s*:|\bnote to self\b|^remember to\b"
-        r"|\bI (?:have|need|had) to (?:run|use|set|turn|call|wrap|pass|put|restart|connect|pin|keep)\b.{0,60}"
-        r"\b(?:through|with|via|first|before|to)\b|\bturns out\b|\bfound out the hard way\b|\bthat's my rule\b"
-        r"|\bdon't let me forget\b|\b(?:always|never) (?:ask|check|back up|test|pin|use|run|do)\b"
-        r"|我学到|我学会了|教训|以后[^，。,！？]{0,24}(?:一定|要先|先|不要|别|都不|只|得)|切记|记住(?!我)"
-        r"|(?:需要|必须|得|只能)(?:先)?(?:使用|用|通过|加|手洗|提前)[^，。,]{0,30}|我发现[^，。,]{2,30}", re.I)),
-    (G, re.compile(
-        r"\bI(?:'m| am) (?:currently |now )?(?:working on|learning|studying|building|trying to|planning to|training for"
-        r"|preparing for|saving (?:up )?for)\b|\bI(?:'d| would) (?:love|like) to\b(?! know| ask)"
-        r"|\bI (?:want|plan|intend|hope|aim) to\b|\bmy (?:goal|plan|aim|dream) (?:is|for)\b|\bgoal (?:is|this year)\b"
-        r"|我(?:现在)?正在(?:学|准备|备考|练)|我想(?!知道|问|请)|(?:我|今年|明年|年底前|下半年|这学期)?(?:打算|计划|准备)(?!好了)"
-        r"|我的(?:目标|计划|梦想)是|目标是|我在学(?!校)|我要学|(?:今年|明年|年底|下半年|这个月)[^，。,]{0,6}想"
-        r"|一定要学会|在准备[^，。,]{1,12}(?:考试|比赛|面试)", re.I)),
-    (P, re.compile(
-        r"\bI (?:(?:really|do|still|now|mostly|usually|also|always|never|much|only|rarely|often|honestly) )*"
-        r"(?:like|love|prefer|enjoy|hate|dislike|use|drink|eat|wear|want|go with|stick to|listen to|read)\b"
-        r"|\bI(?: do not|'m not| am not| don't| no longer| can't stand| never) (?:like|enjoy|use|using|drink|eat)\b"
-        r"|\bI(?:'d| would) rather\b|\bI(?:'m| am) (?:now |still )?using\b|\bmy (?:favou?rite|preferred)\b"
-        r"|\bI(?:'m| am) (?:a )?(?:vegetarian|vegan|pescatarian)\b|\b(?:stick to|please keep|keep it)\b"
-        r"|我[^，。,！？]{0,12}?(?:更|很|最|特别|比较|非常)?(?:喜欢|偏好|讨厌|受不了|离不开|爱(?:喝|吃|看|听|用|玩))"
-        r"|我(?:现在|一直|平时|正在|在|也|都|主要|还是|基本)*(?:改用|换用|用)|我最爱"
-        r"|我(?:现在|平时|一般|一直|每天|早上|晚上|从来|也|都|还|看书|喝茶|基本)*(?:不|只|从不|很少|经常|习惯|每天)+"
-        r"(?:喝|吃|穿|抽|玩|看|听|用|坐|开|骑|跑|去)|我习惯|我(?:每天|每周|一般)[^，。,]{1,12}"
-        r"|(?:平时|一直|总是|向来)(?:不|只)?(?:喝|吃|看|听|用)|跟我说话|别(?:给我)?(?:排|用|发|推荐)|一直在(?:循环|听|看)"
-        r"|只(?:看|喝|吃|用|听|穿)", re.I)),
-    (F, re.compile(
-        r"\bmy name is\b|\bcall me\b|\bI(?:'m| am) (?:a|an)\b(?! (?:bit|little|lot)\b)|\bI(?:'m| am) (?:originally )?from\b"
-        r"|\bI (?:now )?live in\b|\bI(?:'m| am|'ve been) (?:living|based) in\b|\bI (?:now )?work (?:at|as|for|in)\b"
-        r"|\bmy (?:\w+ ){1,2}(?:is|are)\b|\bI(?:'m| am) allergic\b|\bI have (?:a |an )?(?:type \d |\w+ )?"
-        r"(?:diabetes|allergy|intolerance|asthma|condition|kids?|children|daughter|son|dog|cat)\b"
-        r"|\bmy (?:daughter|son|wife|husband|partner|sister|brother|mom|dad|mother|father|nephew|niece|kid|dog|cat)\b"
-        r"|\bI (?:drive|own|have) (?:a|an) \b|\b(?:at work|our team) (?:we're|we are|is) (?:on|using)\b"
-        r"|\bI (?:just |recently )?(?:joined|started (?:a new job |working )?at|moved to|relocated to|got promoted)\b"
-        r"|\bgot promoted\b|\brelocated to\b|\bwe (?:finally )?moved\b"
-        r"|我叫|我的名字是|我是(?!说|不是|在)|我(?:现在)?住在|我在[^，。,！？]{1,20}?(?:工作|上班|当|做)"
-        r"|我的\s?[^，。,！？\s]{1,12}\s?是|我对[^，。,]{1,10}过敏|(?:我|她|他)(?:有|对)[^，。,]{0,8}(?:过敏|病)"
-        r"|我(?:家|女儿|儿子|老婆|老公|爸|妈|妹妹|姐姐|弟弟|哥哥)[^，。,]{0,4}(?:有|叫|是|今年|在|升)"
-        r"|我(?:现在)?在一家|我是做|(?:跳槽到|入职了?|加入了|搬到了?|换了(?:辆|台|个)?|拿到了?)[^，。,！？]{1,20}", re.I)),
+    (
+        L,
+        re.compile(
+            r"\bI(?:'ve| have)? learn(?:ed|t)\b|\blessons?(?: learned)?\s*:|\bnote to self\b|^remember to\b"
+            r"|\bI (?:have|need|had) to (?:run|use|set|turn|call|wrap|pass|put|restart|connect|pin|keep)\b.{0,60}"
+            r"\b(?:through|with|via|first|before|to)\b|\bturns out\b|\bfound out the hard way\b|\bthat's my rule\b"
+            r"|\bdon't let me forget\b|\b(?:always|never) (?:ask|check|back up|test|pin|use|run|do)\b"
+            r"|我学到|我学会了|教训|以后[^，。,！？]{0,24}(?:一定|要先|先|不要|别|都不|只|得)|切记|记住(?!我)"
+            r"|(?:需要|必须|得|只能)(?:先)?(?:使用|用|通过|加|手洗|提前)[^，。,]{0,30}|我发现[^，。,]{2,30}",
+            re.I,
+        ),
+    ),
+    (
+        G,
+        re.compile(
+            r"\bI(?:'m| am) (?:currently |now )?(?:working on|learning|studying|building|trying to|planning to|training for"
+            r"|preparing for|saving (?:up )?for)\b|\bI(?:'d| would) (?:love|like) to\b(?! know| ask)"
+            r"|\bI (?:want|plan|intend|hope|aim) to\b|\bmy (?:goal|plan|aim|dream) (?:is|for)\b|\bgoal (?:is|this year)\b"
+            r"|我(?:现在)?正在(?:学|准备|备考|练)|我想(?!知道|问|请)|(?:我|今年|明年|年底前|下半年|这学期)?(?:打算|计划|准备)(?!好了)"
+            r"|我的(?:目标|计划|梦想)是|目标是|我在学(?!校)|我要学|(?:今年|明年|年底|下半年|这个月)[^，。,]{0,6}想"
+            r"|一定要学会|在准备[^，。,]{1,12}(?:考试|比赛|面试)",
+            re.I,
+        ),
+    ),
+    (
+        P,
+        re.compile(
+            r"\bI (?:(?:really|do|still|now|mostly|usually|also|always|never|much|only|rarely|often|honestly) )*"
+            r"(?:like|love|prefer|enjoy|hate|dislike|use|drink|eat|wear|want|go with|stick to|listen to|read)\b"
+            r"|\bI(?: do not|'m not| am not| don't| no longer| can't stand| never) (?:like|enjoy|use|using|drink|eat)\b"
+            r"|\bI(?:'d| would) rather\b|\bI(?:'m| am) (?:now |still )?using\b|\bmy (?:favou?rite|preferred)\b"
+            r"|\bI(?:'m| am) (?:a )?(?:vegetarian|vegan|pescatarian)\b|\b(?:stick to|please keep|keep it)\b"
+            r"|我[^，。,！？]{0,12}?(?:更|很|最|特别|比较|非常)?(?:喜欢|偏好|讨厌|受不了|离不开|爱(?:喝|吃|看|听|用|玩))"
+            r"|我(?:现在|一直|平时|正在|在|也|都|主要|还是|基本)*(?:改用|换用|用)|我最爱"
+            r"|我(?:现在|平时|一般|一直|每天|早上|晚上|从来|也|都|还|看书|喝茶|基本)*(?:不|只|从不|很少|经常|习惯|每天)+"
+            r"(?:喝|吃|穿|抽|玩|看|听|用|坐|开|骑|跑|去)|我习惯|我(?:每天|每周|一般)[^，。,]{1,12}"
+            r"|(?:平时|一直|总是|向来)(?:不|只)?(?:喝|吃|看|听|用)|跟我说话|别(?:给我)?(?:排|用|发|推荐)|一直在(?:循环|听|看)"
+            r"|只(?:看|喝|吃|用|听|穿)",
+            re.I,
+        ),
+    ),
+    (
+        F,
+        re.compile(
+            r"\bmy name is\b|\bcall me\b|\bI(?:'m| am) (?:a|an)\b(?! (?:bit|little|lot)\b)|\bI(?:'m| am) (?:originally )?from\b"
+            r"|\bI (?:now )?live in\b|\bI(?:'m| am|'ve been) (?:living|based) in\b|\bI (?:now )?work (?:at|as|for|in)\b"
+            r"|\bmy (?:\w+ ){1,2}(?:is|are)\b|\bI(?:'m| am) allergic\b|\bI have (?:a |an )?(?:type \d |\w+ )?"
+            r"(?:diabetes|allergy|intolerance|asthma|condition|kids?|children|daughter|son|dog|cat)\b"
+            r"|\bmy (?:daughter|son|wife|husband|partner|sister|brother|mom|dad|mother|father|nephew|niece|kid|dog|cat)\b"
+            r"|\bI (?:drive|own|have) (?:a|an) \b|\b(?:at work|our team) (?:we're|we are|is) (?:on|using)\b"
+            r"|\bI (?:just |recently )?(?:joined|started (?:a new job |working )?at|moved to|relocated to|got promoted)\b"
+            r"|\bgot promoted\b|\brelocated to\b|\bwe (?:finally )?moved\b"
+            r"|我叫|我的名字是|我是(?!说|不是|在)|我(?:现在)?住在|我在[^，。,！？]{1,20}?(?:工作|上班|当|做)"
+            r"|我的\s?[^，。,！？\s]{1,12}\s?是|我对[^，。,]{1,10}过敏|(?:我|她|他)(?:有|对)[^，。,]{0,8}(?:过敏|病)"
+            r"|我(?:家|女儿|儿子|老婆|老公|爸|妈|妹妹|姐姐|弟弟|哥哥)[^，。,]{0,4}(?:有|叫|是|今年|在|升)"
+            r"|我(?:现在)?在一家|我是做|(?:跳槽到|入职了?|加入了|搬到了?|换了(?:辆|台|个)?|拿到了?)[^，。,！？]{1,20}",
+            re.I,
+        ),
+    ),
     (L, re.compile(r"^(?:always|never)\b|\bnever again\b|永远不要|千万别|一定要记得", re.I)),
 ]
 
-_CHANGE = re.compile(r"\bnow\b|\binstead\b|\bswitched to\b|\bno longer\b|\banymore\b|\bchanged to\b"
-                     r"|\bmoved\b|\bjoined\b|\brelocated\b|\bgot (?:a|an|promoted)\b|\bagain\b|\bfinally\b"
-                     r"|现在|改用|改喝|改学|不再|换成|换了|搬到|跳槽|已经不|入职|戒了|不学了|拿到|升", re.I)
+_CHANGE = re.compile(
+    r"\bnow\b|\binstead\b|\bswitched to\b|\bno longer\b|\banymore\b|\bchanged to\b"
+    r"|\bmoved\b|\bjoined\b|\brelocated\b|\bgot (?:a|an|promoted)\b|\bagain\b|\bfinally\b"
+    r"|现在|改用|改喝|改学|不再|换成|换了|搬到|跳槽|已经不|入职|戒了|不学了|拿到|升",
+    re.I,
+)
 # Single-valued facts: a change to one replaces the other even with no shared words.
 _TOPICS = [
     ("name", re.compile(r"\bmy name is\b|\bcall me\b|我叫|我的名字是", re.I)),
@@ -112,6 +135,7 @@ _CHUNK = re.compile(rf"[{_CJKISH}]{{1,4}}\s*|[^\s{_CJKISH}]+\s*|\s+")  # covers 
 
 
 # -- the tasks ---------------------------------------------------------------
+
 
 def extract_candidates(messages: list[dict]) -> ExtractionResult:
     found: dict[str, Candidate] = {}
@@ -162,6 +186,7 @@ def promote(memories: Sequence[Memory]) -> list[Memory]:
 
 # -- the rules ---------------------------------------------------------------
 
+
 def classify(sentence: str) -> MemoryKind | None:
     """The kind a user sentence would be stored as, or None when it is not memory material."""
     text = sentence.strip().replace("\u2019", "'")
@@ -178,8 +203,11 @@ def classify(sentence: str) -> MemoryKind | None:
 
 # A sentence that leans on the one before by a pronoun or "there"/"then" ("She works as a nurse there",
 # "my lease ends then", "那边房租便宜"): kept with it, so the memory names whom, where and when.
-POINTS_BACK = re.compile(r"\b(?:them|it|this|these|those|she|he|her|him|they|there|then)\b|^\W*that\b"
-                         r"|这个|那个|这些|那些|它们?|这样|她|他|那边|那里|那儿|那时", re.I)
+POINTS_BACK = re.compile(
+    r"\b(?:them|it|this|these|those|she|he|her|him|they|there|then)\b|^\W*that\b"
+    r"|这个|那个|这些|那些|它们?|这样|她|他|那边|那里|那儿|那时",
+    re.I,
+)
 
 
 def _user_sentences(messages: list[dict]) -> Iterator[str]:
@@ -193,14 +221,11 @@ def _user_sentences(messages: list[dict]) -> Iterator[str]:
         content = str(message.get("content") or "")
         for span in sentence_spans(content):
             if before and POINTS_BACK.search(span.text) and len(before) + len(span.text) <= MAX_SENTENCE_CHARS:
-                yield content[before_start:span.end] if before_start is not None else f"{before} {span.text}"
+                yield content[before_start : span.end] if before_start is not None else f"{before} {span.text}"
             else:
                 yield span.text
             before, before_start = span.text, span.start
         before_start = None
-
-
-
 
 
 def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=None) -> Decision:
@@ -210,15 +235,20 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=Non
         return Decision(candidate_index=i, action=DecisionAction.SKIP, reason="repeated in this batch")
     for neighbour in item.neighbours:
         if normalise_content(neighbour.content) == key:
-            return Decision(candidate_index=i, action=DecisionAction.SKIP, target_id=neighbour.id, reason="already known")
+            return Decision(
+                candidate_index=i, action=DecisionAction.SKIP, target_id=neighbour.id, reason="already known"
+            )
     if model is not None and item.neighbours:
         return _decide_learned(model, i, item)
     if _CHANGE.search(candidate.content):
         for neighbour in item.neighbours:
             # A goal reached becomes a fact: another kind counts when the two are close in meaning.
             related = neighbour.kind == candidate.kind or (neighbour.similarity or 0) >= CROSS_KIND_SIMILARITY
-            if related and _same_topic(candidate.content, neighbour.content) \
-                    and may_replace(candidate.content, neighbour.content):
+            if (
+                related
+                and _same_topic(candidate.content, neighbour.content)
+                and may_replace(candidate.content, neighbour.content)
+            ):
                 return Decision(
                     candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbour.id, reason="stated a change"
                 )
@@ -228,8 +258,11 @@ def _decide_one(i: int, item: CandidateWithNeighbours, seen: set[str], model=Non
 def rules_see_a_change(new: str, new_kind: str, old: str, old_kind: str, cosine: float) -> bool:
     """The rules' change, for the learned decision to fall back on: a change word, and the same slot (home,
     work, a shared word, a new product for the same use) of a memory of the same kind or this close."""
-    return bool(_CHANGE.search(new)) and (old_kind == new_kind or cosine >= CROSS_KIND_SIMILARITY) \
+    return (
+        bool(_CHANGE.search(new))
+        and (old_kind == new_kind or cosine >= CROSS_KIND_SIMILARITY)
         and _same_topic(new, old)
+    )
 
 
 def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
@@ -243,17 +276,30 @@ def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
     candidate, neighbours = item.candidate, item.neighbours
     vectors = np.asarray(get_embedder().embed([candidate.content] + [n.content for n in neighbours]))
     existing = [changes.Existing(n.content, n.kind.value, v) for n, v in zip(neighbours, vectors[1:])]
-    verdict = changes.choose(model, candidate.content, candidate.kind.value, vectors[0], existing,
-                             rules=rules_see_a_change)
+    verdict = changes.choose(
+        model, candidate.content, candidate.kind.value, vectors[0], existing, rules=rules_see_a_change
+    )
     if verdict.label == changes.REPLACES:
-        return Decision(candidate_index=i, action=DecisionAction.UPDATE, target_id=neighbours[verdict.index].id,
-                        reason=f"stated a change (learned, p={verdict.probability:.2f})")
+        return Decision(
+            candidate_index=i,
+            action=DecisionAction.UPDATE,
+            target_id=neighbours[verdict.index].id,
+            reason=f"stated a change (learned, p={verdict.probability:.2f})",
+        )
     if verdict.label == changes.RESTATES:
-        return Decision(candidate_index=i, action=DecisionAction.SKIP, target_id=neighbours[verdict.index].id,
-                        reason=f"already known (learned, p={verdict.probability:.2f})")
+        return Decision(
+            candidate_index=i,
+            action=DecisionAction.SKIP,
+            target_id=neighbours[verdict.index].id,
+            reason=f"already known (learned, p={verdict.probability:.2f})",
+        )
     if verdict.doubt is not None:
-        return Decision(candidate_index=i, action=DecisionAction.ADD, ask_about=neighbours[verdict.doubt].id,
-                        reason="new; it may replace a memory of its slot: the user is asked")
+        return Decision(
+            candidate_index=i,
+            action=DecisionAction.ADD,
+            ask_about=neighbours[verdict.doubt].id,
+            reason="new; it may replace a memory of its slot: the user is asked",
+        )
     return Decision(candidate_index=i, action=DecisionAction.ADD, reason="new")
 
 
@@ -299,7 +345,9 @@ def _offline_reply(messages: list[dict]) -> str:
             "No language model is configured, so I can't give a real answer "
             "(offline mode; set OPENAI_BASE_URL or OPENAI_API_KEY to connect one)."
         )
-        tail = "\nFrom memory:\n" + "\n".join(f"- {m}" for m in memories) if memories else (
-            "\nNo stored memories match this message."
+        tail = (
+            "\nFrom memory:\n" + "\n".join(f"- {m}" for m in memories)
+            if memories
+            else ("\nNo stored memories match this message.")
         )
     return head + tail

@@ -12,6 +12,7 @@ So a sentence is chosen when all of these hold, each a rule a user can check:
 At most `MAX_SENTENCES` are kept, in the order said, whole: a sentence that would not fit is left out,
 never cut. Nothing chosen: no episode, so a short chat that only yielded typed memories leaves none.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,7 +49,9 @@ _CUES = re.compile(
     r"|决定|定了|说好|商量好|选了|就用|改成|敲定|同意了"
     r"|明天|后天|今晚|下周|下个月|下礼拜|周[一二三四五六日末]|月底|年底前|截止|安排了|约了|预订|打算在"
     r"|昨天|前天|上周|上个月|刚才|刚刚|今天早上|今早|已经(?:上线|发布|完成|搬|交|提交|面试)|发生|上线了|发布了"
-    r"|完成了|搞定了|通过了|面试了|搬家了|出问题|崩了|回滚了|签了", re.I)
+    r"|完成了|搞定了|通过了|面试了|搬家了|出问题|崩了|回滚了|签了",
+    re.I,
+)
 
 
 # A closing remark about the assistant's advice ("Thanks, I'll try that tomorrow", "好的，我明天试试") has a
@@ -56,7 +59,9 @@ _CUES = re.compile(
 _CLOSER = re.compile(
     r"\b(?:I|we)(?:'ll| will| am going to|'m going to) (?:try|do|check|test|use|look into|give|read) (?:it|that|this|them"
     r"|those)\b(?: out| a try| a shot| later| tomorrow| tonight| next week)?\W*$"
-    r"|^(?:好的?|那|嗯|谢谢)?[，,]?(?:那)?我(?:们)?(?:明天|回头|晚点|待会儿?|下周)?(?:再)?(?:试试|看看|试一下|看一下|研究一下)", re.I)
+    r"|^(?:好的?|那|嗯|谢谢)?[，,]?(?:那)?我(?:们)?(?:明天|回头|晚点|待会儿?|下周)?(?:再)?(?:试试|看看|试一下|看一下|研究一下)",
+    re.I,
+)
 
 
 def episode_sentences(messages: Iterable[dict], learnt: Iterable[str] = ()) -> list[str]:

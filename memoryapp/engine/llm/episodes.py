@@ -7,6 +7,7 @@ answers NOTHING when the chat adds nothing beyond them (then no episode); whites
 Nothing the user said: no call, no episode. Without a model: episode_rules.py, the user's own sentences
 that carry a plan, decision or event cue.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -35,7 +36,6 @@ If the conversation adds nothing beyond those memories (small talk, a question a
 or preferences about the user), answer exactly {NOTHING}.
 Write in the user's language (Chinese stays Chinese). Plain text only, no preamble.
 {quoted("memories", "conversation")}"""
-
 
 
 def build_summary_messages(conversation: Sequence[dict], learnt: Iterable[str] = ()) -> list[dict]:
@@ -68,4 +68,4 @@ def whole_sentences(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     ends = [span.end for span in sentence_spans(text) if span.end <= limit]
-    return text[:ends[-1]].strip() if ends else text[:limit]
+    return text[: ends[-1]].strip() if ends else text[:limit]

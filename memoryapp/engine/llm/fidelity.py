@@ -5,6 +5,7 @@ own sentence is stored instead.
 Which sentence: the user's sentence sharing the most words with the memory (at least half of the
 memory's words), so a memory the model composed from nothing the user said is left as the model wrote it.
 """
+
 from __future__ import annotations
 
 from memoryapp.lib.sentences import sentences, trimmed

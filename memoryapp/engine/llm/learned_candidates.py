@@ -9,6 +9,7 @@ drops secrets before the model is asked: a secret anywhere in a sentence drops e
 The sentence split, the joining of a sentence that points back and the trimming are the rules'
 (defaults.py), so both defaults store the same words for the same sentence.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,14 +38,23 @@ _STARTS_WITH_SELF = re.compile(r"^\W*(?:[a-z]+[\s,]+){0,2}(?:i|i'm|im|i've|i'd|m
 # A sentence that opens by pointing back ("She's vegan", "So pescatarian now", "都是橘猫", "不过这东西…",
 # "对，考408") says more about the one before, whatever kind the model gives each half; one that sets up
 # what follows ("Quick thing about my sister Emma", "跟你说下我女儿的情况") is the first half of one thought.
-_CONTINUES = re.compile(r"^\W*(?:so|and|but|which|it|it's|its|this|that|these|they|they're|she|she's|he|he's|both"
-                        r"|(?:learned|learnt|found|figured) (?:that|this|it) out|(?:learned|learnt) (?:that|this|it) the hard way)\b"
-                        r"|^\W*(?:都|对[，,]|很|挺|不过|但是?|她|他|它|这|所以|而且|并且)", re.I)
+_CONTINUES = re.compile(
+    r"^\W*(?:so|and|but|which|it|it's|its|this|that|these|they|they're|she|she's|he|he's|both"
+    r"|(?:learned|learnt|found|figured) (?:that|this|it) out|(?:learned|learnt) (?:that|this|it) the hard way)\b"
+    r"|^\W*(?:都|对[，,]|很|挺|不过|但是?|她|他|它|这|所以|而且|并且)",
+    re.I,
+)
 # A clause with no subject of its own says more about the one before ("…, not 4.x", "…, all bought second-hand").
-_DANGLES = re.compile(r"^\W*(?:[a-z]+ing|not|no|only|size|etc|e\.g|i\.e|including|except|especially|mostly|plus"
-                      r"|both|all|each|mainly|usually|always|never)\b", re.I)
-_SETS_UP = re.compile(r"\b(?:thing|something|a word|update|note) about\b|let me tell you about|跟你说(?:一?下|一声)"
-                      r"|说(?:一?下).{0,12}的(?:情况|事)", re.I)
+_DANGLES = re.compile(
+    r"^\W*(?:[a-z]+ing|not|no|only|size|etc|e\.g|i\.e|including|except|especially|mostly|plus"
+    r"|both|all|each|mainly|usually|always|never)\b",
+    re.I,
+)
+_SETS_UP = re.compile(
+    r"\b(?:thing|something|a word|update|note) about\b|let me tell you about|跟你说(?:一?下|一声)"
+    r"|说(?:一?下).{0,12}的(?:情况|事)",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -90,8 +100,12 @@ def user_sentences(messages: list[dict]) -> Iterator[tuple[int, str, str, str]]:
             continue
         for span in sentence_spans(content):
             sentence, said, joined = span.text, span.text, ""
-            if before and defaults.POINTS_BACK.search(sentence) and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS:
-                said = content[before_start:span.end] if before_start is not None else _glued(before, sentence)
+            if (
+                before
+                and defaults.POINTS_BACK.search(sentence)
+                and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS
+            ):
+                said = content[before_start : span.end] if before_start is not None else _glued(before, sentence)
                 joined = before
             before, before_start = sentence, span.start
             yield n, previous, said, joined
@@ -173,15 +187,21 @@ def _joined(sentence: str, parts: list[str]) -> str:
     first = every.index(parts[0]) if parts[0] in every else -1
     last = every.index(parts[-1]) if parts[-1] in every else -1
     # The clause it leans on, or the head of a list ("My go-to snacks: almonds, ...").
-    if first > 0 and (_CONTINUES.search(parts[0]) or defaults.POINTS_BACK.search(parts[0])
-                      or every[first - 1].endswith((":", "："))) \
-            and not is_question(every[first - 1]):
+    if (
+        first > 0
+        and (
+            _CONTINUES.search(parts[0])
+            or defaults.POINTS_BACK.search(parts[0])
+            or every[first - 1].endswith((":", "："))
+        )
+        and not is_question(every[first - 1])
+    ):
         parts = [every[first - 1], *parts]
     # What follows and leans on it: the rest of a list it opens, a clause that carries a value ("…,
     # eating only between 12:00 and 20:00", "…, size 56") or opens without a subject; never a question
     # or a request.
     listing = any(p.endswith((":", "：")) for p in parts)
-    for clause in every[last + 1:] if last >= 0 else []:
+    for clause in every[last + 1 :] if last >= 0 else []:
         if is_question(clause) or REQUEST_EN.search(clause) or REQUEST_ZH.search(clause):
             break
         if not (listing or values_in(clause) or _CONTINUES.search(clause) or _DANGLES.search(clause)):
@@ -195,8 +215,11 @@ def _joined(sentence: str, parts: list[str]) -> str:
 
 def _usable(piece: Piece) -> bool:
     bare = piece.text.rstrip(" .!。！；;,，")
-    return (3 <= len(bare) <= defaults.MAX_SENTENCE_CHARS and not is_question(piece.text)
-            and not contains_sensitive(piece.said or piece.text))
+    return (
+        3 <= len(bare) <= defaults.MAX_SENTENCE_CHARS
+        and not is_question(piece.text)
+        and not contains_sensitive(piece.said or piece.text)
+    )
 
 
 @dataclass
@@ -223,8 +246,14 @@ def _kept_per_sentence(said: list[Piece], keep: np.ndarray, kinds: list[str], th
             continue
         best = max(chosen, key=lambda i: keep[i])
         text, before = _joined(said[best].said, [said[i].text for i in chosen]), said[best].before
-        if before and out and out[-1].text == before.rstrip(_CLAUSE_MARKS) and out[-1].kind != kinds[best] and text.startswith(before):
-            text = text[len(before):].strip()  # what it points back to is a memory of its own, of another kind
+        if (
+            before
+            and out
+            and out[-1].text == before.rstrip(_CLAUSE_MARKS)
+            and out[-1].kind != kinds[best]
+            and text.startswith(before)
+        ):
+            text = text[len(before) :].strip()  # what it points back to is a memory of its own, of another kind
         out.append(_Kept(text, float(keep[best]), kinds[best], said[best].message, before=before))
     return out
 
@@ -236,12 +265,17 @@ def _one_thought(last: _Kept, item: _Kept, user_turns: list[int]) -> bool:
     if len(last.text) + len(item.text) >= defaults.MAX_SENTENCE_CHARS:
         return False
     same = last.message == item.message
-    nxt = same or (item.message in user_turns and last.message in user_turns
-                   and user_turns.index(item.message) == user_turns.index(last.message) + 1)
+    nxt = same or (
+        item.message in user_turns
+        and last.message in user_turns
+        and user_turns.index(item.message) == user_turns.index(last.message) + 1
+    )
     if same and last.kind == item.kind and not _STARTS_WITH_SELF.search(item.text):
         return True
-    return nxt and (bool(_SETS_UP.search(last.text)) or
-                    (bool(_CONTINUES.search(item.text)) and not _STARTS_WITH_SELF.search(item.text)))
+    return nxt and (
+        bool(_SETS_UP.search(last.text))
+        or (bool(_CONTINUES.search(item.text)) and not _STARTS_WITH_SELF.search(item.text))
+    )
 
 
 def _merged(kept: list[_Kept], user_turns: list[int] | None = None, contents: list[str] | None = None) -> list[_Kept]:
@@ -255,12 +289,20 @@ def _merged(kept: list[_Kept], user_turns: list[int] | None = None, contents: li
             stronger = item if last.setup_only or item.probability > last.probability else last
             content = contents[item.message] if last.message == item.message and item.message < len(contents) else ""
             rest = item.text  # less the sentence it points back to, when `last` already holds that
-            if item.before and item.text.startswith(item.before) and item.before.strip() in last.text + item.before[-1:]:
-                rest = item.text[len(item.before):].strip()
-            text = (item.text if item.text.startswith(last.text) else
-                    _covering(content, [last.text, rest]) or _glued(last.text, rest))
-            out[-1] = _Kept(text, stronger.probability, stronger.kind,
-                            item.message, setup_only=last.setup_only and item.setup_only)
+            if (
+                item.before
+                and item.text.startswith(item.before)
+                and item.before.strip() in last.text + item.before[-1:]
+            ):
+                rest = item.text[len(item.before) :].strip()
+            text = (
+                item.text
+                if item.text.startswith(last.text)
+                else _covering(content, [last.text, rest]) or _glued(last.text, rest)
+            )
+            out[-1] = _Kept(
+                text, stronger.probability, stronger.kind, item.message, setup_only=last.setup_only and item.setup_only
+            )
         else:
             out.append(item)
     return [item for item in out if not item.setup_only]
@@ -280,6 +322,7 @@ def extract_candidates(messages: list[dict], model: TrainedModel) -> ExtractionR
         if not key or key in found or any(content != other and content in other for other in contents):
             continue
         kind = MemoryKind(item.kind)
-        found[key] = Candidate(content=content, kind=kind, importance=defaults.IMPORTANCE[kind],
-                               confidence=round(item.probability, 3))
+        found[key] = Candidate(
+            content=content, kind=kind, importance=defaults.IMPORTANCE[kind], confidence=round(item.probability, 3)
+        )
     return ExtractionResult(candidates=list(found.values())[:20])

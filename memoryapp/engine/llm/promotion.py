@@ -4,6 +4,7 @@ With a model: one `complete_json` call for the whole batch, answered as `{"promo
 outside the batch are ignored, and a model that fails falls back to the default. Without a model:
 the rule in defaults.py (importance at least PROMOTE_MIN_IMPORTANCE).
 """
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,7 @@ class PromotionAnswer(BaseModel):
 
 def build_promotion_messages(memories: Sequence[Memory]) -> list[dict]:
     listing = "\n".join(f"{m.pk}: [{m.kind}] {json.dumps(m.content, ensure_ascii=False)}" for m in memories)
-    return [{"role": "system", "content": PROMOTE_SYSTEM},
-            {"role": "user", "content": block("memories", listing)}]
+    return [{"role": "system", "content": PROMOTE_SYSTEM}, {"role": "user", "content": block("memories", listing)}]
 
 
 def review(memories: Sequence[Memory], llm: LLMProvider | None) -> list[Memory]:

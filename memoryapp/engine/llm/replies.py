@@ -4,6 +4,7 @@ With a model: its answer, whole (`complete`, the REST API) or as text deltas (`s
 page). Without one: defaults.py says that no model is configured and lists the memories the prompt
 carried, in the language of the user's message.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator

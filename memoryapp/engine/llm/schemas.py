@@ -15,7 +15,12 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from memoryapp.models import MAX_CUE_LENGTH, MAX_CUES, MemoryKind, normalise_content  # one list of kinds, one "same memory" rule
+from memoryapp.models import (  # one list of kinds, one "same memory" rule
+    MAX_CUE_LENGTH,
+    MAX_CUES,
+    MemoryKind,
+    normalise_content,
+)
 
 __all__ = [
     "Candidate",

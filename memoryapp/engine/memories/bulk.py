@@ -8,6 +8,7 @@ duplicates (by content_key, within the write or against current memories) skippe
 per-memory signal: one `memory_changed` for the whole write (a `MemoryEventType.BATCH` event with its
 count, after commit); graph sync leaves the new rows pending for its drain.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
@@ -33,17 +34,22 @@ Vector = list[float]
 Progress = Callable[[int, int], None]
 
 
-def embedded_batches(items: Sequence[Item], texts: Callable[[Sequence[Item]], list[str]], *,
-                     embedder: Embedder | None = None, embeddings: Sequence[Vector] | None = None,
-                     batch_size: int = BATCH, progress: Progress | None = None,
-                     ) -> Iterator[tuple[Sequence[Item], list[Vector]]]:
+def embedded_batches(
+    items: Sequence[Item],
+    texts: Callable[[Sequence[Item]], list[str]],
+    *,
+    embedder: Embedder | None = None,
+    embeddings: Sequence[Vector] | None = None,
+    batch_size: int = BATCH,
+    progress: Progress | None = None,
+) -> Iterator[tuple[Sequence[Item], list[Vector]]]:
     """Each batch of `items` with its vectors: `embeddings[i]` where given, else `embedder` (the configured
     one by default) on `texts(batch)`. `progress(done, total)` runs once the caller is back for the next batch,
     that is, once it has written this one."""
     starts = range(0, len(items), batch_size)
     if embeddings is not None:
         for start in starts:
-            yield items[start:start + batch_size], list(embeddings[start:start + batch_size])
+            yield items[start : start + batch_size], list(embeddings[start : start + batch_size])
             if progress:
                 progress(min(start + batch_size, len(items)), len(items))
         return
@@ -53,10 +59,11 @@ def embedded_batches(items: Sequence[Item], texts: Callable[[Sequence[Item]], li
         embedder = get_embedder()
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-ahead") as ahead:
+
         def embed(start: int) -> Future:
             # `texts` may read the database: here, on the caller's connection (a thread has its own, outside
             # the caller's transaction); only the model runs on the thread.
-            return ahead.submit(embedder.embed, texts(items[start:start + batch_size]))
+            return ahead.submit(embedder.embed, texts(items[start : start + batch_size]))
 
         pending: Future | None = embed(0) if items else None
         for start in starts:
@@ -85,29 +92,47 @@ def bulk_add(
     results: list[Memory | None] = []
     seen: set[str] = set()
     action = EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED
-    batches = embedded_batches(items, lambda batch: [item.content for item in batch], embeddings=embeddings,
-                               batch_size=batch_size, progress=progress)
+    batches = embedded_batches(
+        items,
+        lambda batch: [item.content for item in batch],
+        embeddings=embeddings,
+        batch_size=batch_size,
+        progress=progress,
+    )
     for batch, vectors in batches:
         start = len(results)
-        cue_vectors = (list(cue_embeddings[start:start + len(batch)]) if cue_embeddings is not None
-                       else embed_cues([item.cues for item in batch]))
-        results.extend(_write_batch(user_id, batch, vectors, cue_vectors, seen, source=source, actor=actor,
-                                    action=action))
+        cue_vectors = (
+            list(cue_embeddings[start : start + len(batch)])
+            if cue_embeddings is not None
+            else embed_cues([item.cues for item in batch])
+        )
+        results.extend(
+            _write_batch(user_id, batch, vectors, cue_vectors, seen, source=source, actor=actor, action=action)
+        )
     written = sum(1 for memory in results if memory is not None)
     if written:
         announce(user_id, None, action, count=written)
     return results
 
 
-def _write_batch(user_id: int, batch: Sequence[MemoryInput], vectors: list[Vector],
-                 cue_vectors: list[Vector | None], seen: set[str], *,
-                 source: str, actor: str, action: str) -> list[Memory | None]:
+def _write_batch(
+    user_id: int,
+    batch: Sequence[MemoryInput],
+    vectors: list[Vector],
+    cue_vectors: list[Vector | None],
+    seen: set[str],
+    *,
+    source: str,
+    actor: str,
+    action: str,
+) -> list[Memory | None]:
     keys = [content_key(item.content) for item in batch]
     with transaction.atomic():
         _lock_user(user_id)
         existing = set(
-            Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True,
-                                  content_key__in=keys).values_list("content_key", flat=True)
+            Memory.objects.filter(
+                user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True, content_key__in=keys
+            ).values_list("content_key", flat=True)
         )
         rows, positions = [], []
         for position, (item, key, vector, cue_vector) in enumerate(zip(batch, keys, vectors, cue_vectors)):
@@ -116,17 +141,30 @@ def _write_batch(user_id: int, batch: Sequence[MemoryInput], vectors: list[Vecto
             seen.add(key)
             positions.append(position)
             valid_from = item.valid_from or timezone.now()
-            rows.append(Memory(
-                user_id=user_id, content=item.content, content_key=key, kind=item.kind,
-                lifecycle=item.lifecycle, importance=item.importance, confidence=item.confidence,
-                valid_from=valid_from, source=source, embedding=vector, search_tokens=search_tokens(item.content),
-                context=item.context, search_context=search_context(item.context, valid_from),
-                **cue_fields(item.cues, cue_vector),
-            ))
+            rows.append(
+                Memory(
+                    user_id=user_id,
+                    content=item.content,
+                    content_key=key,
+                    kind=item.kind,
+                    lifecycle=item.lifecycle,
+                    importance=item.importance,
+                    confidence=item.confidence,
+                    valid_from=valid_from,
+                    source=source,
+                    embedding=vector,
+                    search_tokens=search_tokens(item.content),
+                    context=item.context,
+                    search_context=search_context(item.context, valid_from),
+                    **cue_fields(item.cues, cue_vector),
+                )
+            )
         created = copy_insert(rows)
-        copy_insert([
-            MemoryEvent(user_id=user_id, memory=m, memory_ref=m.pk, action=action, actor=actor,
-                        after=snapshot(m)) for m in created
-        ])
+        copy_insert(
+            [
+                MemoryEvent(user_id=user_id, memory=m, memory_ref=m.pk, action=action, actor=actor, after=snapshot(m))
+                for m in created
+            ]
+        )
     by_position = dict(zip(positions, created))
     return [by_position.get(i) for i in range(len(batch))]

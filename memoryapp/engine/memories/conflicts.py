@@ -2,6 +2,7 @@
 in Leeds' still hold?" Asked when the extractor is unsure a statement replaces a memory of its slot, and by
 the nightly reviewer over memories of one slot; answered by the user (page, API, MCP): replace, or keep both.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -33,8 +34,10 @@ def ask(user_id: int, older: Memory, newer: Memory, *, asked_by: str = Actor.EXT
     try:
         with transaction.atomic():
             question, _created = ChangeQuestion.objects.get_or_create(
-                older=older, newer=newer, defaults={"user_id": user_id, "asked_by": asked_by,
-                                                    "slot": ",".join(sorted(shared))})
+                older=older,
+                newer=newer,
+                defaults={"user_id": user_id, "asked_by": asked_by, "slot": ",".join(sorted(shared))},
+            )
     except IntegrityError:  # asked at the same moment elsewhere
         return ChangeQuestion.objects.filter(older=older, newer=newer).first()
     return question
@@ -43,9 +46,12 @@ def ask(user_id: int, older: Memory, newer: Memory, *, asked_by: str = Actor.EXT
 def open_questions(user) -> QuerySet[ChangeQuestion]:
     """The user's questions still to answer whose two memories are both current."""
     current = {"status": MemoryStatus.ACTIVE, "valid_until__isnull": True}
-    return (ChangeQuestion.objects.filter(user=user, status=QuestionStatus.OPEN)
-            .filter(**{f"older__{k}": v for k, v in current.items()}, **{f"newer__{k}": v for k, v in current.items()})
-            .select_related("older", "newer").order_by("-created_at", "-id"))
+    return (
+        ChangeQuestion.objects.filter(user=user, status=QuestionStatus.OPEN)
+        .filter(**{f"older__{k}": v for k, v in current.items()}, **{f"newer__{k}": v for k, v in current.items()})
+        .select_related("older", "newer")
+        .order_by("-created_at", "-id")
+    )
 
 
 def doubted_ids(user_id: int) -> dict[int, int]:
@@ -81,8 +87,11 @@ def resolve(question: ChangeQuestion, answer: str, *, actor: str = Actor.USER) -
 def review(user_id: int) -> list[ChangeQuestion]:
     """The nightly reviewer: current memories of one single-valued slot (where the user lives, works...)
     whose newer one gives it a new value, asked about once per pair."""
-    memories = list(Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
-                    .exclude(kind="episode").order_by("-valid_from", "-id")[:REVIEW_LIMIT])
+    memories = list(
+        Memory.objects.filter(user_id=user_id, status=MemoryStatus.ACTIVE, valid_until__isnull=True)
+        .exclude(kind="episode")
+        .order_by("-valid_from", "-id")[:REVIEW_LIMIT]
+    )
     by_slot: dict[str, list[Memory]] = {}
     for memory in memories:
         for slot in slots_of(memory.content) & SINGLE_VALUED:

@@ -6,6 +6,7 @@ more time than the INSERT's own work. Here each vector goes as its 2 KB of float
 Django prepares them, and the ids are taken from the table's sequence first (one round trip), so the rows
 come back with their primary keys as `bulk_create`'s do.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -28,8 +29,10 @@ def copy_insert(objs: Sequence[Row]) -> list[Row]:
     table = model._meta.db_table
     fields = [field for field in model._meta.concrete_fields if not field.generated]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                       [table, model._meta.pk.column, len(objs)])
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [table, model._meta.pk.column, len(objs)],
+        )
         for obj, (pk,) in zip(objs, cursor.fetchall()):
             obj.pk = pk
         raw = cursor.cursor  # psycopg's own cursor: its adapters are its own, the connection's stay as they were
@@ -57,7 +60,6 @@ def _value(field: models.Field, obj: models.Model):
 
 def _column_types(cursor, table: str, columns: list[str]) -> list[int]:
     """The columns' type oids, in `columns`' order (COPY's binary format needs each value's exact type)."""
-    cursor.execute("SELECT attname, atttypid FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0",
-                   [table])
+    cursor.execute("SELECT attname, atttypid FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0", [table])
     oids = dict(cursor.fetchall())
     return [oids[column] for column in columns]

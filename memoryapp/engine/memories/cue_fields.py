@@ -1,5 +1,6 @@
 """The stored form of a memory's cues (Memory.cues): the list itself, one vector for all of them and
 their search words, computed in one place for every write path (add, supersede, edit, bulk, the cue job)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -31,5 +32,9 @@ def cue_fields(cues: Sequence[str], vector: list[float] | None = None, *, writte
         return {"cues": [], "cue_embedding": None, "search_cues": "", "cues_written_at": written}
     if vector is None:
         vector = embed_cues([cues])[0]
-    return {"cues": cues, "cue_embedding": vector, "search_cues": search_tokens(cue_text(cues)),
-            "cues_written_at": written or timezone.now()}
+    return {
+        "cues": cues,
+        "cue_embedding": vector,
+        "search_cues": search_tokens(cue_text(cues)),
+        "cues_written_at": written or timezone.now(),
+    }

@@ -7,6 +7,7 @@ got (`MemoryEventType.PROGRESS`, through Redis, not the database) and moves the 
 connection of its own, so that a poll sees it before the transaction commits. `import_memories` is the
 same job run at once, where the caller waits for the answer (the MCP tool, scripts).
 """
+
 from __future__ import annotations
 
 import functools
@@ -113,17 +114,32 @@ def _write(job_id: int, row: _JobRow) -> ImportReport:
             return ImportReport(imported=job.imported, duplicates=job.duplicates)
         # Checked for secrets when the job was queued (_new_job): parsed back, not checked again.
         items = [MemoryInput.model_validate(item, context=SECRETS_CHECKED) for item in job.rows]
-        created = bulk_add(job.user_id, items, source=MemorySource.IMPORTED, actor=job.actor, batch_size=BATCH,
-                           progress=row.progress)
+        created = bulk_add(
+            job.user_id, items, source=MemorySource.IMPORTED, actor=job.actor, batch_size=BATCH, progress=row.progress
+        )
         report = ImportReport(imported=sum(1 for memory in created if memory is not None))
         report.duplicates = len(created) - report.imported
         ImportJob.objects.filter(pk=job.pk).update(
-            status=RunStatus.DONE, done=len(items), imported=report.imported, duplicates=report.duplicates,
-            rows=[], error="", finished_at=timezone.now())
+            status=RunStatus.DONE,
+            done=len(items),
+            imported=report.imported,
+            duplicates=report.duplicates,
+            rows=[],
+            error="",
+            finished_at=timezone.now(),
+        )
         # After the memories' own BATCH event: the pages' report comes once the list can show them.
-        transaction.on_commit(lambda: publish_progress(job.user_id, PROGRESS_JOB, len(items), len(items),
-                                                       state="done", imported=report.imported,
-                                                       duplicates=report.duplicates))
+        transaction.on_commit(
+            lambda: publish_progress(
+                job.user_id,
+                PROGRESS_JOB,
+                len(items),
+                len(items),
+                state="done",
+                imported=report.imported,
+                duplicates=report.duplicates,
+            )
+        )
     return report
 
 
@@ -147,8 +163,9 @@ class _JobRow:
             self.own.set_autocommit(True)
             with self.own.cursor() as cursor:
                 columns = ", ".join(f"{name} = %s" for name in changes)  # names from this module, never input
-                cursor.execute(f"UPDATE {ImportJob._meta.db_table} SET {columns} WHERE id = %s",
-                               [*changes.values(), self.job.pk])
+                cursor.execute(
+                    f"UPDATE {ImportJob._meta.db_table} SET {columns} WHERE id = %s", [*changes.values(), self.job.pk]
+                )
         except Exception:  # progress is a courtesy: the import itself goes on
             log.warning("could not record the progress of import job %s", self.job.pk, exc_info=True)
 

@@ -3,13 +3,13 @@
 With a search query the order is recall's (RECALL_MEMORIES_PAGE, see recipes.py) and there is one page;
 without one, newest first, paged by an opaque cursor over (created_at, id).
 """
+
 from __future__ import annotations
 
 import base64
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
@@ -31,7 +31,10 @@ MAX_DB_ID = 2**63 - 1
 # saved memories): its default list is these kinds, episodes have their own tab. The API lists every kind.
 SAVED_KINDS: tuple[str, ...] = tuple(kind for kind in MemoryKind.values if kind != MemoryKind.EPISODE)
 RANGES: dict[str, timedelta] = {
-    "day": timedelta(days=1), "week": timedelta(days=7), "month": timedelta(days=30), "year": timedelta(days=365),
+    "day": timedelta(days=1),
+    "week": timedelta(days=7),
+    "month": timedelta(days=30),
+    "year": timedelta(days=365),
 }
 
 
@@ -55,8 +58,12 @@ class MemoryFilter:
     method: str = SearchMethod.HYBRID
 
     def __post_init__(self) -> None:
-        checks = (("kind", self.kind, MemoryKind.values), ("status", self.status, MemoryStatus.values),
-                  ("source", self.source, MemorySource.values), ("method", self.method, SearchMethod.values))
+        checks = (
+            ("kind", self.kind, MemoryKind.values),
+            ("status", self.status, MemoryStatus.values),
+            ("source", self.source, MemorySource.values),
+            ("method", self.method, SearchMethod.values),
+        )
         checks += tuple(("kinds", kind, MemoryKind.values) for kind in self.kinds)
         for name, value, allowed in checks:
             if value and value not in allowed:
@@ -69,7 +76,7 @@ class MemoryFilter:
             if value is None:
                 continue
             try:
-                utc = (value if timezone.is_aware(value) else timezone.make_aware(value)).astimezone(dt_timezone.utc)
+                utc = (value if timezone.is_aware(value) else timezone.make_aware(value)).astimezone(UTC)
             except (OverflowError, ValueError):
                 raise MemoryValidationError(f"{name} is out of range", name) from None
             object.__setattr__(self, name, utc)
@@ -116,8 +123,11 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 def filtered(user, flt: MemoryFilter) -> QuerySet[Memory]:
-    memories = (Memory.objects.filter(user=user).select_related("source_conversation")
-                .prefetch_related("superseded_by", "supersedes"))
+    memories = (
+        Memory.objects.filter(user=user)
+        .select_related("source_conversation")
+        .prefetch_related("superseded_by", "supersedes")
+    )
     if flt.status:
         memories = memories.filter(status=flt.status)
         if flt.status == MemoryStatus.ACTIVE and flt.at:
@@ -135,8 +145,9 @@ def filtered(user, flt: MemoryFilter) -> QuerySet[Memory]:
     return memories
 
 
-def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE,
-                  count: bool = False) -> MemoryPage:
+def list_memories(
+    user, flt: MemoryFilter, *, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE, count: bool = False
+) -> MemoryPage:
     """One page of the filtered memories, newest first, or a search's results (one page, best first).
     `count`: also say how many there are in all (the page shows "N memories")."""
     limit = max(1, min(limit, MAX_PAGE_SIZE))
@@ -149,7 +160,7 @@ def list_memories(user, flt: MemoryFilter, *, cursor: str | None = None, limit: 
     if cursor:
         when, pk = decode_cursor(cursor)
         memories = memories.filter(Q(created_at__lt=when) | Q(created_at=when, id__lt=pk))
-    rows = list(memories[:limit + 1])
+    rows = list(memories[: limit + 1])
     page = MemoryPage(memories=rows[:limit])
     if len(rows) > limit:
         page.next_cursor = encode_cursor(rows[limit - 1])
@@ -163,13 +174,24 @@ def _search(user, flt: MemoryFilter, limit: int) -> MemoryPage:
     `at`), or every forgotten or deleted version. Time, type and validity filters apply inside recall, so
     its top `limit` are all eligible."""
     current = flt.status == MemoryStatus.ACTIVE
-    results = recall(user, flt.q.strip(), config=SEARCH_METHODS[flt.method], k=limit, at=flt.at if current else None,
-                     include_history=not current, status=flt.status, kinds=flt.kinds or None,
-                     created_since=flt.since, created_until=flt.until, record_access=False)
+    results = recall(
+        user,
+        flt.q.strip(),
+        config=SEARCH_METHODS[flt.method],
+        k=limit,
+        at=flt.at if current else None,
+        include_history=not current,
+        status=flt.status,
+        kinds=flt.kinds or None,
+        created_since=flt.since,
+        created_until=flt.until,
+        record_access=False,
+    )
     allowed = filtered(user, flt).in_bulk([m.pk for m in results.memories])  # the source filter
     items = [item for item in results.items if item.memory.pk in allowed]
-    return MemoryPage(memories=[allowed[item.memory.pk] for item in items],
-                      scores={item.memory.pk: item.score for item in items})
+    return MemoryPage(
+        memories=[allowed[item.memory.pk] for item in items], scores={item.memory.pk: item.score for item in items}
+    )
 
 
 def get_memory(user, memory_id: int) -> Memory | None:
@@ -183,8 +205,13 @@ def history(user, memory: Memory, *, depth: int = 20) -> QuerySet[MemoryEvent]:
     """The memory's events and those of the versions it replaced (an edit is a supersede), newest first."""
     ids, frontier = {memory.pk}, [memory.pk]
     for _ in range(depth):
-        frontier = [pk for pk in Memory.supersedes.through.objects.filter(from_memory_id__in=frontier)
-                    .values_list("to_memory_id", flat=True) if pk not in ids]
+        frontier = [
+            pk
+            for pk in Memory.supersedes.through.objects.filter(from_memory_id__in=frontier).values_list(
+                "to_memory_id", flat=True
+            )
+            if pk not in ids
+        ]
         if not frontier:
             break
         ids.update(frontier)
@@ -212,5 +239,10 @@ def stats(user) -> dict:
     by_kind = {k: 0 for k in MemoryKind.values}
     by_kind.update(dict(current.values_list("kind").annotate(n=Count("id")).order_by()))
     episodes = by_kind[MemoryKind.EPISODE]
-    return {"total": sum(by_kind.values()), "saved": sum(by_kind.values()) - episodes, "episodes": episodes,
-            "by_kind": by_kind, "by_status": by_status}
+    return {
+        "total": sum(by_kind.values()),
+        "saved": sum(by_kind.values()) - episodes,
+        "episodes": episodes,
+        "by_kind": by_kind,
+        "by_status": by_status,
+    }

@@ -5,6 +5,7 @@ A purge removes the rows (vectors, search text, context and cues go with them), 
 commit, their graph episodes and the facts only those supported. The audit keeps one row per purged
 memory saying that it was purged, when and by whom, with no content.
 """
+
 from __future__ import annotations
 
 import logging
@@ -46,8 +47,11 @@ def version_chain(memory: Memory) -> list[Memory]:
     frontier = [memory]
     while frontier:
         ids = [m.pk for m in frontier if m.pk == memory.pk or not m.is_current]
-        linked = Memory.objects.filter(user_id=memory.user_id).filter(
-            Q(superseded_by__in=ids) | Q(supersedes__in=ids)).distinct()
+        linked = (
+            Memory.objects.filter(user_id=memory.user_id)
+            .filter(Q(superseded_by__in=ids) | Q(supersedes__in=ids))
+            .distinct()
+        )
         frontier = [m for m in linked if m.pk not in chain]
         chain.update((m.pk, m) for m in frontier)
     return [m for m in chain.values() if m.pk == memory.pk or not m.is_current]
@@ -85,9 +89,11 @@ def purge_expired(now: datetime | None = None, *, days: int | None = None) -> in
     cutoff = (now or timezone.now()) - timedelta(days=days)
     expired = (
         Memory.objects.filter(status=MemoryStatus.DELETED)
-        .annotate(deleted_at=Coalesce(Max("events__created_at", filter=Q(events__action=EventAction.DELETED)),
-                                      "updated_at"))
-        .filter(deleted_at__lt=cutoff).order_by("pk")
+        .annotate(
+            deleted_at=Coalesce(Max("events__created_at", filter=Q(events__action=EventAction.DELETED)), "updated_at")
+        )
+        .filter(deleted_at__lt=cutoff)
+        .order_by("pk")
     )
     purged: set[int] = set()
     for memory in expired:
@@ -107,9 +113,12 @@ def delete_account(user: AbstractBaseUser) -> None:
         _lock_user(user_id)
         rows = list(Memory.objects.filter(user_id=user_id).values_list("pk", "content"))
         _scrub_shared_records(user_id, [text for _pk, text in rows], memory_ids=[pk for pk, _text in rows])
-        _delete_failed_tasks(user_id=[user_id], memory_id=[pk for pk, _text in rows],
-                             import_id=list(ImportJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
-                             conversation_id=list(user.conversations.values_list("pk", flat=True)))
+        _delete_failed_tasks(
+            user_id=[user_id],
+            memory_id=[pk for pk, _text in rows],
+            import_id=list(ImportJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
+            conversation_id=list(user.conversations.values_list("pk", flat=True)),
+        )
         _delete_sessions(user_id)
         user.delete()  # memories, events, chats, runs, suggestions, tokens, settings: ON DELETE CASCADE
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
@@ -134,8 +143,9 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
         return []
     texts = [m.content for m in rows] + [m.context for m in rows if m.context]
     keys = {m.content_key for m in rows}
-    MemorySuggestion.objects.filter(user_id=user_id).filter(Q(memory_id__in=ids) | Q(
-        content__in=[m.content for m in rows])).delete()
+    MemorySuggestion.objects.filter(user_id=user_id).filter(
+        Q(memory_id__in=ids) | Q(content__in=[m.content for m in rows])
+    ).delete()
     for suggestion in MemorySuggestion.objects.filter(user_id=user_id).only("pk", "content"):
         if content_key(suggestion.content) in keys:  # the same words, spaced or cased differently
             suggestion.delete()
@@ -149,10 +159,14 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
     episode_ids = {m.pk: m.graph_episode_id for m in rows}
     Memory.objects.filter(pk__in=ids).delete()  # citations and supersedes links cascade
     now = timezone.now()
-    MemoryEvent.objects.bulk_create([
-        MemoryEvent(user_id=user_id, memory=None, memory_ref=pk, action=EventAction.PURGED, actor=actor,
-                    created_at=now) for pk in ids
-    ])
+    MemoryEvent.objects.bulk_create(
+        [
+            MemoryEvent(
+                user_id=user_id, memory=None, memory_ref=pk, action=EventAction.PURGED, actor=actor, created_at=now
+            )
+            for pk in ids
+        ]
+    )
     if graph_each:
         for pk in ids:
             announce(user_id, pk, EventAction.PURGED, episode_id=episode_ids[pk])
@@ -164,7 +178,7 @@ def _purge_rows(user_id: int, rows: list[Memory], actor: str, *, graph_each: boo
 def _scrub_notes(user_id: int, texts: list[str]) -> None:
     """Other memories' events may quote a purged text ("merged a duplicate: ...")."""
     for start in range(0, len(texts), 100):
-        needles = [text[:50] for text in texts[start:start + 100]]
+        needles = [text[:50] for text in texts[start : start + 100]]
         MemoryEvent.objects.filter(user_id=user_id).filter(_any("note", needles)).update(note=PURGED_NOTE)
 
 
@@ -173,8 +187,9 @@ def _scrub_command_replies(user_id: int, contents: list[str]) -> None:
     for word (engine/chat/memory_commands.py): those quotes go with the memory. What the user or a model wrote
     in a chat stays the user's, to delete with the chat."""
     quotes = [quoted(content) for content in contents]
-    replies = Message.objects.filter(conversation__user_id=user_id, role=Role.ASSISTANT,
-                                     memory_command__isnull=False).only("pk", "content")
+    replies = Message.objects.filter(
+        conversation__user_id=user_id, role=Role.ASSISTANT, memory_command__isnull=False
+    ).only("pk", "content")
     for reply in replies.iterator():
         text = reply.content
         for quote in quotes:
@@ -191,11 +206,15 @@ def _scrub_shared_records(user_id: int, texts: list[str], *, memory_ids: list[in
     LogEntry.objects.filter(content_type=memory_type, object_id__in=[str(pk) for pk in memory_ids]).delete()
     failed = FailedTask.objects.annotate(args_text=Cast("args", TextField()), kwargs_text=Cast("kwargs", TextField()))
     for start in range(0, len(texts), 100):  # bounded OR lists, even for a whole account
-        needles = [text[:50] for text in texts[start:start + 100]]
+        needles = [text[:50] for text in texts[start : start + 100]]
         ExtractionRun.objects.filter(user_id=user_id).filter(_any("error", needles)).update(error=PURGED_NOTE)
         needles = [needle for needle in needles if len(needle) >= MIN_SHARED_NEEDLE]
-        failed.filter(_any("error", needles) | _any("traceback", needles) | _any("args_text", needles)
-                      | _any("kwargs_text", needles)).delete()
+        failed.filter(
+            _any("error", needles)
+            | _any("traceback", needles)
+            | _any("args_text", needles)
+            | _any("kwargs_text", needles)
+        ).delete()
         LogEntry.objects.filter(_any("object_repr", needles) | _any("change_message", needles)).delete()
 
 
@@ -208,6 +227,9 @@ def _any(field: str, needles: list[str]) -> Q:
 
 def _delete_sessions(user_id: int) -> None:
     """Log the account out everywhere: its sessions hold its id."""
-    doomed = [s.pk for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
-              if str(s.get_decoded().get("_auth_user_id")) == str(user_id)]
+    doomed = [
+        s.pk
+        for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if str(s.get_decoded().get("_auth_user_id")) == str(user_id)
+    ]
     Session.objects.filter(pk__in=doomed).delete()

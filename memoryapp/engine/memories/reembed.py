@@ -10,6 +10,7 @@ cues' vectors (Memory.cue_embedding) are emptied with it and embedded again once
 Then the app must run with the new model's settings. Each user's open pages hear one `MemoryEventType.BATCH`
 event with the count of their memories re-embedded, not one per memory.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -40,16 +41,19 @@ class ReembedReport:
 def stored_dimension() -> int | None:
     """The dimension of the vectors recall reads now."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'",
-                       [TABLE])
+        cursor.execute(
+            "SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [TABLE]
+        )
         row = cursor.fetchone()
     return row[0] if row and row[0] > 0 else None
 
 
 def _side_dimension() -> int | None:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = %s "
-                       "AND NOT attisdropped", [TABLE, SIDE])
+        cursor.execute(
+            "SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = %s AND NOT attisdropped",
+            [TABLE, SIDE],
+        )
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -89,15 +93,17 @@ def _contents(ids: Sequence[int]) -> list[str]:
     return [found.get(memory_id, "") for memory_id in ids]
 
 
-def _embed_rows(embedder: Embedder, ids: list[int], batch_size: int,
-                progress: Callable[[int, int], None] | None = None) -> int:
+def _embed_rows(
+    embedder: Embedder, ids: list[int], batch_size: int, progress: Callable[[int, int], None] | None = None
+) -> int:
     """Give `ids` their new vectors through the one batch path (engine/memories/bulk.py); returns how many.
     Each batch's UPDATE commits on its own (outside the final swap), so a run stopped midway resumes."""
-    for batch, vectors in embedded_batches(ids, _contents, embedder=embedder, batch_size=batch_size,
-                                           progress=progress):
+    for batch, vectors in embedded_batches(ids, _contents, embedder=embedder, batch_size=batch_size, progress=progress):
         with connection.cursor() as cursor:
-            cursor.executemany(f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
-                               [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)])
+            cursor.executemany(
+                f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
+                [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)],
+            )
     return len(ids)
 
 
@@ -115,12 +121,15 @@ def _embed_cues(embedder: Embedder, batch_size: int) -> None:
 
     for batch, vectors in embedded_batches(ids, cue_texts, embedder=embedder, batch_size=batch_size):
         with connection.cursor() as cursor:
-            cursor.executemany(f"UPDATE {TABLE} SET cue_embedding = %s::vector WHERE id = %s",
-                               [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)])
+            cursor.executemany(
+                f"UPDATE {TABLE} SET cue_embedding = %s::vector WHERE id = %s",
+                [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)],
+            )
 
 
-def reembed(embedder: Embedder, *, batch_size: int = 256,
-            progress: Callable[[int, int], None] | None = None) -> ReembedReport:
+def reembed(
+    embedder: Embedder, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
+) -> ReembedReport:
     """Give every memory (every user, every status and version) a vector from `embedder`, then switch."""
     _prepare_side_column(embedder.dim)
     report = ReembedReport()
@@ -128,8 +137,12 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
     if progress:
         progress(already, report.total)
     ids = _pending_ids()
-    report.embedded = _embed_rows(embedder, ids, batch_size, progress and (
-        lambda done, _total: progress(min(already + done, report.total), report.total)))
+    report.embedded = _embed_rows(
+        embedder,
+        ids,
+        batch_size,
+        progress and (lambda done, _total: progress(min(already + done, report.total), report.total)),
+    )
     with transaction.atomic():
         with connection.cursor() as cursor:
             # Writes wait while the columns change; reads (recall) go on until the rename commits.
@@ -140,15 +153,19 @@ def reembed(embedder: Embedder, *, batch_size: int = 256,
             cursor.execute(f"DROP INDEX IF EXISTS {INDEX}")
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN embedding")
             cursor.execute(f"ALTER TABLE {TABLE} RENAME COLUMN {SIDE} TO embedding")
-            cursor.execute(f"CREATE INDEX {INDEX} ON {TABLE} USING hnsw (embedding vector_cosine_ops) "
-                           "WITH (m = 16, ef_construction = 64)")
+            cursor.execute(
+                f"CREATE INDEX {INDEX} ON {TABLE} USING hnsw (embedding vector_cosine_ops) "
+                "WITH (m = 16, ef_construction = 64)"
+            )
             # The cues' vectors were the old model's: emptied here (recall then takes the content's
             # cosine alone) and embedded again below, after the lock is released.
             cursor.execute(f"DROP INDEX IF EXISTS {CUE_INDEX}")
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN cue_embedding")
             cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN cue_embedding vector({embedder.dim})")
-            cursor.execute(f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding vector_cosine_ops) "
-                           "WITH (m = 16, ef_construction = 64)")
+            cursor.execute(
+                f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding vector_cosine_ops) "
+                "WITH (m = 16, ef_construction = 64)"
+            )
     _embed_cues(embedder, batch_size)
     _, report.total = _counts_after_swap()
     report.swapped = True

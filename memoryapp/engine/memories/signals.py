@@ -6,6 +6,7 @@ user_id, memory_id (None for a bulk write), action (an EventAction value), event
 open page hears, or None), count (how many memories a bulk write touched), and for a purge episode_id.
 Sent by engine.memories.write.announce only.
 """
+
 from __future__ import annotations
 
 from django.dispatch import Signal

@@ -1,4 +1,5 @@
 """The JSON kept in MemoryEvent.before/after and sent with `memory.*` events."""
+
 from __future__ import annotations
 
 from memoryapp.models import Memory

@@ -3,11 +3,12 @@
 Import validates every row before writing any (`validate_rows`): if one row is bad, each bad row is reported
 with its reason and nothing is written. A good file is written by a job (engine/memories/imports.py).
 """
+
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import timezone as dt_timezone
+from datetime import UTC
 
 from django.utils import timezone
 from pydantic import ValidationError
@@ -22,8 +23,16 @@ VERSION = 1
 MAX_IMPORT_ROWS = 5000
 IMPORTED_FIELDS = frozenset(MemoryInput.model_fields)  # a row holds what the write path takes, no more
 # Written by export and meaningful only in the account they came from: ignored on import.
-EXPORT_ONLY_FIELDS = {"id", "status", "access_count", "valid_until", "source", "source_conversation_id",
-                      "created_at", "updated_at"}
+EXPORT_ONLY_FIELDS = {
+    "id",
+    "status",
+    "access_count",
+    "valid_until",
+    "source",
+    "source_conversation_id",
+    "created_at",
+    "updated_at",
+}
 
 
 @dataclass(frozen=True)
@@ -46,16 +55,26 @@ class ImportReport:
 
 def exportable(user) -> list[Memory]:
     """Current memories plus forgotten ones (so a restore stays possible elsewhere); not deleted ones."""
-    return list(Memory.objects.filter(user=user, valid_until__isnull=True)
-                .exclude(status=MemoryStatus.DELETED).order_by("created_at", "id"))
+    return list(
+        Memory.objects.filter(user=user, valid_until__isnull=True)
+        .exclude(status=MemoryStatus.DELETED)
+        .order_by("created_at", "id")
+    )
 
 
 def export_row(memory: Memory) -> dict:
     return {
-        "id": memory.pk, "content": memory.content, "kind": memory.kind, "lifecycle": memory.lifecycle,
-        "importance": round(memory.importance, 4), "confidence": round(memory.confidence, 4),
-        "status": memory.status, "access_count": memory.access_count, "source": memory.source,
-        "valid_from": memory.valid_from.isoformat(), "created_at": memory.created_at.isoformat(),
+        "id": memory.pk,
+        "content": memory.content,
+        "kind": memory.kind,
+        "lifecycle": memory.lifecycle,
+        "importance": round(memory.importance, 4),
+        "confidence": round(memory.confidence, 4),
+        "status": memory.status,
+        "access_count": memory.access_count,
+        "source": memory.source,
+        "valid_from": memory.valid_from.isoformat(),
+        "created_at": memory.created_at.isoformat(),
         "context": memory.context,  # what it was learnt from: searched, not shown, but the user's data
         "cues": list(memory.cues),  # imported with the memory: no model call to write them again
     }
@@ -76,14 +95,21 @@ def export_file(user, fmt: str = "json", *, actor: str = Actor.USER) -> ExportFi
     if fmt == "markdown":
         file = ExportFile(_markdown(memories), "text/markdown; charset=utf-8", "memories.md")
     else:
-        data = {"format": FORMAT, "version": VERSION, "exported_at": timezone.now().isoformat(),
-                "memories": [export_row(m) for m in memories]}
-        file = ExportFile(json.dumps(data, ensure_ascii=False, indent=2), "application/json; charset=utf-8",
-                          "memories.json")
-    MemoryEvent.objects.bulk_create([
-        MemoryEvent(user=user, memory=m, memory_ref=m.pk, action=EventAction.EXPORTED, actor=actor, note=fmt)
-        for m in memories
-    ])
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": timezone.now().isoformat(),
+            "memories": [export_row(m) for m in memories],
+        }
+        file = ExportFile(
+            json.dumps(data, ensure_ascii=False, indent=2), "application/json; charset=utf-8", "memories.json"
+        )
+    MemoryEvent.objects.bulk_create(
+        [
+            MemoryEvent(user=user, memory=m, memory_ref=m.pk, action=EventAction.EXPORTED, actor=actor, note=fmt)
+            for m in memories
+        ]
+    )
     return file
 
 
@@ -98,8 +124,7 @@ def _markdown(memories: list[Memory]) -> str:
         for memory in mine:
             flag = " *(forgotten)*" if memory.status == MemoryStatus.FORGOTTEN else ""
             text = " ".join(memory.content.split())  # one line per memory
-            lines.append(f"- {text} — importance {memory.importance:.0%}, "
-                         f"since {memory.valid_from:%Y-%m-%d}{flag}")
+            lines.append(f"- {text} — importance {memory.importance:.0%}, since {memory.valid_from:%Y-%m-%d}{flag}")
         lines.append("")
     return "\n".join(lines)
 
@@ -110,8 +135,9 @@ def _rows(data: object) -> list:
         return data["memories"]
     if isinstance(data, list):
         return data
-    raise MemoryValidationError('the file must be a JSON list of memories or an export with a "memories" list',
-                                "memories")
+    raise MemoryValidationError(
+        'the file must be a JSON list of memories or an export with a "memories" list', "memories"
+    )
 
 
 def validate_rows(data: object) -> tuple[list[MemoryInput], list[RowError]]:
@@ -139,7 +165,7 @@ def validate_rows(data: object) -> tuple[list[MemoryInput], list[RowError]]:
         if item.valid_from is not None:  # Postgres takes offsets up to ±15:59 only: store UTC
             try:
                 aware = item.valid_from if timezone.is_aware(item.valid_from) else timezone.make_aware(item.valid_from)
-                item.valid_from = aware.astimezone(dt_timezone.utc)
+                item.valid_from = aware.astimezone(UTC)
             except (OverflowError, ValueError):
                 errors.append(RowError(number, "valid_from is out of range", "valid_from"))
                 continue

@@ -8,6 +8,7 @@ fails on a NUL check written anywhere else.
 A memory's content, context and cues never hold a secret (engine/sensitive.py): the refusal says which kind,
 in the user's language, so the page, the API and an import's row report all say why.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -17,8 +18,15 @@ from typing import Annotated, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import (
-    AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, ValidationInfo,
-    ValidatorFunctionWrapHandler, WrapValidator,
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -51,8 +59,11 @@ def _readable_content(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
         if kind == "string_too_short":
             raise PydanticCustomError("string_too_short", "content is empty") from None
         if kind == "string_too_long":
-            raise PydanticCustomError("string_too_long", "content is too long: at most {max_length} characters",
-                                      {"max_length": MAX_CONTENT_LENGTH}) from None
+            raise PydanticCustomError(
+                "string_too_long",
+                "content is too long: at most {max_length} characters",
+                {"max_length": MAX_CONTENT_LENGTH},
+            ) from None
         raise
 
 
@@ -83,25 +94,40 @@ def _without_secret(field: str):
             return value
         kind = find_secret(value)
         if kind is not None:
-            message = _("%(field)s looks like it holds %(secret)s: passwords, PINs, codes, keys and ID, passport, "
-                        "card or account numbers are never stored as memories") % {
-                "field": _FIELD_NAMES[field], "secret": _SECRET_NAMES[kind]}
+            message = _(
+                "%(field)s looks like it holds %(secret)s: passwords, PINs, codes, keys and ID, passport, "
+                "card or account numbers are never stored as memories"
+            ) % {"field": _FIELD_NAMES[field], "secret": _SECRET_NAMES[kind]}
             raise PydanticCustomError(SECRET_ERROR, str(message), {"secret": kind.value})
         return value
+
     return AfterValidator(check)
 
 
 # Any text we store or search: no NUL.
 Text = Annotated[str, AfterValidator(_without_nul)]
 # A memory's words: trimmed, not empty, at most MAX_CONTENT_LENGTH characters.
-Content = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CONTENT_LENGTH),
-                    AfterValidator(_without_nul), _without_secret("content"), WrapValidator(_readable_content)]
+Content = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CONTENT_LENGTH),
+    AfterValidator(_without_nul),
+    _without_secret("content"),
+    WrapValidator(_readable_content),
+]
 # Where a memory was learnt (the message it came from): searched, never shown.
-Context = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_CONTEXT_LENGTH),
-                    AfterValidator(_without_nul), _without_secret("context")]
+Context = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, max_length=MAX_CONTEXT_LENGTH),
+    AfterValidator(_without_nul),
+    _without_secret("context"),
+]
 # One situation in which a memory would help ("building Docker images"): trimmed, short, no secret.
-Cue = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CUE_LENGTH),
-                AfterValidator(_without_nul), _without_secret("cues")]
+Cue = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CUE_LENGTH),
+    AfterValidator(_without_nul),
+    _without_secret("cues"),
+]
 
 
 def _distinct(cues: list[str]) -> list[str]:

@@ -5,6 +5,7 @@ cannot race; the partial unique index on (user, content_key) backs it up. After 
 `memory_changed` signal carries each change with the `memory.*` event it means (memoryapp/events.py):
 graph sync and the user's open pages both listen to it; a bulk write sends one signal with its count.
 """
+
 from __future__ import annotations
 
 import logging
@@ -69,13 +70,20 @@ def _lock_user(user_id: int) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, user_id])
 
 
-def record(memory: Memory, action: str, actor: str, *, before: dict | None = None, note: str = "",
-           extra: dict | None = None) -> MemoryEvent:
+def record(
+    memory: Memory, action: str, actor: str, *, before: dict | None = None, note: str = "", extra: dict | None = None
+) -> MemoryEvent:
     """Write the audit row and, after commit, tell listeners. Call inside the change's transaction."""
     after = None if action == EventAction.PURGED else snapshot(memory)
     event = MemoryEvent.objects.create(
-        user_id=memory.user_id, memory=None if action == EventAction.PURGED else memory,
-        memory_ref=memory.pk, action=action, actor=actor, before=before, after=after, note=note[:200],
+        user_id=memory.user_id,
+        memory=None if action == EventAction.PURGED else memory,
+        memory_ref=memory.pk,
+        action=action,
+        actor=actor,
+        before=before,
+        after=after,
+        note=note[:200],
     )
     announce(memory.user_id, memory.pk, action, **(extra or {}))
     return event
@@ -105,8 +113,11 @@ def _near_duplicate(user_id: int, key: str, embedding: list[float]) -> Memory | 
     if same is not None:
         return same
     nearest = (
-        _current(user_id).exclude(embedding__isnull=True)
-        .annotate(distance=CosineDistance("embedding", embedding)).order_by("distance").first()
+        _current(user_id)
+        .exclude(embedding__isnull=True)
+        .annotate(distance=CosineDistance("embedding", embedding))
+        .order_by("distance")
+        .first()
     )
     if nearest is not None and 1 - nearest.distance >= MERGE_SIMILARITY:
         return nearest
@@ -148,9 +159,19 @@ def add_memory(
     numbers, codes, names and dates); one that says the same words around a new value ("flight LH2235"
     beside "flight LH2231") replaces it (`supersede_memory`: action superseded)."""
     user_id = getattr(user, "pk", user)
-    data = parse(MemoryInput, {"content": content, "kind": kind, "importance": importance,
-                               "confidence": confidence, "lifecycle": lifecycle, "valid_from": valid_from,
-                               "context": context, "cues": cues or []})
+    data = parse(
+        MemoryInput,
+        {
+            "content": content,
+            "kind": kind,
+            "importance": importance,
+            "confidence": confidence,
+            "lifecycle": lifecycle,
+            "valid_from": valid_from,
+            "context": context,
+            "cues": cues or [],
+        },
+    )
     vector = embedding if embedding is not None else _embed(data.content)  # slow: outside the transaction
     cue_values = cue_fields(data.cues)
     key = content_key(data.content)
@@ -159,20 +180,44 @@ def add_memory(
         duplicate = _near_duplicate(user_id, key, vector)
         if duplicate is not None and (duplicate.content_key == key or same_values(duplicate.content, data.content)):
             return _merge_into(duplicate, data, actor, cue_values)
-        if (duplicate is not None and differs_only_in_values(duplicate.content, data.content)
-                and (data.valid_from is None or data.valid_from > duplicate.valid_from)):
+        if (
+            duplicate is not None
+            and differs_only_in_values(duplicate.content, data.content)
+            and (data.valid_from is None or data.valid_from > duplicate.valid_from)
+        ):
             return supersede_memory(
-                duplicate, data.content, actor=actor, kind=data.kind, importance=data.importance,
-                confidence=data.confidence, valid_from=data.valid_from, source=source,
-                source_conversation_id=source_conversation_id, source_message_id=source_message_id,
-                embedding=vector, context=data.context, cues=data.cues)
+                duplicate,
+                data.content,
+                actor=actor,
+                kind=data.kind,
+                importance=data.importance,
+                confidence=data.confidence,
+                valid_from=data.valid_from,
+                source=source,
+                source_conversation_id=source_conversation_id,
+                source_message_id=source_message_id,
+                embedding=vector,
+                context=data.context,
+                cues=data.cues,
+            )
         start = data.valid_from or timezone.now()
         memory = Memory.objects.create(
-            user_id=user_id, content=data.content, content_key=key, kind=data.kind, lifecycle=data.lifecycle,
-            importance=data.importance, confidence=data.confidence, valid_from=start,
-            source=source, source_conversation_id=source_conversation_id, source_message_id=source_message_id,
-            embedding=vector, search_tokens=search_tokens(data.content), context=data.context,
-            search_context=search_context(data.context, start), **cue_values,
+            user_id=user_id,
+            content=data.content,
+            content_key=key,
+            kind=data.kind,
+            lifecycle=data.lifecycle,
+            importance=data.importance,
+            confidence=data.confidence,
+            valid_from=start,
+            source=source,
+            source_conversation_id=source_conversation_id,
+            source_message_id=source_message_id,
+            embedding=vector,
+            search_tokens=search_tokens(data.content),
+            context=data.context,
+            search_context=search_context(data.context, start),
+            **cue_values,
         )
         record(memory, EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED, actor)
         return WriteResult(memory, EventAction.CREATED)
@@ -203,19 +248,28 @@ def supersede_memory(
         cues = list(old.cues) if keep_usage else []
     if context is None:  # the old version's; one kept before secrets were refused is left behind
         context = "" if contains_sensitive(old.context) else old.context
-    data = parse(MemoryInput, {
-        "content": content, "kind": kind or old.kind,
-        "importance": old.importance if importance is None else importance,
-        "confidence": old.confidence if confidence is None else confidence,
-        "lifecycle": old.lifecycle, "valid_from": valid_from,
-        "context": context, "cues": cues,
-    })
+    data = parse(
+        MemoryInput,
+        {
+            "content": content,
+            "kind": kind or old.kind,
+            "importance": old.importance if importance is None else importance,
+            "confidence": old.confidence if confidence is None else confidence,
+            "lifecycle": old.lifecycle,
+            "valid_from": valid_from,
+            "context": context,
+            "cues": cues,
+        },
+    )
     vector = embedding if embedding is not None else _embed(data.content)
     same_cues = data.cues == list(old.cues)
     # An edit's cues are the person's (emptied ones too: dated, so the cue job leaves them empty); a new
     # fact without cues waits for the cue job.
-    cue_values = cue_fields(data.cues, old.cue_embedding if same_cues else None,
-                            written=old.cues_written_at if same_cues else (timezone.now() if keep_usage else None))
+    cue_values = cue_fields(
+        data.cues,
+        old.cue_embedding if same_cues else None,
+        written=old.cues_written_at if same_cues else (timezone.now() if keep_usage else None),
+    )
     key = content_key(data.content)
     with transaction.atomic():
         _lock_user(old.user_id)
@@ -233,12 +287,22 @@ def supersede_memory(
         try:
             with transaction.atomic():
                 new = Memory.objects.create(
-                    user_id=old.user_id, content=data.content, content_key=key, kind=data.kind,
-                    lifecycle=data.lifecycle, importance=data.importance, confidence=data.confidence,
-                    valid_from=start, source=source or old.source,
+                    user_id=old.user_id,
+                    content=data.content,
+                    content_key=key,
+                    kind=data.kind,
+                    lifecycle=data.lifecycle,
+                    importance=data.importance,
+                    confidence=data.confidence,
+                    valid_from=start,
+                    source=source or old.source,
                     source_conversation_id=source_conversation_id or old.source_conversation_id,
-                    source_message_id=source_message_id, embedding=vector, search_tokens=search_tokens(data.content),
-                    context=data.context, search_context=search_context(data.context, start), **cue_values,
+                    source_message_id=source_message_id,
+                    embedding=vector,
+                    search_tokens=search_tokens(data.content),
+                    context=data.context,
+                    search_context=search_context(data.context, start),
+                    **cue_values,
                     access_count=old.access_count if keep_usage else 0,
                     last_accessed_at=old.last_accessed_at if keep_usage else None,
                 )
@@ -271,14 +335,21 @@ def edit_memory(memory: Memory, changes: dict, *, actor: str = Actor.USER) -> Wr
     """Change attributes in place; a change of content is a supersede (the old wording stays in history)."""
     patch = parse(MemoryPatch, changes)
     if patch.content is not None and content_key(patch.content) != memory.content_key:
-        return supersede_memory(memory, patch.content, actor=actor, kind=patch.kind, importance=patch.importance,
-                                cues=patch.cues, keep_usage=True)
+        return supersede_memory(
+            memory,
+            patch.content,
+            actor=actor,
+            kind=patch.kind,
+            importance=patch.importance,
+            cues=patch.cues,
+            keep_usage=True,
+        )
     updates = {k: v for k, v in patch.model_dump(exclude_none=True).items() if k != "content"}
     if "cues" in updates and updates["cues"] == list(memory.cues):
         del updates["cues"]
     # New cues: their vector is computed before the transaction (slow); emptied cues are the person's
     # choice, dated so the cue job does not write them again.
-    cue_values = (cue_fields(updates["cues"], written=timezone.now()) if "cues" in updates else {})
+    cue_values = cue_fields(updates["cues"], written=timezone.now()) if "cues" in updates else {}
     with transaction.atomic():
         memory = Memory.objects.select_for_update().get(pk=memory.pk)
         changed = [k for k, v in updates.items() if getattr(memory, k) != v]
@@ -368,8 +439,11 @@ def restore_many(user_id: int, ids: list[int], *, actor: str = Actor.USER) -> li
     kept, as `restore_memory` refuses it."""
     with transaction.atomic():
         _lock_user(user_id)
-        rows = list(Memory.objects.select_for_update().filter(user_id=user_id, pk__in=ids, status=MemoryStatus.DELETED)
-                    .order_by("pk"))
+        rows = list(
+            Memory.objects.select_for_update()
+            .filter(user_id=user_id, pk__in=ids, status=MemoryStatus.DELETED)
+            .order_by("pk")
+        )
         taken = set(_current(user_id).values_list("content_key", flat=True))
         restorable = []
         for memory in rows:
@@ -391,10 +465,20 @@ def _set_status_of_many(user_id: int, rows: list[Memory], status: str, action: s
     for memory in rows:
         memory.status, memory.updated_at = status, now
     Memory.objects.filter(pk__in=[memory.pk for memory in rows]).update(status=status, updated_at=now)
-    MemoryEvent.objects.bulk_create([
-        MemoryEvent(user_id=user_id, memory=memory, memory_ref=memory.pk, action=action, actor=actor,
-                    before=old, after=snapshot(memory)) for memory, old in zip(rows, before)
-    ])
+    MemoryEvent.objects.bulk_create(
+        [
+            MemoryEvent(
+                user_id=user_id,
+                memory=memory,
+                memory_ref=memory.pk,
+                action=action,
+                actor=actor,
+                before=old,
+                after=snapshot(memory),
+            )
+            for memory, old in zip(rows, before)
+        ]
+    )
     announce(user_id, None, action, count=len(rows))
 
 

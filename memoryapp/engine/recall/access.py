@@ -3,6 +3,7 @@ Postgres in one statement per batch (the beat schedule runs it every minute).
 
 A chat notes the memories it handed the model with the conversation's id, so a memory's history can say
 "used in a chat" and which one. Hash fields are "memory id" or "memory id:conversation id"."""
+
 from __future__ import annotations
 
 import logging
@@ -76,11 +77,19 @@ def flush_access() -> int:
                 [now, list(counts), list(counts.values())],
             )
             touched = cursor.fetchall()
-            MemoryEvent.objects.bulk_create([
-                MemoryEvent(user_id=user_id, memory_id=memory_id, memory_ref=memory_id, action=EventAction.ACCESSED,
-                            actor=Actor.SYSTEM, after={"uses": n, "conversations": sorted(chats.get(memory_id, []))},
-                            created_at=now)
-                for memory_id, user_id, n in touched
-            ])
+            MemoryEvent.objects.bulk_create(
+                [
+                    MemoryEvent(
+                        user_id=user_id,
+                        memory_id=memory_id,
+                        memory_ref=memory_id,
+                        action=EventAction.ACCESSED,
+                        actor=Actor.SYSTEM,
+                        after={"uses": n, "conversations": sorted(chats.get(memory_id, []))},
+                        created_at=now,
+                    )
+                    for memory_id, user_id, n in touched
+                ]
+            )
     client.delete(batch_key)
     return len(counts)

@@ -7,6 +7,7 @@ versions that memory replaced, nearest first, ranked before anything else; they 
 ("… (true until 2026-09-24, then replaced by: …)") and their chips say "past". What the question names
 comes from `past.named_before`.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -29,24 +30,38 @@ def predecessors(memory: Memory, limit: int) -> list[Memory]:
     found: list[Memory] = []
     seen, frontier = {memory.pk}, [memory.pk]
     while frontier and len(found) < limit:
-        older = [m for m in Memory.objects.filter(superseded_by__in=frontier).order_by("-valid_from", "-id")
-                 if m.pk not in seen]
+        older = [
+            m
+            for m in Memory.objects.filter(superseded_by__in=frontier).order_by("-valid_from", "-id")
+            if m.pk not in seen
+        ]
         seen.update(m.pk for m in older)
         found += [m for m in older if m.status == MemoryStatus.ACTIVE]
         frontier = [m.pk for m in older]
     return found[:limit]
 
 
-def replaced_before(user, named: str, *, limit: int, embedder: Embedder | None = None,
-                    graph: GraphPort | None = None) -> list[RecalledMemory]:
+def replaced_before(
+    user, named: str, *, limit: int, embedder: Embedder | None = None, graph: GraphPort | None = None
+) -> list[RecalledMemory]:
     """The versions replaced by the best-ranked memory that `named` finds and that replaced something,
     nearest first, each carrying that memory's scores; [] when no such memory is found. `embedder`, `graph`:
     recall's clients (default: the configured ones)."""
-    for item in recall(user, named, config=RECALL_NAMED, include_history=True, record_access=False,
-                       embedder=embedder, graph=graph).items:
+    for item in recall(
+        user, named, config=RECALL_NAMED, include_history=True, record_access=False, embedder=embedder, graph=graph
+    ).items:
         earlier = predecessors(item.memory, limit)
         if earlier:
-            return [RecalledMemory(memory=m, score=item.score, similarity=item.similarity, cosine=item.cosine,
-                                   importance=m.importance, recency=item.recency, ranks={CHAIN_SOURCE: depth})
-                    for depth, m in enumerate(earlier, start=1)]
+            return [
+                RecalledMemory(
+                    memory=m,
+                    score=item.score,
+                    similarity=item.similarity,
+                    cosine=item.cosine,
+                    importance=m.importance,
+                    recency=item.recency,
+                    ranks={CHAIN_SOURCE: depth},
+                )
+                for depth, m in enumerate(earlier, start=1)
+            ]
     return []

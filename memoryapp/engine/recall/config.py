@@ -1,5 +1,6 @@
 """What recall runs, as data (graphiti's search_config style). Recipes in recipes.py; never mutate
 one: derive with `model_copy(update=...)`."""
+
 from __future__ import annotations
 
 from enum import Enum

@@ -1,4 +1,5 @@
 """Reciprocal-rank fusion: pure functions over ranks, so they test with plain dicts."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -10,6 +10,7 @@ answers it from the supersedes chain.
 
 No model runs here: short bilingual patterns. Named scenarios in tests/unit/engine/test_past.py.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,31 +19,83 @@ from datetime import datetime, timedelta
 
 from ..text import query_terms
 
-
-MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-             "november", "december")
+MONTHS_EN = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _MONTH_EN = "|".join(MONTHS_EN + tuple(m[:3] for m in MONTHS_EN if len(m) > 3) + ("sept",))
 # A month needs a preposition or a year next to it: "may" alone is a verb.
-_EN_MONTH = re.compile(rf"\b(?:in|during|around|since|back in|last|early|late|mid|by)\s+({_MONTH_EN})\b\.?(?:\s+(\d{{4}}))?"
-                       rf"|\b({_MONTH_EN})\s+(\d{{4}})\b")
+_EN_MONTH = re.compile(
+    rf"\b(?:in|during|around|since|back in|last|early|late|mid|by)\s+({_MONTH_EN})\b\.?(?:\s+(\d{{4}}))?"
+    rf"|\b({_MONTH_EN})\s+(\d{{4}})\b"
+)
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ZH_MONTH = re.compile(r"(?:(\d{4})年|(去年|今年))?(十[一二]?|[一二三四五六七八九]|1[0-2]|0?[1-9])月(?!份?[之以]后)")
 _ZH_AGO = re.compile(r"(\d{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*(?:个)?(天|周|星期|个月|月|年)(?:以)?前")
-_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a few": 3, "a couple of": 2, "half a": 0}
+_EN_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a few": 3,
+    "a couple of": 2,
+    "half a": 0,
+}
 _EN_AGO = re.compile(rf"\b(\d{{1,3}}|{'|'.join(_EN_NUMBERS)})\s+(day|week|month|year)s?\s+ago\b")
-_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "天": 1, "周": 7, "星期": 7, "个月": 30, "月": 30, "年": 365}
+_UNIT_DAYS = {
+    "day": 1,
+    "week": 7,
+    "month": 30,
+    "year": 365,
+    "天": 1,
+    "周": 7,
+    "星期": 7,
+    "个月": 30,
+    "月": 30,
+    "年": 365,
+}
 _LAST_MONTH = re.compile(r"\blast month\b|上个月|上月")
 _LAST_WEEK = re.compile(r"\blast week\b|上周|上个星期|上星期|上个礼拜")
 _YESTERDAY = re.compile(r"\byesterday\b|昨天")
 # Seasons, holidays and parts of the year, each as the month it stands for.
-_PERIODS = [(re.compile(pattern), month) for pattern, month in (
-    (r"\bspring\b|\beaster\b|春天|春季|开春", 4), (r"\bsummer\b|夏天|夏季|暑假", 7),
-    (r"\bautumn\b|\b(?:in|during|over|last|this) (?:the )?fall\b|秋天|秋季|国庆", 10), (r"\bwinter\b|冬天|冬季|寒假", 1), (r"\bchristmas\b|圣诞", 12),
-    (r"\b(?:start|beginning) of (?:the|this|last) year\b|\bearly (?:this|last) year\b|年初|开年|\bnew year\b|元旦", 1),
-    (r"春节|过年", 2), (r"\bfirst half of (?:the|this|last) year\b|上半年", 4), (r"\bmid-?year\b|年中", 6),
-    (r"\bend of (?:the|last) year\b|年底|年末|年尾", 12),
-)]
+_PERIODS = [
+    (re.compile(pattern), month)
+    for pattern, month in (
+        (r"\bspring\b|\beaster\b|春天|春季|开春", 4),
+        (r"\bsummer\b|夏天|夏季|暑假", 7),
+        (r"\bautumn\b|\b(?:in|during|over|last|this) (?:the )?fall\b|秋天|秋季|国庆", 10),
+        (r"\bwinter\b|冬天|冬季|寒假", 1),
+        (r"\bchristmas\b|圣诞", 12),
+        (
+            r"\b(?:start|beginning) of (?:the|this|last) year\b|\bearly (?:this|last) year\b|年初|开年|\bnew year\b|元旦",
+            1,
+        ),
+        (r"春节|过年", 2),
+        (r"\bfirst half of (?:the|this|last) year\b|上半年", 4),
+        (r"\bmid-?year\b|年中", 6),
+        (r"\bend of (?:the|last) year\b|年底|年末|年尾", 12),
+    )
+]
 # A season or a holiday is said of plans and of the present too ("寒假想看几本书", "it's only the start of
 # autumn"): it names the past only beside a word that does.
 _PAST_CUE = re.compile(r"\b(?:last|did|was|were|had|used)\b|去年|那阵|那时|那会|当时|以前|之前|过(?!年)")
@@ -50,9 +103,13 @@ _LAST_YEAR_PERIOD = re.compile(r"\blast year\b|去年|\bof last year\b")
 _A_YEAR_AGO = re.compile(r"\b(?:this time|around now) last year\b|去年(?:这个时候|这时候|此时|同期)")
 _YEAR = re.compile(r"\bin\s+(\d{4})\b|(\d{4})年(?!\d{1,2}月)")
 _LAST_YEAR = re.compile(r"\blast year\b|去年")
-_FUTURE = re.compile(r"\b(?:will|going to|gonna|plan(?:ning)?|next|upcoming|'ll)\b|打算|计划|准备|将要|要去|下个|明年|以后|之后|我要|我们要|年底要|月要|会去")
-_VAGUE_EN = re.compile(r"\b(?:used to|previously|in the past|back then|at first|originally|formerly|"
-                       r"before that|earlier on|did i (?:use|used) to|last time)\b")
+_FUTURE = re.compile(
+    r"\b(?:will|going to|gonna|plan(?:ning)?|next|upcoming|'ll)\b|打算|计划|准备|将要|要去|下个|明年|以后|之后|我要|我们要|年底要|月要|会去"
+)
+_VAGUE_EN = re.compile(
+    r"\b(?:used to|previously|in the past|back then|at first|originally|formerly|"
+    r"before that|earlier on|did i (?:use|used) to|last time)\b"
+)
 _VAGUE_ZH = re.compile(r"以前|从前|过去|曾经|当时|那时|上次|上一次|原来|之前(?:我|的|说|喜欢|用|提)|我之前|你之前")
 
 
@@ -125,8 +182,9 @@ def _named_moments(text: str, lowered: str, now: datetime) -> list[datetime]:
         found.append(_month_moment(now, number, int(year) if year else None) if number else None)
     # "5 months ago", "5个月前": a moment, counted back in days ("half a year ago", "半年前": half the unit)
     distances = [(_zh_number(amount), unit) for amount, unit in _ZH_AGO.findall(text)]
-    distances += [(int(amount) if amount.isdigit() else _EN_NUMBERS[amount], unit)
-                  for amount, unit in _EN_AGO.findall(lowered)]
+    distances += [
+        (int(amount) if amount.isdigit() else _EN_NUMBERS[amount], unit) for amount, unit in _EN_AGO.findall(lowered)
+    ]
     for count, unit in distances:
         found.append(now - timedelta(days=_UNIT_DAYS[unit] * count if count else _UNIT_DAYS[unit] / 2))
     if _LAST_MONTH.search(lowered):

@@ -3,6 +3,7 @@ budget, fused by reciprocal rank, scored (similarity, importance, recency), thre
 
 Configs are in config.py and named presets in recipes.py; `recall()` reads nothing else.
 """
+
 from __future__ import annotations
 
 import functools
@@ -109,9 +110,17 @@ def recall(
         query_vector = embed_query(embedder or get_embedder(), query)  # e5 embeds a search as "query: "
         timings["embed"] = (time.perf_counter() - started) * 1000
     now = timezone.now()
-    request = RecallQuery(user_id=getattr(user, "pk", user), text=query, vector=query_vector, at=at or now,
-                          include_history=include_history, kinds=tuple(kinds) if kinds else None,
-                          created_since=created_since, created_until=created_until, status=status)
+    request = RecallQuery(
+        user_id=getattr(user, "pk", user),
+        text=query,
+        vector=query_vector,
+        at=at or now,
+        include_history=include_history,
+        kinds=tuple(kinds) if kinds else None,
+        created_since=created_since,
+        created_until=created_until,
+        status=status,
+    )
     limit = k or config.limit
 
     search_started = time.perf_counter()
@@ -132,10 +141,17 @@ def recall(
     results = RecallResults(degraded=degraded, timings_ms=timings)
     for score, candidate, similarity, recency in items:
         if candidate.id in memories:
-            results.items.append(RecalledMemory(
-                memory=memories[candidate.id], score=score, similarity=similarity, cosine=candidate.cosine,
-                importance=candidate.importance, recency=recency, ranks=dict(candidate.ranks),
-            ))
+            results.items.append(
+                RecalledMemory(
+                    memory=memories[candidate.id],
+                    score=score,
+                    similarity=similarity,
+                    cosine=candidate.cosine,
+                    importance=candidate.importance,
+                    recency=recency,
+                    ranks=dict(candidate.ranks),
+                )
+            )
     timings["search"] = (time.perf_counter() - search_started) * 1000
     timings["total"] = (time.perf_counter() - started) * 1000
     if record_access:
@@ -176,8 +192,9 @@ def _has_evidence(candidate: Candidate, config: RecallConfig, lexical: set[str])
     return config.found_is_evidence and not lexical.isdisjoint(candidate.ranks)
 
 
-def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery,
-                      config: RecallConfig) -> None:
+def _merge_graph_hits(
+    candidates: dict[int, Candidate], hits: list[tuple[int, float]], query: RecallQuery, config: RecallConfig
+) -> None:
     missing = [memory_id for memory_id, _ in hits if memory_id not in candidates]
     candidates.update(retrievers.hydrate(query, missing, config))  # also re-applies scoping to graph results
     for rank, (memory_id, score) in enumerate(hits, start=1):
@@ -188,8 +205,10 @@ def _merge_graph_hits(candidates: dict[int, Candidate], hits: list[tuple[int, fl
 
 def _score(candidates: dict[int, Candidate], sources: list[str], config: RecallConfig, now: datetime):
     weights = {
-        Source.VECTOR.value: config.vector.weight, Source.FULL_TEXT.value: config.full_text.weight,
-        Source.TRIGRAM.value: config.trigram.weight, Source.GRAPH.value: config.graph.weight,
+        Source.VECTOR.value: config.vector.weight,
+        Source.FULL_TEXT.value: config.full_text.weight,
+        Source.TRIGRAM.value: config.trigram.weight,
+        Source.GRAPH.value: config.graph.weight,
     }
     ceiling = fusion.rrf_ceiling(sources, weights, config.fusion.rrf_k)
     scored = []

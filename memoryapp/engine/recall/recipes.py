@@ -1,4 +1,5 @@
 """Named recall presets. Entry points default to one; derive variants with `model_copy(update=...)`."""
+
 from __future__ import annotations
 
 from django.db.models import TextChoices
@@ -28,9 +29,16 @@ from .config import (
 # asking about the plan scored 0.35-0.54 against its episode; "I'm about to start docker compose for the
 # staging stack" scored 0.21-0.33 against episodes of other chats (a music "compose workflow", a new
 # laptop, running again), which the typed memories' 0.20 gate let through.
-RECALL_CHAT = RecallConfig(limit=3, threshold=0.0, min_cosine=0.20, found_is_evidence=False,
-                           full_text=FullTextConfig(enabled=False), trigram=TrigramConfig(enabled=False),
-                           fusion=FusionConfig(rank_share=0.0), episode_min_cosine=0.35)
+RECALL_CHAT = RecallConfig(
+    limit=3,
+    threshold=0.0,
+    min_cosine=0.20,
+    found_is_evidence=False,
+    full_text=FullTextConfig(enabled=False),
+    trigram=TrigramConfig(enabled=False),
+    fusion=FusionConfig(rank_share=0.0),
+    episode_min_cosine=0.35,
+)
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
 # With the trained relevance model (engine/chat/relevance.py) the gates above are the fallback: recall
 # proposes the 10 nearest by meaning, ungated, and the model keeps what the turn needs (at most 3).
@@ -39,8 +47,9 @@ RECALL_CHAT_CANDIDATES = RECALL_CHAT.model_copy(update={"limit": 10, "min_cosine
 # "What did I prefer before React?": the memory the question names ("React"), among every version, by a
 # shared word or a close spelling, or by meaning (cosine >= 0.35); the chat then hands the versions it
 # replaced (engine/recall/chain.py). No graph: its facts are about what is true, not which row names a word.
-RECALL_NAMED = RecallConfig(limit=5, threshold=0.0, min_cosine=0.35, graph=GraphConfig(enabled=False),
-                            fusion=FusionConfig(rank_share=0.5))
+RECALL_NAMED = RecallConfig(
+    limit=5, threshold=0.0, min_cosine=0.35, graph=GraphConfig(enabled=False), fusion=FusionConfig(rank_share=0.5)
+)
 
 # The memories page search box: more results, no threshold, typo-tolerant. Searches are short and
 # sets can be small, where rank alone barely separates first from third: meaning counts for half.
@@ -52,8 +61,9 @@ RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fu
 # "Forget that I live in Berlin" in the chat (engine/chat/memory_commands.py): which memory is meant. Words and
 # meaning as on the page, the graph aside (its facts add neighbours, not the memory named); what neither
 # shares a word with the words said nor comes within cosine 0.35 of them is not meant.
-RECALL_MEMORY_COMMAND = RECALL_MEMORIES_PAGE.model_copy(update={
-    "limit": 8, "min_cosine": 0.35, "graph": GraphConfig(enabled=False)})
+RECALL_MEMORY_COMMAND = RECALL_MEMORIES_PAGE.model_copy(
+    update={"limit": 8, "min_cosine": 0.35, "graph": GraphConfig(enabled=False)}
+)
 
 
 # The memories page's and the API's search `method`: hybrid is the page's recipe; keyword finds the
@@ -68,13 +78,22 @@ class SearchMethod(TextChoices):
 
 SEARCH_METHODS: dict[str, RecallConfig] = {
     SearchMethod.HYBRID: RECALL_MEMORIES_PAGE,
-    SearchMethod.KEYWORD: RECALL_MEMORIES_PAGE.model_copy(update={
-        "vector": VectorConfig(enabled=False), "graph": GraphConfig(enabled=False),
-        "trigram": TrigramConfig(enabled=False), "full_text": FullTextConfig(match_context=False),
-        "min_cosine": 1.0}),
-    SearchMethod.VECTOR: RECALL_MEMORIES_PAGE.model_copy(update={
-        "full_text": FullTextConfig(enabled=False), "trigram": TrigramConfig(enabled=False),
-        "graph": GraphConfig(enabled=False)}),
+    SearchMethod.KEYWORD: RECALL_MEMORIES_PAGE.model_copy(
+        update={
+            "vector": VectorConfig(enabled=False),
+            "graph": GraphConfig(enabled=False),
+            "trigram": TrigramConfig(enabled=False),
+            "full_text": FullTextConfig(match_context=False),
+            "min_cosine": 1.0,
+        }
+    ),
+    SearchMethod.VECTOR: RECALL_MEMORIES_PAGE.model_copy(
+        update={
+            "full_text": FullTextConfig(enabled=False),
+            "trigram": TrigramConfig(enabled=False),
+            "graph": GraphConfig(enabled=False),
+        }
+    ),
 }
 
 # Postgres alone: what recall falls back to when the graph is down, and the benchmark's baseline.
@@ -85,6 +104,11 @@ SEARCH_METHODS: dict[str, RecallConfig] = {
 # (docs/benchmarks/locomo-graph.md, "Choosing the embedder"). A longer question skips trigram's re-rank of what
 # vector and full text found: a third of the statement's time, recall@10 0.697 with it, 0.701 without
 # (issue #35, docs/recall.md); a short search (<= 16 chars) still scans for close spellings.
-RECALL_POSTGRES_ONLY = RecallConfig(limit=10, threshold=0.0, graph=GraphConfig(enabled=False),
-                                    full_text=FullTextConfig(weight=2.0), trigram=TrigramConfig(rerank=False),
-                                    scoring=ScoringConfig(similarity=1.0, importance=0.0, recency=0.0))
+RECALL_POSTGRES_ONLY = RecallConfig(
+    limit=10,
+    threshold=0.0,
+    graph=GraphConfig(enabled=False),
+    full_text=FullTextConfig(weight=2.0),
+    trigram=TrigramConfig(rerank=False),
+    scoring=ScoringConfig(similarity=1.0, importance=0.0, recency=0.0),
+)

@@ -4,6 +4,7 @@ Every retriever sees only the caller's memories of one status (active, unless th
 forgotten or deleted ones) that are valid at the asked time (or, with history, every version); results
 are (memory id, raw score) lists, best first.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -24,8 +25,10 @@ if TYPE_CHECKING:
     from memoryapp.graph.port import GraphPort
 
 logger = logging.getLogger(__name__)
-_SESSION_DEFAULTS = {"hnsw.ef_search": DEFAULT_EF_SEARCH,
-                     "pg_trgm.word_similarity_threshold": DEFAULT_TRIGRAM_THRESHOLD}
+_SESSION_DEFAULTS = {
+    "hnsw.ef_search": DEFAULT_EF_SEARCH,
+    "pg_trgm.word_similarity_threshold": DEFAULT_TRIGRAM_THRESHOLD,
+}
 
 Hits = list[tuple[int, float]]
 _LEXEME = re.compile(r"\w+")
@@ -149,9 +152,13 @@ def _vector_cte(where: str, cues: bool) -> str:
 def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candidate]:
     """Run the enabled Postgres retrievers as one statement; return candidates with per-source ranks."""
     where, params = _filters(query)
-    params.update(qv=str(query.vector), cue_margin=config.vector.cue_margin, vlimit=config.vector.limit,
-                  flimit=config.full_text.limit,
-                  tlimit=config.trigram.limit)
+    params.update(
+        qv=str(query.vector),
+        cue_margin=config.vector.cue_margin,
+        vlimit=config.vector.limit,
+        flimit=config.full_text.limit,
+        tlimit=config.trigram.limit,
+    )
     parts, ctes, names = [], [], []
     if config.vector.enabled:
         names.append("vec")
@@ -163,12 +170,15 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
         names.append("ft")
         # Ranking every match is what costs at scale (thousands of rows share a common word), so at
         # most `candidate_cap` matches are ranked; below that the result is exact.
-        params.update(fcap=config.full_text.candidate_cap,
-                      fcw=config.full_text.context_weight if config.full_text.match_context else 0.0,
-                      fbw=config.full_text.cue_weight if config.full_text.match_context else 0.0)
+        params.update(
+            fcap=config.full_text.candidate_cap,
+            fcw=config.full_text.context_weight if config.full_text.match_context else 0.0,
+            fbw=config.full_text.cue_weight if config.full_text.match_context else 0.0,
+        )
         ctes.extend(_bm25_ctes(where))
-        params.update(fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b,
-                      ncap=config.full_text.count_cap)
+        params.update(
+            fwords=ts.replace(" | ", " "), k1=config.full_text.k1, b=config.full_text.b, ncap=config.full_text.count_cap
+        )
         parts.append("SELECT 'full_text', id, s, row_number() OVER (ORDER BY s DESC, id) FROM ft")
     mode = trigram_mode(query, config)
     if mode:
@@ -177,7 +187,9 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
             # Same bound as full text: re-checking every row that shares a trigram is what costs.
             params.update(tcap=config.trigram.candidate_cap, tfew=config.trigram.row_check_below)
             ctes.extend(_trigram_scan_ctes(where))
-            parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s")
+            parts.append(
+                "SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri WHERE s >= %(tmin)s"
+            )
         else:  # re-rank what the other retrievers found (they applied the filters): a third opinion
             found = " UNION ".join(f"SELECT id FROM {name}" for name in names)
             ctes.append(f"""tri AS MATERIALIZED (
@@ -186,7 +198,7 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
             parts.append("SELECT 'trigram', id, s, row_number() OVER (ORDER BY s DESC, id) FROM tri")
     if not parts:
         return {}
-    sql = f"""WITH {', '.join(ctes)}, hits(src, id, score, rk) AS ({' UNION ALL '.join(parts)})
+    sql = f"""WITH {", ".join(ctes)}, hits(src, id, score, rk) AS ({" UNION ALL ".join(parts)})
         SELECT h.src, h.id, h.score, h.rk, 1 - {best_distance(config.vector.cues)}, m.importance, m.valid_from, m.kind
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
@@ -269,8 +281,10 @@ def hydrate(query: RecallQuery, ids: list[int], config: RecallConfig) -> dict[in
         FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return {row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3],
-                                  kind=row[4]) for row in cursor.fetchall()}
+        return {
+            row[0]: Candidate(row[0], cosine=float(row[1] or 0), importance=row[2], valid_from=row[3], kind=row[4])
+            for row in cursor.fetchall()
+        }
 
 
 def graph_search(query: RecallQuery, config: RecallConfig, graph: GraphPort | None = None) -> Hits:
@@ -279,8 +293,12 @@ def graph_search(query: RecallQuery, config: RecallConfig, graph: GraphPort | No
     from memoryapp.graph import search_memory_ids
 
     return search_memory_ids(
-        query.user_id, query.text, at=None if query.include_history else query.at, limit=config.graph.limit,
-        include_history=query.include_history, timeout_s=config.graph.time_budget_ms / 1000,
+        query.user_id,
+        query.text,
+        at=None if query.include_history else query.at,
+        limit=config.graph.limit,
+        include_history=query.include_history,
+        timeout_s=config.graph.time_budget_ms / 1000,
         query_vector=query.vector,  # graphiti embeds with our embedder: the same vector, not computed twice
         graph=graph,
     )

@@ -1,4 +1,5 @@
 """Final score = similarity, importance and recency, weighted (DESIGN flow 3). Pure functions."""
+
 from __future__ import annotations
 
 from datetime import datetime

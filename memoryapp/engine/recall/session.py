@@ -1,4 +1,5 @@
 """Per-connection Postgres settings that recall relies on."""
+
 from __future__ import annotations
 
 from django.conf import settings

@@ -7,6 +7,7 @@ and which of a user's known entities a new name is (resolution).
 
 Measured by `python -m bench.entities` on bench/entity_cases/ (see docs/graph.md).
 """
+
 from __future__ import annotations
 
 from .entity import Entity, EntityType

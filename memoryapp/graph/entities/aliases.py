@@ -1,6 +1,7 @@
 """Other names of things the gazetteer knows: short forms (Postgres, k8s, NYC, 阿里) and the other
 script's name (ByteDance / 字节跳动, Beijing / 北京). Hand-written, small; resolution reads them after
 the normalised name. Each line: the names of one thing, the first the one resolution keeps."""
+
 from __future__ import annotations
 
 from functools import cache

@@ -3,6 +3,7 @@ other proper nouns (nz); the gazetteer names what jieba splits (字节|跳动) o
 quotes mark projects (“北极星”项目) and works (《三体》); a name before …大学/…银行 is an organisation,
 a city before its …区 one place; a word after a relation (我同事韩梅梅) or before a title (李医生) a person.
 English words inside are left to english.py."""
+
 from __future__ import annotations
 
 import logging
@@ -39,9 +40,11 @@ class Word:
 
 # Characters that stand alone as words in ordinary sentences; two other single characters side by side
 # are what is left of a word the dictionary lacks (a name: 韩|梅|梅), which only the HMM pass can join.
-_FUNCTION_CHARS = frozenset("我你他她它的了是在和也就都着或把被让给从到为以上下中里之其很还去来用做有会要对跟与"
-                            "这那个年月日天号一二三四五六七八九十两几多少每再又才只最更太没不别吗呢吧啊呀嘛哦"
-                            "，。！？、；：“”‘’（）《》 ")
+_FUNCTION_CHARS = frozenset(
+    "我你他她它的了是在和也就都着或把被让给从到为以上下中里之其很还去来用做有会要对跟与"
+    "这那个年月日天号一二三四五六七八九十两几多少每再又才只最更太没不别吗呢吧啊呀嘛哦"
+    "，。！？、；：“”‘’（）《》 "
+)
 
 
 def words_of(text: str) -> list[Word]:
@@ -102,11 +105,16 @@ def _known_names(text: str, words: list[Word], add) -> None:
         for end in range(min(len(text), start + most), start + 1, -1):
             name = fold(text[start:end])
             if end in ends and name in known() and HAN.search(name):
-                kind = _known_type(known()[name], text[max(0, start - 6):start], text[end:end + 6])
-                following = words[starts[start]:]
+                kind = _known_type(known()[name], text[max(0, start - 6) : start], text[end : end + 6])
+                following = words[starts[start] :]
                 nxt = next((w for w in following if w.start >= end), None)
-                if kind is EntityType.PLACE and nxt and nxt.start == end and len(nxt.text) >= 2 \
-                        and nxt.text.endswith(cues.DISTRICT_SUFFIXES):
+                if (
+                    kind is EntityType.PLACE
+                    and nxt
+                    and nxt.start == end
+                    and len(nxt.text) >= 2
+                    and nxt.text.endswith(cues.DISTRICT_SUFFIXES)
+                ):
                     end = nxt.end
                 elif kind in (EntityType.ORGANIZATION, EntityType.PRODUCT):
                     model = _MODEL.match(text, end)
@@ -123,7 +131,9 @@ def _known_names(text: str, words: list[Word], add) -> None:
                 at += len(part)
 
 
-_MODEL = re.compile(r"\s?(?:[A-Za-z]*\d[\w\-]*(?:\s(?:Pro|Max|Plus|Ultra|mini|Air))?|Model [A-Z0-9]|[A-Z][a-z]+ ?\d+|音乐)(?![\w])")
+_MODEL = re.compile(
+    r"\s?(?:[A-Za-z]*\d[\w\-]*(?:\s(?:Pro|Max|Plus|Ultra|mini|Air))?|Model [A-Z0-9]|[A-Z][a-z]+ ?\d+|音乐)(?![\w])"
+)
 
 
 def _known_type(types: tuple[EntityType, ...], before: str, after: str) -> EntityType:
@@ -171,8 +181,15 @@ def _people(words: list[Word], add) -> None:
         if not HAN.search(text) or len(text) > 4 or text in cues.NOT_NAMES:
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
-        if len(text) == 1 and surname and nxt and nxt.flag in _PERSON_TAGS and len(nxt.text) <= 2 \
-                and HAN.search(nxt.text) and nxt.text not in cues.TITLES:
+        if (
+            len(text) == 1
+            and surname
+            and nxt
+            and nxt.flag in _PERSON_TAGS
+            and len(nxt.text) <= 2
+            and HAN.search(nxt.text)
+            and nxt.text not in cues.TITLES
+        ):
             add(word.start, nxt.end, EntityType.PERSON)  # 刘|志远, 张|秀英
         elif len(text) == 1 and surname and nxt and nxt.text in cues.TITLES:
             add(word.start, nxt.end, EntityType.PERSON)  # 刘|老师
@@ -182,12 +199,18 @@ def _people(words: list[Word], add) -> None:
                 add(word.start, word.end - len(title), EntityType.PERSON)  # 刘志远教授
             else:
                 add(word.start, word.end, EntityType.PERSON)
-        elif len(text) == 2 and text[0] in "老小阿" and text[1] in ZH_SURNAMES and word.flag not in ("n", "a", "d", "m"):
+        elif (
+            len(text) == 2 and text[0] in "老小阿" and text[1] in ZH_SURNAMES and word.flag not in ("n", "a", "d", "m")
+        ):
             add(word.start, word.end, EntityType.PERSON)
         elif after_relation and len(text) == 2 and (text[0] in "老小阿" or text[0] == text[1]):
             add(word.start, word.end, EntityType.PERSON)  # 我儿子乐乐, 我朋友小林
-        elif after_relation and surname and 2 <= len(text) <= 3 and word.flag not in (
-                "v", "p", "r", "c", "uj", "n", "vn", "m", "t", "f"):
+        elif (
+            after_relation
+            and surname
+            and 2 <= len(text) <= 3
+            and word.flag not in ("v", "p", "r", "c", "uj", "n", "vn", "m", "t", "f")
+        ):
             add(word.start, word.end, EntityType.PERSON)
 
 
@@ -210,7 +233,26 @@ def _places(words: list[Word], add) -> None:
         add(word.start, end, EntityType.PLACE)
 
 
-_PLACE_SUFFIXES = ("市", "省", "区", "县", "镇", "村", "路", "街", "山", "湖", "河", "江", "岛", "湾", "州", "城", "港", "峰")
+_PLACE_SUFFIXES = (
+    "市",
+    "省",
+    "区",
+    "县",
+    "镇",
+    "村",
+    "路",
+    "街",
+    "山",
+    "湖",
+    "河",
+    "江",
+    "岛",
+    "湾",
+    "州",
+    "城",
+    "港",
+    "峰",
+)
 
 
 def _projects(words: list[Word], add) -> None:
@@ -219,6 +261,10 @@ def _projects(words: list[Word], add) -> None:
         if word.text not in ("项目", "计划"):
             continue
         name = words[i - 1]
-        if (2 <= len(name.text) <= 4 and HAN.search(name.text) and name.flag in _NOUNISH
-                and name.text not in cues.GENERIC_BEFORE_PROJECT):
+        if (
+            2 <= len(name.text) <= 4
+            and HAN.search(name.text)
+            and name.flag in _NOUNISH
+            and name.text not in cues.GENERIC_BEFORE_PROJECT
+        ):
             add(name.start, name.end, EntityType.PROJECT)

@@ -2,6 +2,7 @@
 ("Oak Park Elementary", "St. Mary's Hospital", "University of Edinburgh"), each typed by its own words and
 the words around it (english_cues.py). A capitalised first word of a sentence counts only when it is a
 known name or its next words say it is a person ("Kenji is my ...", "Jonas and I")."""
+
 from __future__ import annotations
 
 import re
@@ -48,17 +49,18 @@ def tokenize(text: str) -> list[Token]:
         word = match.group()
         if HAN.search(word):  # a Chinese run: the Chinese extractor's
             continue
-        before = text[tokens[-1].end if tokens else 0:match.start()]
+        before = text[tokens[-1].end if tokens else 0 : match.start()]
         after_abbreviation = bool(tokens) and tokens[-1].low in cues.ABBREVIATIONS and before.strip() == "."
         initial = (not tokens and not HAN.search(before)) or (
-            bool(_SENTENCE_END.search(before)) and not after_abbreviation and not HAN.search(before))
+            bool(_SENTENCE_END.search(before)) and not after_abbreviation and not HAN.search(before)
+        )
         tokens.append(Token(word, match.start(), match.end(), initial))
     return tokens
 
 
 def _joined(text: str, left: Token, right: Token) -> bool:
     """Two words of one name: only spaces between them, or the dot of "Dr." / "St."."""
-    gap = text[left.end:right.start]
+    gap = text[left.end : right.start]
     return gap.strip() == "" or (gap.strip() == "." and left.low in cues.ABBREVIATIONS)
 
 
@@ -66,15 +68,20 @@ def _name_like(token: Token) -> bool:
     word = token.text
     if not _LATIN.search(word) or token.low in cues.NOT_NAMES or _ORDINAL.match(token.low) or _CONTRACTION.search(word):
         return False
-    return word[0].isupper() or any(c.isupper() for c in word[1:]) or (
-        any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+    return (
+        word[0].isupper()
+        or any(c.isupper() for c in word[1:])
+        or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+    )
 
 
 def _words_before(tokens: list[Token], start: int, text: str, count: int = 4) -> list[str]:
     """The words before token `start` in its clause, nearest first."""
     out: list[str] = []
     for i in range(start - 1, max(start - 1 - count, -1), -1):
-        if _CLAUSE_END.search(text[tokens[i].end:tokens[i + 1].start]) or HAN.search(text[tokens[i].end:tokens[i + 1].start]):
+        if _CLAUSE_END.search(text[tokens[i].end : tokens[i + 1].start]) or HAN.search(
+            text[tokens[i].end : tokens[i + 1].start]
+        ):
             break
         out.append(tokens[i].low)
     return out
@@ -83,7 +90,7 @@ def _words_before(tokens: list[Token], start: int, text: str, count: int = 4) ->
 def _words_after(tokens: list[Token], end: int, text: str, count: int = 3) -> list[str]:
     out: list[str] = []
     for i in range(end, min(end + count, len(tokens))):
-        gap = text[tokens[i - 1].end:tokens[i].start]
+        gap = text[tokens[i - 1].end : tokens[i].start]
         if HAN.search(gap) or (_CLAUSE_END.search(gap) and i > end):
             break
         out.append(("," if "," in gap else "") + tokens[i].low)
@@ -98,7 +105,7 @@ def _known_at(tokens: list[Token], i: int, text: str) -> tuple[int, tuple[Entity
     for j in range(min(len(tokens), i + most_words), i, -1):
         if any(not _joined(text, tokens[k], tokens[k + 1]) for k in range(i, j - 1)):
             continue
-        name = fold(text[tokens[i].start:tokens[j - 1].end])
+        name = fold(text[tokens[i].start : tokens[j - 1].end])
         name = _POSSESSIVE.sub("", name)
         if name in known():
             return j, known()[name]
@@ -108,7 +115,7 @@ def _known_at(tokens: list[Token], i: int, text: str) -> tuple[int, tuple[Entity
 def _known_accepted(tokens: list[Token], i: int, j: int, text: str, tool_clause: bool) -> bool:
     """A known name as written: capitalised, or spelt as listed ("dbt"); a name that is also a word
     ("slack", "Go") in lower case or at a sentence start only after a verb of use."""
-    written = text[tokens[i].start:tokens[j - 1].end]
+    written = text[tokens[i].start : tokens[j - 1].end]
     name = fold(_POSSESSIVE.sub("", written))
     listed = original_case().get(name, written)
     common = name in COMMON_WORDS
@@ -146,8 +153,11 @@ def _choose(types: tuple[EntityType, ...], before: list[str], tool_clause: bool 
     if tool_clause and EntityType.PRODUCT in types:
         return EntityType.PRODUCT
     for word in before:
-        for kind, words in ((EntityType.ORGANIZATION, cues.ORG_BEFORE), (EntityType.PLACE, cues.PLACE_BEFORE),
-                            (EntityType.PRODUCT, cues.PRODUCT_BEFORE)):
+        for kind, words in (
+            (EntityType.ORGANIZATION, cues.ORG_BEFORE),
+            (EntityType.PLACE, cues.PLACE_BEFORE),
+            (EntityType.PRODUCT, cues.PRODUCT_BEFORE),
+        ):
             if word in words and kind in types:
                 return kind
     return types[0]
@@ -194,13 +204,13 @@ def _shouting(text: str) -> bool:
 def extract_english(text: str, context_type: ContextType | None = None) -> list[Entity]:
     if _shouting(text) and len(text.lower()) == len(text):
         lowered = text.lower()
-        return [Entity(text[e.span[0]:e.span[1]], e.type, e.span) for e in extract_english(lowered, context_type)]
+        return [Entity(text[e.span[0] : e.span[1]], e.type, e.span) for e in extract_english(lowered, context_type)]
     tokens = tokenize(text)
     found: list[Entity] = []
     tool_clause = False  # a verb of use earlier in this clause ("we use slack at work and discord")
     i = 0
     while i < len(tokens):
-        gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
+        gap = text[tokens[i - 1].end : tokens[i].start] if i else ""
         if HAN.search(gap) or (_CLAUSE_END.search(gap) and "," not in gap):
             tool_clause = False
         if i and tokens[i - 1].low in cues.TOOL_VERBS:
@@ -214,8 +224,9 @@ def extract_english(text: str, context_type: ContextType | None = None) -> list[
     return found
 
 
-def _entity_at(tokens: list[Token], i: int, text: str, before: list[str], tool_clause: bool,
-               context_type: ContextType | None) -> tuple[Entity | None, int]:
+def _entity_at(
+    tokens: list[Token], i: int, text: str, before: list[str], tool_clause: bool, context_type: ContextType | None
+) -> tuple[Entity | None, int]:
     """The entity starting at token i, if any, and the token after it."""
     # "my side project Breadcrumb" (lower case: "Project Falcon" is handled as a name below)
     project_before = bool(before) and before[0] in cues.PROJECT_BEFORE and not tokens[i - 1].text[0].isupper()
@@ -238,7 +249,12 @@ def _entity_at(tokens: list[Token], i: int, text: str, before: list[str], tool_c
         return None, i + 1
     if tokens[i].low in cues.STARTERS:  # "The", "Yeah": the name, if any, starts at the next word
         return None, i + 1
-    if tokens[i].text == "Project" and i + 1 < len(tokens) and _name_like(tokens[i + 1]) and _joined(text, tokens[i], tokens[i + 1]):
+    if (
+        tokens[i].text == "Project"
+        and i + 1 < len(tokens)
+        and _name_like(tokens[i + 1])
+        and _joined(text, tokens[i], tokens[i + 1])
+    ):
         end = _extend(tokens, i + 2, text)
         return _entity(tokens, i + 1, end, EntityType.PROJECT, text), end
     end = _extend(tokens, i + 1, text)
@@ -250,17 +266,22 @@ def _entity_at(tokens: list[Token], i: int, text: str, before: list[str], tool_c
     if tokens[i].initial and not titled:
         if end > i + 1 and is_first_name(words[1]) and not is_first_name(words[0]):
             return None, i + 1  # "Woah Joanna", "Remember Jon": the name starts at the second word
-        if not (is_first_name(words[0]) or end > i + 1 or (
-                _person_cue_after(after) and not _ABSTRACT.search(tokens[i].low))):
+        if not (
+            is_first_name(words[0]) or end > i + 1 or (_person_cue_after(after) and not _ABSTRACT.search(tokens[i].low))
+        ):
             return None, end
     if titled:
         kind = EntityType.PERSON
-    elif project_before or (after and after[0] in cues.PROJECT_AFTER_STRONG | cues.PROJECT_AFTER_WEAK
-                            and not cues.type_by_suffix(words[-1], words[0])):
+    elif project_before or (
+        after
+        and after[0] in cues.PROJECT_AFTER_STRONG | cues.PROJECT_AFTER_WEAK
+        and not cues.type_by_suffix(words[-1], words[0])
+    ):
         kind = EntityType.PROJECT
     else:
-        kind = (context_type(tokens[i].start, tokens[end - 1].end) if context_type else None) or \
-            _type_unknown(words, before, after)
+        kind = (context_type(tokens[i].start, tokens[end - 1].end) if context_type else None) or _type_unknown(
+            words, before, after
+        )
     return _entity(tokens, i, end, kind, text), end
 
 
@@ -272,16 +293,23 @@ def _extend(tokens: list[Token], end: int, text: str, head: tuple[EntityType, ..
     coded = False
     while end < len(tokens) and _joined(text, tokens[end - 1], tokens[end]):
         token = tokens[end]
-        if token.low in cues.MODEL_WORDS or token.text.isdigit() or (
-                any(c.isdigit() for c in token.text) and len(token.text) <= 6):
+        if (
+            token.low in cues.MODEL_WORDS
+            or token.text.isdigit()
+            or (any(c.isdigit() for c in token.text) and len(token.text) <= 6)
+        ):
             end += 1
             coded = True
         elif head and not coded and EntityType.ORGANIZATION not in head and not cues.type_by_suffix(token.text, ""):
             break
         elif _name_like(token) and token.low not in cues.STARTERS and token.low not in cues.NOT_NAMES:
             end += 1
-        elif (token.low in CONNECTORS and end + 1 < len(tokens) and _joined(text, token, tokens[end + 1])
-              and _name_like(tokens[end + 1])):
+        elif (
+            token.low in CONNECTORS
+            and end + 1 < len(tokens)
+            and _joined(text, token, tokens[end + 1])
+            and _name_like(tokens[end + 1])
+        ):
             end += 2
         else:
             break

@@ -1,4 +1,5 @@
 """What the extractor returns: a named thing in a memory, its type, and where it was said."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """extract_entities(): the Chinese and the English extractors over one text, in the order they were said."""
+
 from __future__ import annotations
 
 from .chinese import extract_chinese
@@ -14,7 +15,7 @@ def extract_entities(text: str, language: str | None = None) -> list[Entity]:
     chinese = extract_chinese(text)
 
     def context(start: int, end: int):
-        return type_of_latin_in_chinese(text[max(0, start - 6):start], text[end:end + 6])
+        return type_of_latin_in_chinese(text[max(0, start - 6) : start], text[end : end + 6])
 
     english = extract_english(text, context_type=context)
     covered = [e.span for e in chinese]

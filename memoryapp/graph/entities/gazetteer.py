@@ -5,6 +5,7 @@ Written by hand for memoryapp from general knowledge (no list copied from elsewh
 find the rest (capitalised spans, jieba's tags, context words). A name that is also an ordinary English
 word ("slack", "notion", "go") is only taken in lower case after a verb of use (see english.py).
 """
+
 from __future__ import annotations
 
 
@@ -71,12 +72,14 @@ Imperial College London|ETH Zurich|Sorbonne|
 """)
 
 # Companies whose name is also their product: the context decides ("at Netflix" / "watch Netflix").
-COMPANY_OR_PRODUCT = frozenset(_names("""
+COMPANY_OR_PRODUCT = frozenset(
+    _names("""
 Google|Microsoft|Apple|Amazon|Netflix|Spotify|Airbnb|Booking|Uber|Zoom|Slack|Twitter|TikTok|Figma|Canva|Dropbox|
 GitHub|GitLab|Salesforce|HubSpot|Stripe|PayPal|Tesla|Oracle|Datadog|Snowflake|Shopify|Sony|Samsung|Garmin|Dyson|
 Peloton|Kindle|淘宝|拼多多|美团|小红书|京东|抖音|快手|滴滴|携程|华为|小米|网易|飞猪|
 三星|索尼|佳能|尼康|任天堂|特斯拉|丰田|本田|戴森|九阳|小牛|雅迪|
-"""))
+""")
+)
 
 PLACES = _names("""
 Afghanistan|Albania|Algeria|Argentina|Armenia|Australia|Austria|Bangladesh|Belgium|Bolivia|Brazil|Bulgaria|Cambodia|
@@ -113,7 +116,8 @@ Wellington|Yosemite|Lake Tahoe|Big Sur|Whistler|Santorini|Thames|Danube|Silicon 
 
 # Given names common in English-speaking and international settings: a capitalised word among these,
 # with no other cue, is a person. Not exhaustive: "my sister Anna" and "Anna and I" find the rest.
-FIRST_NAMES = frozenset(_names("""
+FIRST_NAMES = frozenset(
+    _names("""
 Aaron|Adam|Adrian|Ahmed|Aisha|Alan|Alex|Alexander|Alice|Alicia|Ali|Amanda|Amelia|Amy|Andre|Andrea|Andrew|Andy|
 Angela|Anna|Anne|Anthony|Arjun|Arun|Ava|Ben|Benjamin|Beth|Bill|Bob|Brian|Caleb|Carl|Carlos|Carol|Caroline|Catherine|
 Charlie|Charlotte|Chloe|Chris|Christina|Claire|Daniel|Daniela|Dan|David|Derek|Diana|Diego|Dmitri|Elena|Eli|Elizabeth|
@@ -124,10 +128,13 @@ Linda|Lisa|Lucas|Lucia|Luis|Luke|Maria|Mark|Marco|Marcus|Maria|Mary|Mateo|Matt|M
 Michelle|Mike|Mohammed|Nadia|Nancy|Natalie|Nathan|Nick|Nico|Noah|Olga|Oliver|Olivia|Omar|Oscar|Pablo|Paul|Pedro|
 Pete|Peter|Priya|Rachel|Raj|Rebecca|Robert|Rosa|Rose|Ruth|Ryan|Sam|Samuel|Sara|Sarah|Sean|Sofia|Sophie|Steve|
 Susan|Sven|Tariq|Tasha|Thomas|Tim|Tom|Tony|Victor|Wei|William|Yuki|Zoe
-"""))
+""")
+)
 
 # Surnames that begin most Chinese names: a 2-3 character word starting with one, after a relation word
 # (我妹妹, 同事) or before a title (医生, 老师, 总), is a person.
-ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏"
-                        "吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵"
-                        "万钱严覃武戴莫孔向汤")
+ZH_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏"
+    "吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵"
+    "万钱严覃武戴莫孔向汤"
+)

@@ -1,8 +1,8 @@
 """The gazetteer as lookups: a name (case folded, NFKC) -> the types it may have, and the longest name in
 words and characters, for the extractors' longest-match scans."""
+
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import cache
 
@@ -18,7 +18,8 @@ COMMON_WORDS = frozenset(
     "spring atom office mint calm pocket medium threads linear rider surface galaxy pixel unity spark flutter "
     "swift rust ruby dart phoenix oracle chase marcus ally wise slack notion discord zoom miro canva sketch "
     "excel claude copilot cursor gemini booking messenger telegram alexa siri kindle apple amazon meta "
-    "grab sea line target boots pret georgia washington nice bath reading outlook unreal things".split())
+    "grab sea line target boots pret georgia washington nice bath reading outlook unreal things".split()
+)
 
 
 def fold(name: str) -> str:
@@ -52,8 +53,6 @@ def original_case() -> dict[str, str]:
     """Folded name -> the gazetteer's spelling (to tell "dbt" written as listed from "Go" at a sentence start)."""
     names = gazetteer.ORGANIZATIONS + gazetteer.PRODUCTS + gazetteer.PLACES
     return {fold(n): n for n in names}
-
-
 
 
 @cache

@@ -8,6 +8,7 @@ embedder, the nearest known name by cosine. No model call; the embedder arrives 
 On the written name pairs (bench.entities, `resolution`) the default embedder's cosine between bare names
 added wrong merges at every threshold from 0.8 to 0.95 (李娜 / 李明 0.75, 王伟 / 王伟伟 0.94) for at most
 four right ones: the rules above are the resolver, the cosine an option a caller must ask for."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -34,8 +35,9 @@ class Resolution:
     similarity: float | None = None
 
 
-def resolve(names: Sequence[str], existing: Sequence[str], embed: Embed | None = None,
-            threshold: float = SIMILARITY_THRESHOLD) -> list[Resolution]:
+def resolve(
+    names: Sequence[str], existing: Sequence[str], embed: Embed | None = None, threshold: float = SIMILARITY_THRESHOLD
+) -> list[Resolution]:
     """One Resolution per name, in order. `existing`: the names already in the user's graph, of the same
     type when the caller knows it (resolution compares names, not types)."""
     by_key: dict[str, str] = {}
@@ -52,7 +54,7 @@ def resolve(names: Sequence[str], existing: Sequence[str], embed: Embed | None =
     if pending and embed is not None and by_key:
         known_keys = list(by_key)
         vectors = _unit(embed([normalise_name(names[i]) for i in pending] + known_keys))
-        asked, known_vectors = vectors[:len(pending)], vectors[len(pending):]
+        asked, known_vectors = vectors[: len(pending)], vectors[len(pending) :]
         similarities = asked @ known_vectors.T
         for row, i in enumerate(pending):
             best = int(np.argmax(similarities[row]))

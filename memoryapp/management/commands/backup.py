@@ -1,8 +1,9 @@
 """`manage.py backup [PATH]`: a pg_dump (custom format) of the app's database, the whole truth in one file.
 
-    manage.py backup                      to var/backups/memoryapp-YYYYmmdd-HHMMSS.dump
-    manage.py backup /srv/memoryapp.dump
+manage.py backup                      to var/backups/memoryapp-YYYYmmdd-HHMMSS.dump
+manage.py backup /srv/memoryapp.dump
 """
+
 from __future__ import annotations
 
 import time
@@ -13,9 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import timezone
 
-from memoryapp.stack import backup
+from memoryapp.stack import NOT_RUNNING, backup
 from memoryapp.stack.control import embedded_server_stopped
-from memoryapp.stack import NOT_RUNNING
 
 
 class Command(BaseCommand):
@@ -35,6 +35,9 @@ class Command(BaseCommand):
             size = backup.dump(db, target)
         except backup.BackupError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(self.style.SUCCESS(
-            f"backup written: {target} ({size / 1e6:.1f} MB in {time.monotonic() - started:.1f} s); "
-            f"restore it with `manage.py restore {target}`"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"backup written: {target} ({size / 1e6:.1f} MB in {time.monotonic() - started:.1f} s); "
+                f"restore it with `manage.py restore {target}`"
+            )
+        )

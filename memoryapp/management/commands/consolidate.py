@@ -1,8 +1,9 @@
 """`manage.py consolidate`: write the episode memories that conversations are due, in this process.
 
-    manage.py consolidate                     every recently active conversation with a window waiting
-    manage.py consolidate --conversation 12
+manage.py consolidate                     every recently active conversation with a window waiting
+manage.py consolidate --conversation 12
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
@@ -33,9 +34,15 @@ class Command(BaseCommand):
                 continue
             written += sum(1 for e in episodes if e.memory_id or e.suggestion_id)
             for episode in episodes:
-                outcome = (f"suggestion {episode.suggestion_id} (auto-extract is off: it waits for the user)"
-                           if episode.suggestion_id else f"memory {episode.memory_id}" if episode.memory_id
-                           else "no episode (nothing beyond the memories it taught)")
-                self.stdout.write(f"conversation {conversation_id}: messages {episode.first_message_id}-"
-                                  f"{episode.last_message_id} -> {outcome}")
+                outcome = (
+                    f"suggestion {episode.suggestion_id} (auto-extract is off: it waits for the user)"
+                    if episode.suggestion_id
+                    else f"memory {episode.memory_id}"
+                    if episode.memory_id
+                    else "no episode (nothing beyond the memories it taught)"
+                )
+                self.stdout.write(
+                    f"conversation {conversation_id}: messages {episode.first_message_id}-"
+                    f"{episode.last_message_id} -> {outcome}"
+                )
         self.stdout.write(self.style.SUCCESS(f"{written} episode(s) written"))

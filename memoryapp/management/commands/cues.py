@@ -1,8 +1,9 @@
 """`manage.py cues`: write cues for the memories written without them (the cue job), in this process.
 
-    manage.py cues              every user whose memories lack cues
-    manage.py cues --user 7     only this user
+manage.py cues              every user whose memories lack cues
+manage.py cues --user 7     only this user
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError

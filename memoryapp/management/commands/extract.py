@@ -1,17 +1,18 @@
 """`manage.py extract`: run extraction in this process, through the engine's `run_window`, as the worker does.
 
-    manage.py extract --conversation 12               the conversation's last 10 messages
-    manage.py extract --conversation 12 --messages 40 41 42
-    manage.py extract --failed                        every window whose extraction failed
+manage.py extract --conversation 12               the conversation's last 10 messages
+manage.py extract --conversation 12 --messages 40 41 42
+manage.py extract --failed                        every window whose extraction failed
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from conversations.models import Conversation
-from memoryapp.engine.learning import extraction
 from memoryapp.engine.errors import MemoryConflict
+from memoryapp.engine.learning import extraction
 from memoryapp.pipeline.models import ExtractionRun, RunStatus
 from memoryapp.providers.llm import ProviderError
 
@@ -46,5 +47,6 @@ class Command(BaseCommand):
             if not ran:
                 self.stdout.write(f"window {done.key}: already {done.status}, nothing to do")
                 continue
-            self.stdout.write(f"window {done.key}: {done.status} {done.applied} "
-                              f"({done.llm_calls} model calls, {done.seconds:.2f} s)")
+            self.stdout.write(
+                f"window {done.key}: {done.status} {done.applied} ({done.llm_calls} model calls, {done.seconds:.2f} s)"
+            )

@@ -1,9 +1,10 @@
 """`manage.py forget`: the nightly forgetting pass, in this process.
 
-    manage.py forget                                   every user, today (a second run today does nothing)
-    manage.py forget --dry-run                         list what would change; change nothing
-    manage.py forget --user 7 --now 2026-02-01T03:00Z  as if it were that moment
+manage.py forget                                   every user, today (a second run today does nothing)
+manage.py forget --dry-run                         list what would change; change nothing
+manage.py forget --user 7 --now 2026-02-01T03:00Z  as if it were that moment
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
@@ -36,8 +37,13 @@ class Command(BaseCommand):
                 self.stdout.write(f"user {user_id}: already done for {timezone.localdate(moment)}")
             for change in changes:
                 totals[change.change] += 1
-                self.stdout.write(f"{'would ' if dry_run else ''}{change.change} #{change.memory_id} "
-                                  f"(user {user_id}, relevance {change.relevance:.3f}): {change.content[:60]}")
+                self.stdout.write(
+                    f"{'would ' if dry_run else ''}{change.change} #{change.memory_id} "
+                    f"(user {user_id}, relevance {change.relevance:.3f}): {change.content[:60]}"
+                )
         verb = "would change" if dry_run else "changed"
-        self.stdout.write(self.style.SUCCESS(
-            f"{verb}: {totals['forget']} forgotten, {totals['demote']} demoted, {totals['promote']} promoted"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{verb}: {totals['forget']} forgotten, {totals['demote']} demoted, {totals['promote']} promoted"
+            )
+        )

@@ -1,19 +1,19 @@
 """`manage.py graph_sync`: bring the temporal graph in line with the memory rows, in this process.
 
-    manage.py graph_sync                    sync every pending memory (e.g. after configuring a model)
-    manage.py graph_sync --failed           also retry the ones marked failed
-    manage.py graph_sync --user 7           only that user's memories
-    manage.py graph_sync --rebuild --user 7 drop that user's graph and rebuild it from Postgres
-    manage.py graph_sync --rebuild          the same for every user with memories (the whole install)
-    manage.py graph_sync --status           counts by sync state and the graph's health; changes nothing
+manage.py graph_sync                    sync every pending memory (e.g. after configuring a model)
+manage.py graph_sync --failed           also retry the ones marked failed
+manage.py graph_sync --user 7           only that user's memories
+manage.py graph_sync --rebuild --user 7 drop that user's graph and rebuild it from Postgres
+manage.py graph_sync --rebuild          the same for every user with memories (the whole install)
+manage.py graph_sync --status           counts by sync state and the graph's health; changes nothing
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count
 
-from memoryapp.graph import GraphError, get_graph
-from memoryapp.graph import sync
+from memoryapp.graph import GraphError, get_graph, sync
 
 
 class Command(BaseCommand):
@@ -22,8 +22,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--user", type=int, help="only this user id")
         parser.add_argument("--failed", action="store_true", help="also retry memories marked failed")
-        parser.add_argument("--rebuild", action="store_true",
-                            help="drop and rebuild the graph from Postgres (of --user, else of every user)")
+        parser.add_argument(
+            "--rebuild",
+            action="store_true",
+            help="drop and rebuild the graph from Postgres (of --user, else of every user)",
+        )
         parser.add_argument("--status", action="store_true", help="show counts and graph health only")
 
     def handle(self, *args, user: int | None, failed: bool, rebuild: bool, status: bool, **options):
@@ -62,7 +65,9 @@ class Command(BaseCommand):
             try:
                 episodes = sync.rebuild_from_rows(graph, user_id, progress=self._progress)
             except GraphError as exc:
-                raise CommandError(f"rebuild stopped: {exc.message} (run it again; rows not done stay pending)")
+                raise CommandError(
+                    f"rebuild stopped: {exc.message} (run it again; rows not done stay pending)"
+                ) from exc
             total += len(episodes)
         self.stdout.write(self.style.SUCCESS(f"rebuilt: {total} memories have episodes ({len(users)} users)"))
 

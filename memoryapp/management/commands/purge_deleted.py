@@ -1,8 +1,9 @@
 """`manage.py purge_deleted`: what the hourly beat does, now: purge memories deleted long enough ago.
 
-    manage.py purge_deleted               deleted more than DELETED_RETENTION_DAYS (30) days ago
-    manage.py purge_deleted --days 7
+manage.py purge_deleted               deleted more than DELETED_RETENTION_DAYS (30) days ago
+manage.py purge_deleted --days 7
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError

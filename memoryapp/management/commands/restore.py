@@ -6,6 +6,7 @@ database, replacing what is there, then rebuild the temporal graph from the rest
 
 Stop the app (web, worker, beat) first: they would write between the backup's rows.
 """
+
 from __future__ import annotations
 
 import time
@@ -14,9 +15,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, connections
 
-from memoryapp.stack import backup
+from memoryapp.stack import NOT_RUNNING, backup
 from memoryapp.stack.control import embedded_server_stopped
-from memoryapp.stack import NOT_RUNNING
 
 
 class Command(BaseCommand):
@@ -84,26 +84,35 @@ class Command(BaseCommand):
             return
         users = sorted(self._user_ids())
         if not sync.graph_can_write(graph):
-            self.stdout.write(self.style.WARNING(
-                "graph not rebuilt: GRAPH_EXTRACTION=model and no language model is configured (recall answers "
-                "from Postgres alone). "
-                "Once one is, run `manage.py graph_sync --rebuild --user ID` for each user: "
-                + (", ".join(map(str, users)) or "there are none")))
+            self.stdout.write(
+                self.style.WARNING(
+                    "graph not rebuilt: GRAPH_EXTRACTION=model and no language model is configured (recall answers "
+                    "from Postgres alone). "
+                    "Once one is, run `manage.py graph_sync --rebuild --user ID` for each user: "
+                    + (", ".join(map(str, users)) or "there are none")
+                )
+            )
             return
         for user_id in sorted(gone):
             try:
                 graph.drop_user(user_id)
             except GraphError as exc:
-                self.stdout.write(self.style.WARNING(f"the graph of user {user_id}, made after the backup, "
-                                                     f"was not dropped: {exc.message}"))
+                self.stdout.write(
+                    self.style.WARNING(
+                        f"the graph of user {user_id}, made after the backup, was not dropped: {exc.message}"
+                    )
+                )
         for n, user_id in enumerate(users, 1):
             self.stdout.write(f"[{n}/{len(users)}] rebuilding the graph of user {user_id} from Postgres ...")
             try:
                 episodes = sync.rebuild_from_rows(graph, user_id)
             except GraphError as exc:
-                self.stdout.write(self.style.WARNING(
-                    f"user {user_id}: {exc.message}; the memories not done stay pending and the graph drain "
-                    f"syncs them (or run `manage.py graph_sync --rebuild --user {user_id}`)"))
+                self.stdout.write(
+                    self.style.WARNING(
+                        f"user {user_id}: {exc.message}; the memories not done stay pending and the graph drain "
+                        f"syncs them (or run `manage.py graph_sync --rebuild --user {user_id}`)"
+                    )
+                )
                 continue
             self.stdout.write(f"user {user_id}: {len(episodes)} memories have episodes")
         self.stdout.write(self.style.SUCCESS("graph rebuilt from Postgres"))

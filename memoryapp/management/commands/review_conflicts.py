@@ -1,8 +1,9 @@
 """`manage.py review_conflicts`: the nightly reviewer, in this process.
 
-    manage.py review_conflicts            every user
-    manage.py review_conflicts --user 7   one user
+manage.py review_conflicts            every user
+manage.py review_conflicts --user 7   one user
 """
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
@@ -24,6 +25,7 @@ class Command(BaseCommand):
         for user_id in tqdm(users, desc="reviewing", unit="user", file=self.stderr):
             for question in conflicts.review(user_id):
                 asked += 1
-                self.stdout.write(f"user {user_id}: does #{question.newer_id} replace #{question.older_id}? "
-                                  f"({question.slot})")
+                self.stdout.write(
+                    f"user {user_id}: does #{question.newer_id} replace #{question.older_id}? ({question.slot})"
+                )
         self.stdout.write(self.style.SUCCESS(f"asked {asked} questions"))

@@ -1,4 +1,5 @@
 """`manage.py stack start|stop|status`: the embedded servers under var/ (nothing else)."""
+
 from __future__ import annotations
 
 from django.conf import settings

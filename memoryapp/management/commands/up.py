@@ -1,5 +1,6 @@
 """`manage.py up`: start the embedded servers, check, migrate, create the demo user (the administrator)
 on first run, and run web + worker + beat."""
+
 from __future__ import annotations
 
 import secrets
@@ -10,8 +11,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from memoryapp import accounts
-from memoryapp.stack.control import start_embedded, stop_embedded
 from memoryapp.lib.envconf import envstr
+from memoryapp.stack.control import start_embedded, stop_embedded
 from memoryapp.stack.processes import Child, Supervisor, child_env, port_is_free, python_module, wait_for_port
 
 
@@ -43,11 +44,29 @@ class Command(BaseCommand):
         supervisor = Supervisor(
             [
                 Child("web", python_module("daphne", "-b", host, "-p", str(port), "memoryapp.asgi:application")),
-                Child("worker", python_module("celery", "-A", "memoryapp", "worker", "-l", "INFO",
-                                              "--concurrency", str(concurrency), "-Q", "celery,graph",
-                                              "-n", f"worker-{port}@%h")),
-                Child("beat", python_module("celery", "-A", "memoryapp", "beat", "-l", "INFO",
-                                            "-s", settings.CELERY_BEAT_SCHEDULE_FILENAME)),
+                Child(
+                    "worker",
+                    python_module(
+                        "celery",
+                        "-A",
+                        "memoryapp",
+                        "worker",
+                        "-l",
+                        "INFO",
+                        "--concurrency",
+                        str(concurrency),
+                        "-Q",
+                        "celery,graph",
+                        "-n",
+                        f"worker-{port}@%h",
+                    ),
+                ),
+                Child(
+                    "beat",
+                    python_module(
+                        "celery", "-A", "memoryapp", "beat", "-l", "INFO", "-s", settings.CELERY_BEAT_SCHEDULE_FILENAME
+                    ),
+                ),
             ],
             env,
         )
@@ -58,7 +77,9 @@ class Command(BaseCommand):
                 supervisor.stop()
                 raise CommandError("the web server did not start; see the messages above")
             shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-            self.stdout.write(self.style.SUCCESS(f"memoryapp is running at http://{shown_host}:{port}/  (Ctrl-C to stop)"))
+            self.stdout.write(
+                self.style.SUCCESS(f"memoryapp is running at http://{shown_host}:{port}/  (Ctrl-C to stop)")
+            )
             if login:
                 self.stdout.write(f"demo login: {login}")
             code = supervisor.run_until_signal()

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pipeline', '0001_initial'),
+        ("pipeline", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='memorysuggestion',
-            name='valid_from',
+            model_name="memorysuggestion",
+            name="valid_from",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

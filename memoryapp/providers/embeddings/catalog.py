@@ -3,6 +3,7 @@
 Light on purpose: the settings read the default dimension from here without loading a model.
 Chosen by measurement (docs/benchmarks/locomo-graph.md, "Choosing the embedder").
 """
+
 from __future__ import annotations
 
 USE_MULTILINGUAL = "use-multilingual-v3"

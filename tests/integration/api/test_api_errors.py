@@ -1,6 +1,7 @@
 """Every /api/ answer is JSON and is what the live OpenAPI schema says it is (issue #29, item 13): a
 client generated from the schema must be able to read every error. The whole API under schemathesis'
 conformance checks is test_openapi_fuzz.py; these name the answers it once found undocumented."""
+
 from __future__ import annotations
 
 import jsonschema_rs  # schemathesis' validator, in the test extra with it
@@ -28,10 +29,17 @@ def assert_conforms(openapi: dict, body, answer: dict) -> None:
     jsonschema_rs.validate({**schema, "components": openapi["components"]}, body)
 
 
-@pytest.mark.parametrize("path", [
-    "/memories/abc", "/memories/-1", "/memories/1.5/history", "/conversations/abc", "/conversations/null/messages",
-    "/no-such-route",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/memories/abc",
+        "/memories/-1",
+        "/memories/1.5/history",
+        "/conversations/abc",
+        "/conversations/null/messages",
+        "/no-such-route",
+    ],
+)
 def test_it_answers_a_path_it_does_not_serve_with_a_json_404(api, path):
     response = api.get(path)
     assert response.status_code == 404
@@ -45,21 +53,24 @@ def test_it_answers_a_missing_memory_with_the_documented_404(api, openapi):
     assert_conforms(openapi, response.json(), documented(openapi, "get", "/memories/{memory_id}", 404))
 
 
-@pytest.mark.parametrize("method, path, body, field", [
-    ("get", "/memories?until=AAA", None, "until"),
-    ("get", "/memories?limit=0", None, "limit"),
-    ("get", "/memories/export?format=pdf", None, "format"),
-    ("post", "/memories", {"content": 42}, "content"),
-    ("post", "/memories/search", {}, "query"),
-    ("post", "/memories/import", {"memories": "tea"}, "memories"),
-    ("post", "/conversations", {"title": "a\x00b"}, "title"),
-    ("post", "/memories/search", {"query": "a\x00b"}, "query"),  # the field the client sent, not the engine's name
-    # what the schema does not allow, though pydantic would read it: a number as a date, 0 as false
-    ("get", "/memories?until=0.5", None, "until"),
-    ("post", "/memories/search", {"query": "tea", "since": 0}, "since"),
-    ("post", "/memories", {"content": "Likes tea", "importance": False}, "importance"),
-    ("post", "/conversations", {"temporary": 0}, "temporary"),
-])
+@pytest.mark.parametrize(
+    "method, path, body, field",
+    [
+        ("get", "/memories?until=AAA", None, "until"),
+        ("get", "/memories?limit=0", None, "limit"),
+        ("get", "/memories/export?format=pdf", None, "format"),
+        ("post", "/memories", {"content": 42}, "content"),
+        ("post", "/memories/search", {}, "query"),
+        ("post", "/memories/import", {"memories": "tea"}, "memories"),
+        ("post", "/conversations", {"title": "a\x00b"}, "title"),
+        ("post", "/memories/search", {"query": "a\x00b"}, "query"),  # the field the client sent, not the engine's name
+        # what the schema does not allow, though pydantic would read it: a number as a date, 0 as false
+        ("get", "/memories?until=0.5", None, "until"),
+        ("post", "/memories/search", {"query": "tea", "since": 0}, "since"),
+        ("post", "/memories", {"content": "Likes tea", "importance": False}, "importance"),
+        ("post", "/conversations", {"temporary": 0}, "temporary"),
+    ],
+)
 def test_it_answers_invalid_input_with_the_documented_422_body(api, openapi, method, path, body, field):
     response = getattr(api, method)(path, body)
     assert response.status_code == 422
@@ -87,10 +98,17 @@ def test_it_documents_the_markdown_export(api, alice, openapi):
     assert set(answer["content"]) == {"application/json", "text/markdown"}
 
 
-@pytest.mark.parametrize("method, path", [
-    ("get", "/memories"), ("post", "/memories"), ("post", "/memories/search"), ("post", "/conversations"),
-    ("get", "/conversations/{conversation_id}"), ("post", "/conversations/{conversation_id}/retry"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("get", "/memories"),
+        ("post", "/memories"),
+        ("post", "/memories/search"),
+        ("post", "/conversations"),
+        ("get", "/conversations/{conversation_id}"),
+        ("post", "/conversations/{conversation_id}/retry"),
+    ],
+)
 def test_it_documents_the_errors_every_route_can_give(openapi, method, path):
     statuses = openapi["paths"][f"/api{path}"][method]["responses"]
     assert {"400", "401"} <= set(statuses)
@@ -117,6 +135,7 @@ def test_it_answers_a_method_a_path_lacks_with_a_json_405(api):
 def test_it_answers_a_crash_with_a_json_500(monkeypatch, alice_token):
     def crash(user):
         raise RuntimeError("a bug")
+
     monkeypatch.setattr(listing, "stats", crash)
     client = Client(raise_request_exception=False)
     response = client.get("/api/memories/stats", HTTP_AUTHORIZATION=f"Bearer {alice_token}")

@@ -1,4 +1,5 @@
 """GET /api/memories/conflicts and POST /api/memories/conflicts/{id}/resolve: the caller's own questions only."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,8 @@ def question(alice):
 def test_alice_lists_her_question_and_replaces(api, question):
     listed = api.get("/memories/conflicts").json()
     assert [(q["id"], q["older"]["content"], q["newer"]["content"], q["status"]) for q in listed] == [
-        (question.pk, "我住在西安", "我们上个月搬到武汉了", "open")]
+        (question.pk, "我住在西安", "我们上个月搬到武汉了", "open")
+    ]
 
     answered = api.post(f"/memories/conflicts/{question.pk}/resolve", {"answer": "replace"})
 
@@ -42,7 +44,11 @@ def test_bob_neither_sees_nor_answers_alices_question(client: Client, bob, quest
     headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
 
     assert client.get("/api/memories/conflicts", **headers).json() == []
-    response = client.post(f"/api/memories/conflicts/{question.pk}/resolve", data={"answer": "replace"},
-                           content_type="application/json", **headers)
+    response = client.post(
+        f"/api/memories/conflicts/{question.pk}/resolve",
+        data={"answer": "replace"},
+        content_type="application/json",
+        **headers,
+    )
     assert response.status_code == 404
     assert Memory.objects.get(pk=question.older_id).valid_until is None

@@ -1,5 +1,6 @@
 """An import through the API is a job the real Celery worker writes: 202 with the job, polled until done,
 all rows or none, and only its owner can see it."""
+
 from __future__ import annotations
 
 import time

@@ -28,12 +28,15 @@ def test_it_rejects_bad_input_with_a_readable_message(api):
     assert response.json() == {"detail": "content is empty", "field": "content"}
 
 
-@pytest.mark.parametrize("body, detail, field", [
-    ({"content": "a\x00b"}, "content: must not contain NUL characters", "content"),
-    ({"content": "x" * 2001}, "content is too long: at most 2000 characters", "content"),
-    ({"content": "  "}, "content is empty", "content"),
-    ({"content": "tea", "importance": "0.5"}, "importance: Input should be a valid number", "importance"),
-])
+@pytest.mark.parametrize(
+    "body, detail, field",
+    [
+        ({"content": "a\x00b"}, "content: must not contain NUL characters", "content"),
+        ({"content": "x" * 2001}, "content is too long: at most 2000 characters", "content"),
+        ({"content": "  "}, "content is empty", "content"),
+        ({"content": "tea", "importance": "0.5"}, "importance: Input should be a valid number", "importance"),
+    ],
+)
 def test_it_words_a_bad_new_memory_and_a_bad_edit_alike(api, alice, body, detail, field):
     memory = add_memory(alice, "Likes coffee").memory
     for response in (api.post("/memories", body), api.patch(f"/memories/{memory.pk}", body)):
@@ -83,7 +86,10 @@ def test_it_edits_by_superseding_and_keeps_history(api, alice):
     assert api.patch(f"/memories/{old.pk}", {"content": "Lives in Nice"}).status_code == 409
     new_history = api.get(f"/memories/{new_id}/history").json()
     assert [(e["action"], (e["after"] or {}).get("content")) for e in new_history] == [
-        ("created", "Lives in Lyon"), ("superseded", "Lives in Paris"), ("created", "Lives in Paris")]
+        ("created", "Lives in Lyon"),
+        ("superseded", "Lives in Paris"),
+        ("created", "Lives in Paris"),
+    ]
 
 
 def test_it_soft_deletes_and_restores(api, alice):
@@ -123,9 +129,12 @@ def test_it_exports_and_imports_round_trip(api, alice, bob):
 
 
 def test_it_imports_nothing_when_one_row_is_bad(api, alice):
-    rows = [{"content": "Good row", "valid_from": "2025-01-01T00:00:00+21:00"},
-            {"content": "Bad kind", "kind": "opinion"}, {"content": ""},
-            {"content": "Too late", "valid_from": "9999-12-31T23:59:59-10:00"}]
+    rows = [
+        {"content": "Good row", "valid_from": "2025-01-01T00:00:00+21:00"},
+        {"content": "Bad kind", "kind": "opinion"},
+        {"content": ""},
+        {"content": "Too late", "valid_from": "9999-12-31T23:59:59-10:00"},
+    ]
     response = api.post("/memories/import", {"memories": rows})
     assert response.status_code == 422
     errors = response.json()["errors"]
@@ -150,8 +159,9 @@ def test_it_accepts_the_session_and_needs_csrf_for_writes(alice):
     assert browser.post("/api/memories", {"content": "x"}, content_type="application/json").status_code == 403
     browser.get("/settings/")  # sets the csrf cookie
     token = browser.cookies["csrftoken"].value
-    response = browser.post("/api/memories", {"content": "Reads sci-fi"}, content_type="application/json",
-                            HTTP_X_CSRFTOKEN=token)
+    response = browser.post(
+        "/api/memories", {"content": "Reads sci-fi"}, content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
     assert response.status_code == 201
 
 
@@ -178,8 +188,13 @@ def test_it_serves_openapi_docs(client):
 
 
 def test_a_memory_takes_cues_shows_them_and_edits_them(api, alice):
-    created = api.post("/memories", {"content": "Docker builds need HTTPS_PROXY on the office network",
-                                      "cues": ["building Docker images", "构建镜像", "building Docker images"]})
+    created = api.post(
+        "/memories",
+        {
+            "content": "Docker builds need HTTPS_PROXY on the office network",
+            "cues": ["building Docker images", "构建镜像", "building Docker images"],
+        },
+    )
     assert created.status_code == 201, created.content
     memory = created.json()["memory"]
     assert memory["cues"] == ["building Docker images", "构建镜像"]  # a repeat dropped
@@ -188,20 +203,26 @@ def test_a_memory_takes_cues_shows_them_and_edits_them(api, alice):
     assert api.get(f"/memories/{memory['id']}").json()["cues"] == ["docker compose up"]
 
 
-@pytest.mark.parametrize("cues, field", [
-    (["my password is hunter2"], "cues.0"),
-    ("building Docker images", "cues"),
-    ([f"situation {i}" for i in range(13)], "cues"),
-])
+@pytest.mark.parametrize(
+    "cues, field",
+    [
+        (["my password is hunter2"], "cues.0"),
+        ("building Docker images", "cues"),
+        ([f"situation {i}" for i in range(13)], "cues"),
+    ],
+)
 def test_bad_cues_are_a_422_that_names_them(api, alice, cues, field):
     response = api.post("/memories", {"content": "Likes green tea", "cues": cues})
     assert response.status_code == 422 and response.json()["field"] == field, response.content
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("My flight to Munich is LH2231 on Friday", "My flight to Munich is LH2235 on Friday"),
-    ("我的车牌号是浙A 8K261", "我的车牌号是浙A 8K267"),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("My flight to Munich is LH2231 on Friday", "My flight to Munich is LH2235 on Friday"),
+        ("我的车牌号是浙A 8K261", "我的车牌号是浙A 8K267"),
+    ],
+)
 def test_a_new_value_in_the_same_words_replaces_the_memory_instead_of_merging(api, alice, first, second):
     old = api.post("/memories", {"content": first}).json()["memory"]
     response = api.post("/memories", {"content": second})

@@ -1,4 +1,5 @@
 """Settings > Memories and Settings without JavaScript: plain GET filters, POST forms, redirects."""
+
 from __future__ import annotations
 
 import json
@@ -50,7 +51,7 @@ def test_it_sends_the_counts_with_each_change_and_counts_only_the_callers(alice_
     add_memory(bob, "Rows at dawn")
     reply = alice_client.post(f"/settings/memories/{memory.pk}/delete", HTTP_HX_REQUEST="true").content.decode()
     assert f'id="memory-{memory.pk}"' in reply
-    counts = reply[reply.index('id="mem-stats"'):]
+    counts = reply[reply.index('id="mem-stats"') :]
     assert 'hx-swap-oob="true"' in counts and "Active 0" in counts and "Deleted 1" in counts
     fragment = alice_client.get("/settings/memories/stats", HTTP_HX_REQUEST="true").content.decode()
     assert "Active 0" in fragment and "Deleted 1" in fragment and "hx-swap-oob" not in fragment
@@ -87,8 +88,9 @@ def test_it_clears_all_and_undoes(alice_client, alice):
 
 def test_it_edits_as_a_new_version(alice_client, alice):
     memory = add_memory(alice, "Lives in Oslo").memory
-    alice_client.post(f"/settings/memories/{memory.pk}/edit", {"content": "Lives in Bergen", "kind": "fact",
-                                                               "importance": 60})
+    alice_client.post(
+        f"/settings/memories/{memory.pk}/edit", {"content": "Lives in Bergen", "kind": "fact", "importance": 60}
+    )
     page = alice_client.get("/settings/memories").content.decode()
     assert "Lives in Bergen" in page and "Lives in Oslo" not in page
     history = alice_client.get(f"/settings/memories/{memory.pk}/history").content.decode()
@@ -99,8 +101,9 @@ def test_it_keeps_the_used_count_through_an_edit(alice_client, alice):
     memory = add_memory(alice, "Lives in Oslo").memory
     used_at = timezone.now() - timedelta(days=2)
     Memory.objects.filter(pk=memory.pk).update(access_count=7, last_accessed_at=used_at)
-    alice_client.post(f"/settings/memories/{memory.pk}/edit", {"content": "Lives in Bergen", "kind": "fact",
-                                                               "importance": 60})
+    alice_client.post(
+        f"/settings/memories/{memory.pk}/edit", {"content": "Lives in Bergen", "kind": "fact", "importance": 60}
+    )
     edited = Memory.objects.get(user=alice, content="Lives in Bergen")
     assert (edited.access_count, edited.last_accessed_at) == (7, used_at)
     assert "Used 7 times" in alice_client.get("/settings/memories").content.decode()
@@ -115,8 +118,9 @@ def test_it_reports_every_bad_row_and_imports_nothing(alice_client, alice):
 
 
 def test_a_good_import_is_queued_and_the_page_waits_for_its_report(alice_client, alice):
-    upload = SimpleUploadedFile("m.json", json.dumps({"memories": [{"content": "Plays the cello"}]}).encode(),
-                                "application/json")
+    upload = SimpleUploadedFile(
+        "m.json", json.dumps({"memories": [{"content": "Plays the cello"}]}).encode(), "application/json"
+    )
     response = alice_client.post("/settings/memories/import", {"file": upload}, HTTP_HX_REQUEST="true")
     assert response.status_code == 202 and "Importing 1 memory" in response.content.decode()
     job = ImportJob.objects.get(user=alice)
@@ -151,8 +155,10 @@ def test_it_highlights_the_focused_memory(alice_client, alice):
 
 
 def test_it_saves_settings(alice_client, alice):
-    response = alice_client.post("/settings/", {"save_settings": "1", "memory_enabled": "on",
-                                                "extract_every_n_turns": "7", "language": "zh-hans"})
+    response = alice_client.post(
+        "/settings/",
+        {"save_settings": "1", "memory_enabled": "on", "extract_every_n_turns": "7", "language": "zh-hans"},
+    )
     assert response.status_code == 302
     prefs = MemorySettings.for_user(alice)
     assert (prefs.auto_extract, prefs.extract_every_n_turns, prefs.language) == (False, 7, "zh-hans")
@@ -194,8 +200,9 @@ def test_it_lists_chat_episodes_apart_from_saved_memories_with_their_counts(alic
     their own tab (聊天经过), a search looks through both, and the API still lists every kind."""
     add_memory(alice, "Prefers dark mode", kind="preference")
     add_memory(alice, "Is learning Rust", kind="goal")
-    add_memory(alice, "[2026-11-21 10:00] We decided to move the staging stack to Kubernetes next week.",
-               kind="episode")
+    add_memory(
+        alice, "[2026-11-21 10:00] We decided to move the staging stack to Kubernetes next week.", kind="episode"
+    )
 
     saved = alice_client.get("/settings/memories").content.decode()
     assert "Prefers dark mode" in saved and "Is learning Rust" in saved and "staging stack" not in saved

@@ -1,13 +1,14 @@
 """A memory's history (the History button on a card): every event in words a user understands."""
+
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
 from conversations.models import Conversation
-from memoryapp.engine.recall import access
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.memories.write import add_memory
+from memoryapp.engine.recall import access
 from tasks.extraction import extract_messages
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +20,9 @@ def test_it_says_a_memory_was_used_in_a_chat_and_which_one(alice_client, alice, 
     access.wait_for_pending_notes()
     access.flush_access()  # start from an empty batch
     chat = Conversation.objects.create(user=alice, title="Birthday cake ideas")
-    start_turn(chat, "Which cake can I bake for my daughter's party?",
-               enqueue_extraction=extract_messages.delay_on_commit)
+    start_turn(
+        chat, "Which cake can I bake for my daughter's party?", enqueue_extraction=extract_messages.delay_on_commit
+    )
     access.wait_for_pending_notes()
     access.flush_access()
 

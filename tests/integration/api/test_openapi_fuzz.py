@@ -6,6 +6,7 @@ Its stateful phase chains the routes through the links it infers from the schema
 returns is another's path parameter: create, then read, edit, delete).
 The few exceptions, each with its reason, are in schemathesis.toml beside this file.
 """
+
 from __future__ import annotations
 
 import json
@@ -70,13 +71,33 @@ def test_it_answers_every_generated_request_as_its_schema_says(own_app_server, t
     st = shutil.which("st", path=str(Path(sys.executable).parent)) or "st"
     started = time.monotonic()
     result = subprocess.run(
-        [st, "--config-file", str(CONFIG), "run", f"{own_app_server.url}/api/openapi.json", "--url", own_app_server.url,
-         "--phases", "examples,coverage,fuzzing,stateful", "--max-time", str(MAX_SECONDS),
-         "--seed", str(SEED), "--continue-on-failure",
-         # One worker: with two, hypothesis parses lambdas' source in both threads at once and CPython
-         # 3.11 can fail with "AST constructor recursion depth mismatch" (a runtime error, not ours).
-         "--workers", "1", "--request-timeout", "20", "--no-color"],
-        capture_output=True, text=True, timeout=400, cwd=tmp_path,
+        [
+            st,
+            "--config-file",
+            str(CONFIG),
+            "run",
+            f"{own_app_server.url}/api/openapi.json",
+            "--url",
+            own_app_server.url,
+            "--phases",
+            "examples,coverage,fuzzing,stateful",
+            "--max-time",
+            str(MAX_SECONDS),
+            "--seed",
+            str(SEED),
+            "--continue-on-failure",
+            # One worker: with two, hypothesis parses lambdas' source in both threads at once and CPython
+            # 3.11 can fail with "AST constructor recursion depth mismatch" (a runtime error, not ours).
+            "--workers",
+            "1",
+            "--request-timeout",
+            "20",
+            "--no-color",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        cwd=tmp_path,
         env={**os.environ, "MEMORYAPP_FUZZ_IDENTITIES": str(identities)},
     )
     output = result.stdout + result.stderr

@@ -1,4 +1,5 @@
 """Search filters and time travel on the API and the memories page: since/until, kinds, status, at, method."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -63,10 +64,14 @@ def test_method_picks_words_or_meaning(api, alice):
 
 
 GARDEN_NOTES = [
-    "Prunes the garden roses every March", "The red garden roses came from my grandmother",
-    "Feeds the garden roses with banana peels", "Aphids attacked the garden roses last summer",
-    "Wants the garden roses to climb the south fence", "Photographs the garden roses for Instagram",
-    "Garden roses need six hours of sun in my yard", "Gave cuttings of the garden roses to the neighbours",
+    "Prunes the garden roses every March",
+    "The red garden roses came from my grandmother",
+    "Feeds the garden roses with banana peels",
+    "Aphids attacked the garden roses last summer",
+    "Wants the garden roses to climb the south fence",
+    "Photographs the garden roses for Instagram",
+    "Garden roses need six hours of sun in my yard",
+    "Gave cuttings of the garden roses to the neighbours",
 ]
 
 
@@ -95,12 +100,15 @@ def test_kinds_and_status_filter_search(api, alice):
     assert [hit["memory"]["content"] for hit in deleted] == ["Drinks coffee at 7am"]
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"query": "x", "method": "bm25"}, "method"),
-    ({"query": "x", "kinds": ["mood"]}, "kinds"),
-    ({"query": "x", "since": "2026-05-01T00:00:00Z", "until": "2026-04-01T00:00:00Z"}, "since"),
-    ({"query": "x", "at": "2999-01-01T00:00:00Z"}, "at"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"query": "x", "method": "bm25"}, "method"),
+        ({"query": "x", "kinds": ["mood"]}, "kinds"),
+        ({"query": "x", "since": "2026-05-01T00:00:00Z", "until": "2026-04-01T00:00:00Z"}, "since"),
+        ({"query": "x", "at": "2999-01-01T00:00:00Z"}, "at"),
+    ],
+)
 def test_bad_filters_get_a_422_that_names_the_field(api, body, field):
     response = api.post("/memories/search", body)
     assert response.status_code == 422
@@ -141,29 +149,39 @@ def words(alice):
     add_memory(alice, "[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto", kind="episode")
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("coffee", ["Coffee gives me headaches"]),  # not the tea memory, whose context spoke of coffee
-    ("plan", ["[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto"]),  # not "play the piano"
-    (timezone.now().strftime("%B"), []),  # this month's name: no memory says it, though all were learnt in it
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("coffee", ["Coffee gives me headaches"]),  # not the tea memory, whose context spoke of coffee
+        ("plan", ["[2026-11-21 10:00] Talked about: can you help me plan a trip to Kyoto"]),  # not "play the piano"
+        (timezone.now().strftime("%B"), []),  # this month's name: no memory says it, though all were learnt in it
+    ],
+)
 def test_it_finds_by_words_only_what_the_memory_itself_says(api, alice_client, words, query, expected):
     items = api.post("/memories/search", {"query": query, "method": "keyword"}).json()["items"]
     assert [hit["memory"]["content"] for hit in items] == expected
     page = alice_client.get("/settings/memories", {"q": query, "method": "keyword"}).content.decode()
-    for content in ("Drinks green tea every morning", "Coffee gives me headaches", "Learning to play the piano",
-                    "help me plan a trip"):
+    for content in (
+        "Drinks green tea every morning",
+        "Coffee gives me headaches",
+        "Learning to play the piano",
+        "help me plan a trip",
+    ):
         assert (content in page) == any(content in hit for hit in expected)
 
 
-@pytest.mark.parametrize(("stored", "query"), [
-    ("Runs every service in a Docker container", "containers"),
-    ("Keeps spare parts in two plastic containers", "container"),
-    ("Takes the night bus home on Fridays", "buses"),
-    ("Rides one of the old city buses to work", "bus"),
-    ("Keeps one sharp kitchen knife", "knives"),
-    ("Reads every data analysis twice", "analyses"),
-    ("Volunteers at a reading club for children", "child"),
-])
+@pytest.mark.parametrize(
+    ("stored", "query"),
+    [
+        ("Runs every service in a Docker container", "containers"),
+        ("Keeps spare parts in two plastic containers", "container"),
+        ("Takes the night bus home on Fridays", "buses"),
+        ("Rides one of the old city buses to work", "bus"),
+        ("Keeps one sharp kitchen knife", "knives"),
+        ("Reads every data analysis twice", "analyses"),
+        ("Volunteers at a reading club for children", "child"),
+    ],
+)
 @pytest.mark.parametrize("status", ["active", "deleted"])
 @pytest.mark.parametrize("method", ["keyword", "hybrid"])
 def test_it_finds_a_plural_by_its_singular_and_the_other_way_round(api, alice, stored, query, status, method):
@@ -195,6 +213,6 @@ def test_the_count_covers_every_page_of_a_filter(alice_client, alice):
 def test_the_as_of_banner_names_the_day_picked_not_the_next(alice_client, moved):
     day = timezone.localdate() - timedelta(days=100)
     page = alice_client.get("/settings/memories", {"at": day.isoformat()}).content.decode()
-    banner = page[page.index('id="as-of"'):].split("</p>")[0]
+    banner = page[page.index('id="as-of"') :].split("</p>")[0]
     assert date_format(day, "DATE_FORMAT") in banner
     assert date_format(day + timedelta(days=1), "DATE_FORMAT") not in banner

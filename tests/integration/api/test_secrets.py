@@ -1,5 +1,6 @@
 """A secret never becomes a memory, whichever road it takes: the API and the memories page refuse it and say
 why, in the user's language; an import names the row and saves nothing; a near miss is saved as usual."""
+
 from __future__ import annotations
 
 import json
@@ -18,9 +19,11 @@ ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 def test_it_refuses_a_pin_said_in_words_over_the_api(api, alice):
     response = api.post("/memories", {"content": "my bank PIN is 4821 btw"})
     assert response.status_code == 422
-    assert response.json() == {"detail": "content looks like it holds a PIN or passcode: passwords, PINs, codes, "
-                                         "keys and ID, passport, card or account numbers are never stored as memories",
-                               "field": "content"}
+    assert response.json() == {
+        "detail": "content looks like it holds a PIN or passcode: passwords, PINs, codes, "
+        "keys and ID, passport, card or account numbers are never stored as memories",
+        "field": "content",
+    }
     assert not Memory.objects.filter(user=alice).exists()
 
 
@@ -32,12 +35,15 @@ def test_it_refuses_a_payment_password_in_chinese_and_says_why_in_chinese(api, a
     assert not Memory.objects.filter(user=alice).exists()
 
 
-@pytest.mark.parametrize("near_miss", [
-    "I keep everything in 1Password as my password manager",
-    "I forgot my password again",
-    "办公室打印机的密码贴在墙上",
-    "我的护照五月份到期",
-])
+@pytest.mark.parametrize(
+    "near_miss",
+    [
+        "I keep everything in 1Password as my password manager",
+        "I forgot my password again",
+        "办公室打印机的密码贴在墙上",
+        "我的护照五月份到期",
+    ],
+)
 def test_it_saves_a_near_miss(api, alice, near_miss):
     response = api.post("/memories", {"content": near_miss})
     assert response.status_code == 201
@@ -70,8 +76,10 @@ def test_it_refuses_a_secret_hidden_in_an_imported_rows_context(api, alice):
 
 def test_the_memories_page_shows_why_an_edit_was_refused(alice_client, alice):
     memory = add_memory(alice, "Has a phone").memory
-    page = alice_client.post(f"/settings/memories/{memory.pk}/edit",
-                             {"content": "The code for my phone is 1379", "kind": "fact", "importance": 50})
+    page = alice_client.post(
+        f"/settings/memories/{memory.pk}/edit",
+        {"content": "The code for my phone is 1379", "kind": "fact", "importance": 50},
+    )
     assert page.status_code == 200
     assert "content looks like it holds a PIN or passcode" in page.content.decode()
     assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == ["Has a phone"]
@@ -79,8 +87,11 @@ def test_the_memories_page_shows_why_an_edit_was_refused(alice_client, alice):
 
 def test_the_memories_page_says_why_in_chinese(alice_client, alice):
     memory = add_memory(alice, "有一张银行卡").memory
-    page = alice_client.post(f"/settings/memories/{memory.pk}/edit",
-                             {"content": "我的银行卡密码是482100", "kind": "fact", "importance": 50}, **ZH)
+    page = alice_client.post(
+        f"/settings/memories/{memory.pk}/edit",
+        {"content": "我的银行卡密码是482100", "kind": "fact", "importance": 50},
+        **ZH,
+    )
     assert "内容似乎包含密码" in page.content.decode()
     assert Memory.objects.get(user=alice).content == "有一张银行卡"
 

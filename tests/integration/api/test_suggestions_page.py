@@ -1,4 +1,5 @@
 """Settings > Memories: pending suggestions (auto-extract off) confirmed or dismissed with plain POST forms."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,9 @@ PAGE = "/settings/memories"
 
 
 def _suggest(user, content="Prefers window seats", kind="preference", **extra) -> MemorySuggestion:
-    return MemorySuggestion.objects.create(user=user, content=content, kind=kind, importance=0.6, confidence=0.9,
-                                           **extra)
+    return MemorySuggestion.objects.create(
+        user=user, content=content, kind=kind, importance=0.6, confidence=0.9, **extra
+    )
 
 
 def _confirm_url(s: MemorySuggestion) -> str:
@@ -65,7 +67,6 @@ def test_it_dismisses_a_suggestion_without_creating_a_memory(alice_client, alice
     assert not Memory.objects.filter(user=alice).exists()
     page = alice_client.get(PAGE).content.decode()
     assert "Prefers window seats" not in page and "Suggestion dismissed." in page
-
 
 
 def test_it_returns_404_for_an_already_decided_suggestion(alice_client, alice):

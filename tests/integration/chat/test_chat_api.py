@@ -1,4 +1,5 @@
 """/api/conversations: the caller's conversations only; a chat turn without streaming."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,9 @@ def test_it_creates_lists_renames_and_deletes_a_conversation(alice_client, alice
     Message.objects.create(conversation_id=conversation_id, role="user", content="hi")
     assert [c["title"] for c in alice_client.get("/api/conversations?q=tri").json()] == ["Trip"]
 
-    renamed = alice_client.patch(f"/api/conversations/{conversation_id}", json.dumps({"title": "Japan trip"}),
-                                 content_type="application/json")
+    renamed = alice_client.patch(
+        f"/api/conversations/{conversation_id}", json.dumps({"title": "Japan trip"}), content_type="application/json"
+    )
     assert renamed.status_code == 200 and renamed.json()["title"] == "Japan trip"
     assert alice_client.delete(f"/api/conversations/{conversation_id}").status_code == 204
     assert not Conversation.objects.filter(pk=conversation_id).exists()
@@ -38,8 +40,9 @@ def test_it_answers_a_message_with_its_citations(alice_client, alice, llm_server
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Try a vegetable curry [1].")
 
-    response = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
-                     {"content": "Suggest a dinner. I am vegetarian"})
+    response = _post(
+        alice_client, f"/api/conversations/{conversation.pk}/messages", {"content": "Suggest a dinner. I am vegetarian"}
+    )
 
     assert response.status_code == 201
     body = response.json()
@@ -54,18 +57,26 @@ def test_it_answers_a_message_with_its_citations(alice_client, alice, llm_server
 def test_a_reply_cites_only_what_it_marked(alice_client, alice, llm_server, use_scripted_llm):
     """The model is handed both memories, numbered; it marks the second and invents a third: the reply
     cites the second, keeps the first as offered, and the invented number is gone from what it says."""
-    stored = [add_memory(alice, "I am vegetarian", kind="fact").memory,
-              add_memory(alice, "I cook dinner for my vegetarian kids on weekdays", kind="fact").memory]
+    stored = [
+        add_memory(alice, "I am vegetarian", kind="fact").memory,
+        add_memory(alice, "I cook dinner for my vegetarian kids on weekdays", kind="fact").memory,
+    ]
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Cook lentils tonight [2] [7].", "Any pasta works.")
     access.wait_for_pending_notes()
     access.flush_access()  # start from an empty batch (a batch left by an earlier run may land on these ids)
     before = {m.pk: m.access_count for m in Memory.objects.filter(pk__in=[m.pk for m in stored])}
 
-    first = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
-                  {"content": "What should I cook for my vegetarian dinner tonight?"}).json()["reply"]
-    second = _post(alice_client, f"/api/conversations/{conversation.pk}/messages",
-                   {"content": "And what should I cook for my vegetarian lunch tomorrow?"}).json()["reply"]
+    first = _post(
+        alice_client,
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "What should I cook for my vegetarian dinner tonight?"},
+    ).json()["reply"]
+    second = _post(
+        alice_client,
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "And what should I cook for my vegetarian lunch tomorrow?"},
+    ).json()["reply"]
 
     offered = {c["rank"]: c for c in first["offered"]}
     assert len(offered) == 2 and first["content"] == "Cook lentils tonight [2]."
@@ -82,8 +93,7 @@ def test_a_reply_cites_only_what_it_marked(alice_client, alice, llm_server, use_
     assert counts[offered[2]["memory_id"]] == 1 and counts[offered[1]["memory_id"]] == 0
 
 
-def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, alice, llm_server,
-                                                                  use_scripted_llm):
+def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, alice, llm_server, use_scripted_llm):
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, Fail(500), Fail(500))  # the SDK retries once
 
@@ -96,13 +106,13 @@ def test_it_keeps_the_message_when_the_model_fails_and_retries_it(alice_client, 
     assert retried.status_code == 201 and retried.json()["reply"]["content"] == "Yes, back now."
 
 
-
 def test_it_refuses_an_anonymous_caller(client):
     assert client.get("/api/conversations").status_code == 401
 
 
-def test_with_citations_hidden_a_reply_shows_neither_chips_nor_markers(alice_client, alice, llm_server,
-                                                                      use_scripted_llm):
+def test_with_citations_hidden_a_reply_shows_neither_chips_nor_markers(
+    alice_client, alice, llm_server, use_scripted_llm
+):
     from django.urls import reverse
 
     from memoryapp.models import MemorySettings

@@ -1,4 +1,5 @@
 """The chat websocket: streams the reply for the owner, refuses everyone else."""
+
 from __future__ import annotations
 
 import os
@@ -11,8 +12,6 @@ from tests.support.llm_server import Delay, Fail
 from tests.support.sockets import chat_socket, frames_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
 
 
 async def test_it_refuses_another_users_conversation(alice, bob):
@@ -30,7 +29,7 @@ async def test_it_streams_the_reply_and_saves_it(alice, llm_server, use_scripted
     assert (await socket.connect())[0]
     try:
         await socket.send_json_to({"action": "send", "text": "hi"})
-        frames = await frames_until(socket, 'outerHTML:#pending-')
+        frames = await frames_until(socket, "outerHTML:#pending-")
         assert 'hx-swap-oob="beforeend">Hello' in frames  # deltas arrive one by one
         assert "Hello from the model" in frames
     finally:
@@ -86,8 +85,12 @@ async def test_it_answers_a_message_sent_while_the_last_reply_is_still_coming(al
     finally:
         await socket.disconnect()
     said = await sync_to_async(lambda: list(conversation.messages.order_by("pk").values_list("role", "content")))()
-    assert said == [("user", "first question"), ("assistant", "First answer"),
-                    ("user", "second question"), ("assistant", "Second answer")]
+    assert said == [
+        ("user", "first question"),
+        ("assistant", "First answer"),
+        ("user", "second question"),
+        ("assistant", "Second answer"),
+    ]
 
 
 async def test_it_answers_one_chat_while_many_others_wait_on_a_slow_model(alice, llm_server, use_scripted_llm):

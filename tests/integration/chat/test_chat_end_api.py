@@ -1,5 +1,6 @@
 """POST /api/conversations/{id}/end: a program ends its chat now, as leaving it on the chat page does, and
 creating or opening a chat through the API ends none of the caller's others (issue #31, item 7)."""
+
 from __future__ import annotations
 
 import json
@@ -16,6 +17,7 @@ pytestmark = pytest.mark.django_db
 
 class Broker:
     """Stands in for the queue: records the FINISH_CHAT jobs sent."""
+
     name = "test.finish_chat"
 
     def __init__(self):
@@ -42,6 +44,7 @@ def _program(user):
         if body is not None:
             kwargs.update(data=json.dumps(body), content_type="application/json")
         return getattr(http, method.lower())(f"/api{path}", **kwargs)
+
     return call
 
 
@@ -62,7 +65,8 @@ def _said(conversation_id: int, *turns: str) -> None:
 
 
 def test_ending_a_chat_queues_what_it_owes_once_and_a_second_call_says_it_already_ended(
-        program, finish_jobs, django_capture_on_commit_callbacks):
+    program, finish_jobs, django_capture_on_commit_callbacks
+):
     chat_id = program("POST", "/conversations", {"title": "trip"}).json()["id"]
     _said(chat_id, "I'm allergic to peanuts", "I run every morning at six")
 
@@ -80,8 +84,9 @@ def test_ending_a_chat_queues_what_it_owes_once_and_a_second_call_says_it_alread
     assert program("GET", f"/conversations/{chat_id}").json()["ended_at"] == first.json()["ended_at"]
 
 
-def test_a_new_message_reopens_an_ended_chat_and_it_can_end_again(program, finish_jobs, use_offline_llm,
-                                                                   django_capture_on_commit_callbacks):
+def test_a_new_message_reopens_an_ended_chat_and_it_can_end_again(
+    program, finish_jobs, use_offline_llm, django_capture_on_commit_callbacks
+):
     chat_id = program("POST", "/conversations", {}).json()["id"]
     _said(chat_id, "I'm moving to Lyon next month")
     with django_capture_on_commit_callbacks(execute=True):
@@ -94,8 +99,9 @@ def test_a_new_message_reopens_an_ended_chat_and_it_can_end_again(program, finis
     assert finish_jobs.sent == [(chat_id,), (chat_id,)]
 
 
-def test_a_temporary_chat_is_discarded_without_being_learnt_from(program, finish_jobs,
-                                                                 django_capture_on_commit_callbacks):
+def test_a_temporary_chat_is_discarded_without_being_learnt_from(
+    program, finish_jobs, django_capture_on_commit_callbacks
+):
     chat_id = program("POST", "/conversations", {"temporary": True}).json()["id"]
     _said(chat_id, "my bank PIN is 4821")
 
@@ -109,8 +115,9 @@ def test_a_temporary_chat_is_discarded_without_being_learnt_from(program, finish
     assert program("POST", f"/conversations/{chat_id}/end").status_code == 404  # gone, as on the page
 
 
-def test_another_users_chat_or_a_missing_one_answers_404_as_json(program, bob, finish_jobs,
-                                                                django_capture_on_commit_callbacks):
+def test_another_users_chat_or_a_missing_one_answers_404_as_json(
+    program, bob, finish_jobs, django_capture_on_commit_callbacks
+):
     bobs = Conversation.objects.create(user=bob, title="bob's chat")
     _said(bobs.pk, "I'm bob")
     missing = bobs.pk + 1000
@@ -119,25 +126,30 @@ def test_another_users_chat_or_a_missing_one_answers_404_as_json(program, bob, f
         for chat_id in (bobs.pk, missing):
             response = program("POST", f"/conversations/{chat_id}/end")
             assert response.status_code == 404
-            assert response["Content-Type"].startswith("application/json") and response.json() == {"detail": "Not Found"}
+            assert response["Content-Type"].startswith("application/json") and response.json() == {
+                "detail": "Not Found"
+            }
     bobs.refresh_from_db()
     assert bobs.ended_at is None and finish_jobs.sent == []
 
 
-def test_two_programs_of_one_user_never_end_each_others_chats(program, second_program, finish_jobs,
-                                                                use_offline_llm, django_capture_on_commit_callbacks):
+def test_two_programs_of_one_user_never_end_each_others_chats(
+    program, second_program, finish_jobs, use_offline_llm, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         first = program("POST", "/conversations", {}).json()["id"]
-        assert program("POST", f"/conversations/{first}/messages", {"content": "I'm allergic to peanuts"}
-                       ).status_code == 201
+        assert (
+            program("POST", f"/conversations/{first}/messages", {"content": "I'm allergic to peanuts"}).status_code
+            == 201
+        )
         scratch = program("POST", "/conversations", {"temporary": True}).json()["id"]
-        assert program("POST", f"/conversations/{scratch}/messages", {"content": "just between us"}
-                       ).status_code == 201
+        assert program("POST", f"/conversations/{scratch}/messages", {"content": "just between us"}).status_code == 201
 
         second = second_program("POST", "/conversations", {}).json()["id"]  # the other program starts one
         assert second_program("GET", f"/conversations/{second}").status_code == 200
-        assert second_program("POST", f"/conversations/{second}/messages", {"content": "I like jazz"}
-                              ).status_code == 201
+        assert (
+            second_program("POST", f"/conversations/{second}/messages", {"content": "I like jazz"}).status_code == 201
+        )
         assert second_program("GET", "/conversations").status_code == 200
 
     assert finish_jobs.sent == []

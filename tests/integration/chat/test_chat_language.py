@@ -1,4 +1,5 @@
 """The reply's language on the embedded default (offline model): a Chinese user gets Chinese."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,7 +9,6 @@ from conversations.models import Conversation
 from tests.support.sockets import REPLY_SAVED, app_socket, frames_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
 
 
 @pytest.mark.parametrize("text", ["我们项目用 Drizzle 还是 Prisma？", "我们项目用 Drizzle ORM 还是 Prisma ORM？"])

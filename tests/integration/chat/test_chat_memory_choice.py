@@ -1,4 +1,5 @@
 """Which memories a chat turn hands the model: named bilingual scenarios on the real recall path."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,9 @@ def memories(alice):
     stored = {
         "docker": add_memory(alice, DOCKER, kind="lesson").memory,
         "tea": add_memory(alice, TEA, kind="preference").memory,
-        "typescript": add_memory(alice, "Prefers TypeScript over JavaScript for new projects", kind="preference").memory,
+        "typescript": add_memory(
+            alice, "Prefers TypeScript over JavaScript for new projects", kind="preference"
+        ).memory,
         "video": add_memory(alice, "Wants to build a video-generation side project this year", kind="goal").memory,
         "name": add_memory(alice, "The user's name is Sam", kind="fact").memory,
     }
@@ -37,8 +40,10 @@ def handed(alice, memories, message: str, history: tuple[tuple[str, str], ...] =
 
 
 def test_the_docker_lesson_reaches_the_turn_that_needs_it_and_nothing_else_does(alice, memories):
-    history = ((Role.USER, "What's a good name for a video about cats?"),
-               (Role.ASSISTANT, "Try 'Whiskers in TypeScript' for a video-generation channel, Sam!"))
+    history = (
+        (Role.USER, "What's a good name for a video about cats?"),
+        (Role.ASSISTANT, "Try 'Whiskers in TypeScript' for a video-generation channel, Sam!"),
+    )
     assert handed(alice, memories, "I'm about to start docker compose, anything to remember?", history) == ["docker"]
 
 
@@ -62,8 +67,10 @@ def test_a_chinese_memory_answers_an_english_question_and_back(alice, memories):
 def episodes(alice, memories):
     """Chat episodes beside the typed memories: three from other chats, one about the staging plan."""
     stored = {
-        "music": ("[2026-11-21 10:00] Talked about: I want to start a compose workflow for my music; "
-                  "What chords go well together"),
+        "music": (
+            "[2026-11-21 10:00] Talked about: I want to start a compose workflow for my music; "
+            "What chords go well together"
+        ),
         "laptop": "[2026-11-21 11:00] Talked about: I am setting up a new laptop; How do I install packages",
         "running": "[2026-11-20 09:00] Talked about: I want to start running again; How do I begin",
         "kubernetes": "[2026-11-20 09:00] We decided to move the staging stack to Kubernetes next week.",
@@ -73,8 +80,9 @@ def episodes(alice, memories):
     return memories
 
 
-@pytest.mark.parametrize("message", ["I'm about to start docker compose for the staging stack",
-                                     "我准备启动预发环境的 docker compose 了"])
+@pytest.mark.parametrize(
+    "message", ["I'm about to start docker compose for the staging stack", "我准备启动预发环境的 docker compose 了"]
+)
 def test_a_turn_is_not_handed_the_episodes_of_chats_it_is_not_about(alice, episodes, message):
     recalled = handed(alice, episodes, message)
     assert "docker" in recalled

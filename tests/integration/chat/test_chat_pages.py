@@ -1,4 +1,5 @@
 """The chat page and its POST endpoints, scoped to the owner."""
+
 from __future__ import annotations
 
 import pytest
@@ -60,7 +61,9 @@ def test_it_remembers_the_message_in_place(alice_client, alice):
     conversation = _chat(alice, "Chat")
     message = conversation.messages.get()
     page = alice_client.post(f"/c/{conversation.pk}/messages/{message.pk}/remember/").content.decode()
-    memory = Memory.objects.get(user=alice, source_message=message)  # more: tests/integration/chat/test_remember_this.py
+    memory = Memory.objects.get(
+        user=alice, source_message=message
+    )  # more: tests/integration/chat/test_remember_this.py
     assert "Remembered:" in page and f"/settings/memories?focus={memory.pk}" in page
 
 
@@ -74,11 +77,13 @@ def test_it_undoes_a_memory_learnt_in_the_chat(alice_client, alice):
     assert MemoryEvent.objects.filter(memory=memory, action="deleted").exists()
 
 
-
 def test_it_renders_markdown_safely(alice_client, alice):
     conversation = _chat(alice, "Md")
-    Message.objects.create(conversation=conversation, role="assistant",
-                           content="**bold** <script>alert(1)</script> [x](javascript:alert(1))")
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        content="**bold** <script>alert(1)</script> [x](javascript:alert(1))",
+    )
     page = alice_client.get(f"/c/{conversation.pk}/").content.decode()
     assert "<strong>bold</strong>" in page
     assert "<script>alert(1)</script>" not in page and 'href="javascript' not in page

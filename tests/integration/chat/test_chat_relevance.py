@@ -1,6 +1,7 @@
 """The trained relevance model choosing what a chat turn is handed (engine/chat/relevance.py), through the
 real chat turn with no language model: named bilingual scenarios the fixed cosine gates got wrong, and
 the citations that follow from them."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,18 +22,28 @@ NIGHTS = "I work 12-hour night shifts as an ICU nurse, three nights in a row."
 
 @pytest.fixture
 def memories(alice):
-    stored = {key: add_memory(alice, text, kind=kind).memory for key, text, kind in (
-        ("stack", STACK, "fact"), ("stack_zh", STACK_ZH, "fact"), ("marathon", MARATHON, "goal"),
-        ("hiking", HIKING_ZH, "context"), ("nights", NIGHTS, "fact"),
-        ("cat", "Our cat Miso is 12 and has kidney disease.", "fact"),
-        ("tea", "用户不喝咖啡，只喝龙井绿茶。", "preference"),
-    )}
+    stored = {
+        key: add_memory(alice, text, kind=kind).memory
+        for key, text, kind in (
+            ("stack", STACK, "fact"),
+            ("stack_zh", STACK_ZH, "fact"),
+            ("marathon", MARATHON, "goal"),
+            ("hiking", HIKING_ZH, "context"),
+            ("nights", NIGHTS, "fact"),
+            ("cat", "Our cat Miso is 12 and has kidney disease.", "fact"),
+            ("tea", "用户不喝咖啡，只喝龙井绿茶。", "preference"),
+        )
+    }
     return {memory.pk: key for key, memory in stored.items()}
 
 
 def handed(alice, memories, message: str) -> list[str]:
-    turn = start_turn(Conversation.objects.create(user=alice), message, llm=None,
-                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    turn = start_turn(
+        Conversation.objects.create(user=alice),
+        message,
+        llm=None,
+        enqueue_extraction=lambda conversation_id, message_ids: None,
+    )
     return [memories[item.memory.pk] for item in turn.recalled]
 
 
@@ -40,19 +51,25 @@ def test_the_model_ships_for_the_default_embedder():
     assert usable("relevance") is not None
 
 
-@pytest.mark.parametrize("message, needed", [
-    ("how should I set up CI for this repo?", {"stack", "stack_zh"}),
-    ("set up continuous integration for this repo please", {"stack", "stack_zh"}),  # the gates: nothing
-    ("我们这个仓库的 CI 流水线怎么配比较好？", {"stack", "stack_zh"}),
-])
+@pytest.mark.parametrize(
+    "message, needed",
+    [
+        ("how should I set up CI for this repo?", {"stack", "stack_zh"}),
+        ("set up continuous integration for this repo please", {"stack", "stack_zh"}),  # the gates: nothing
+        ("我们这个仓库的 CI 流水线怎么配比较好？", {"stack", "stack_zh"}),
+    ],
+)
 def test_a_question_not_about_the_user_still_gets_their_stack(alice, memories, message, needed):
     assert needed & set(handed(alice, memories, message))
 
 
-@pytest.mark.parametrize("message", [
-    "what's the average finish time for a marathon?",
-    "把这句话翻译成英文：这个周末我们一起去爬山吧",  # the gates: the hiking and marathon memories
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's the average finish time for a marathon?",
+        "把这句话翻译成英文：这个周末我们一起去爬山吧",  # the gates: the hiking and marathon memories
+    ],
+)
 def test_a_general_knowledge_question_gets_nothing_personal(alice, memories, message):
     assert handed(alice, memories, message) == []
 
@@ -63,8 +80,12 @@ def test_small_talk_outside_the_word_lists_gets_nothing(alice, memories, message
 
 
 def test_the_chips_cite_exactly_what_was_handed(alice, memories):
-    turn = start_turn(Conversation.objects.create(user=alice), "how should I set up CI for this repo?", llm=None,
-                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    turn = start_turn(
+        Conversation.objects.create(user=alice),
+        "how should I set up CI for this repo?",
+        llm=None,
+        enqueue_extraction=lambda conversation_id, message_ids: None,
+    )
     reply = finish_turn(turn, "Cache the Go modules and run the tests against a Postgres service.")
     cited = list(reply.citations.order_by("rank").values_list("memory_id", flat=True))
     assert cited == [item.memory.pk for item in turn.recalled] and cited
@@ -86,45 +107,65 @@ def people(alice, memories):
     return {**memories, **stored}
 
 
-@pytest.mark.parametrize("message, needed", [
-    ("Where does Anna live now?", "anna"),
-    ("小雨现在在哪儿上学？", "xiaoyu"),
-])
+@pytest.mark.parametrize(
+    "message, needed",
+    [
+        ("Where does Anna live now?", "anna"),
+        ("小雨现在在哪儿上学？", "xiaoyu"),
+    ],
+)
 def test_a_question_about_someone_close_by_name_cites_their_memory(alice, people, message, needed):
-    turn = start_turn(Conversation.objects.create(user=alice), message, llm=None,
-                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    turn = start_turn(
+        Conversation.objects.create(user=alice),
+        message,
+        llm=None,
+        enqueue_extraction=lambda conversation_id, message_ids: None,
+    )
     assert needed in [people[item.memory.pk] for item in turn.recalled]
     reply = finish_turn(turn, "…")
     cited = [people[pk] for pk in reply.citations.values_list("memory_id", flat=True)]
     assert needed in cited
 
 
-@pytest.mark.parametrize("message", [
-    "When did Einstein publish relativity?",
-    "Who wrote Dune, and in what year?",  # a thing the memories name is not someone close
-    "爱因斯坦是哪一年提出相对论的？",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "When did Einstein publish relativity?",
+        "Who wrote Dune, and in what year?",  # a thing the memories name is not someone close
+        "爱因斯坦是哪一年提出相对论的？",
+    ],
+)
 def test_a_general_question_naming_someone_famous_cites_nothing(alice, people, message):
-    turn = start_turn(Conversation.objects.create(user=alice), message, llm=None,
-                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    turn = start_turn(
+        Conversation.objects.create(user=alice),
+        message,
+        llm=None,
+        enqueue_extraction=lambda conversation_id, message_ids: None,
+    )
     reply = finish_turn(turn, "…")
     assert turn.recalled == [] and not reply.citations.exists()
 
 
 # Chatter in the first person, beside a memory on the same topic: the user tells, asks nothing, and the
 # reply needs no memory (bench.chat --split past: "haha my 邻居 just called me 老外 again lol", "周一好难熬啊").
-@pytest.mark.parametrize("message", [
-    "我同事今天又一口气喝了三杯咖啡，笑死我了",
-    "haha my 邻居 just said I look like a marathon runner lol",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我同事今天又一口气喝了三杯咖啡，笑死我了",
+        "haha my 邻居 just said I look like a marathon runner lol",
+    ],
+)
 def test_chatter_in_the_first_person_gets_nothing(alice, memories, message):
     assert handed(alice, memories, message) == []
 
 
 # A question that mixes the two languages finds the memory written in one of them.
-@pytest.mark.parametrize("message, needed", [
-    ("这周末想去 hiking，推荐一条适合我的 route 吧", "hiking"),
-    ("帮我排一下这周的 training plan，我的比赛目标你知道的", "marathon"),
-])
+@pytest.mark.parametrize(
+    "message, needed",
+    [
+        ("这周末想去 hiking，推荐一条适合我的 route 吧", "hiking"),
+        ("帮我排一下这周的 training plan，我的比赛目标你知道的", "marathon"),
+    ],
+)
 def test_a_mixed_language_question_finds_its_memory(alice, memories, message, needed):
     assert needed in handed(alice, memories, message)

@@ -1,5 +1,6 @@
 """A chat shown in one browser tab (its websocket open) survives whatever another tab opens; it ends (a
 temporary one is discarded) when its own tab leaves it, and a reload is not leaving."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,7 +29,7 @@ def _chat(user, temporary: bool = False) -> Conversation:
 
 @sync_to_async
 def _state(conversation: Conversation) -> str:
-    """"gone", "ended" or "open"."""
+    """ "gone", "ended" or "open"."""
     found = Conversation.objects.filter(pk=conversation.pk).first()
     return "gone" if found is None else "ended" if found.ended_at else "open"
 

@@ -1,4 +1,5 @@
 """The chat turn service (engine/chat/chat.py) against the real database and the scripted model."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -23,8 +24,12 @@ def test_it_puts_recalled_memories_in_the_system_prompt_and_cites_them(alice, ll
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Use Python, as you prefer.")
 
-    turn, reply = chat.chat_turn(conversation, "Which language should I use for scripting? I prefer Python",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
+    turn, reply = chat.chat_turn(
+        conversation,
+        "Which language should I use for scripting? I prefer Python",
+        enqueue_extraction=ENQUEUE_EXTRACTION,
+        llm=scripted_llm,
+    )
 
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert "<memories>" in system and "I prefer Python for scripting" in system
@@ -41,8 +46,9 @@ def test_it_recalls_nothing_when_memory_is_off(alice, llm_server, scripted_llm):
     MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
     conversation = Conversation.objects.create(user=alice)
 
-    turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
+    turn, reply = chat.chat_turn(
+        conversation, "I prefer Python for scripting, right?", enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm
+    )
 
     assert "<memories>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert not turn.memory_used and reply.citations.count() == 0
@@ -52,8 +58,9 @@ def test_it_recalls_nothing_in_a_temporary_chat(alice, llm_server, scripted_llm)
     add_memory(alice, "I prefer Python for scripting", kind="preference")
     conversation = Conversation.objects.create(user=alice, temporary=True)
 
-    turn, reply = chat.chat_turn(conversation, "I prefer Python for scripting, right?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
+    turn, reply = chat.chat_turn(
+        conversation, "I prefer Python for scripting, right?", enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm
+    )
 
     assert "<memories>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert reply.citations.count() == 0

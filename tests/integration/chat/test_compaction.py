@@ -1,5 +1,6 @@
 """A long chat's beginning still informs its replies: the turns that no longer fit are folded into a
 rolling summary (one model call), and the prompt carries it in their place."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,11 +21,16 @@ def sixty_turn_chat(user, first: str = FIRST) -> Conversation:
     conversation = Conversation.objects.create(user=user, title="long")
     filler = "Let us keep planning the week's meals, one more day of breakfast, lunch and dinner ideas. " * 4
     texts = [first] + [f"Day {i}: {filler}" for i in range(1, 60)]
-    Message.objects.bulk_create([
-        message for i, text in enumerate(texts)
-        for message in (Message(conversation=conversation, role="user", content=text),
-                        Message(conversation=conversation, role="assistant", content=f"Noted for turn {i}. {filler}"))
-    ])
+    Message.objects.bulk_create(
+        [
+            message
+            for i, text in enumerate(texts)
+            for message in (
+                Message(conversation=conversation, role="user", content=text),
+                Message(conversation=conversation, role="assistant", content=f"Noted for turn {i}. {filler}"),
+            )
+        ]
+    )
     return conversation
 
 
@@ -33,8 +39,12 @@ def test_the_first_turns_of_a_60_turn_chat_reach_the_model_through_the_summary(a
     llm_server.script(COMPACT_MARKER, "Mei, the user's daughter, is allergic to sesame; they are planning meals.")
     llm_server.script(None, "Pack rice crackers: no sesame, for Mei.")
 
-    turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
+    turn, reply = chat.chat_turn(
+        conversation,
+        "What snack can I pack for my daughter tomorrow?",
+        enqueue_extraction=ENQUEUE_EXTRACTION,
+        llm=scripted_llm,
+    )
 
     compacting = llm_server.chat_requests(COMPACT_MARKER)
     assert len(compacting) == 1 and FIRST in compacting[0]["messages"][1]["content"]  # the first turn was read
@@ -65,8 +75,12 @@ def test_a_model_that_fails_to_summarise_does_not_fail_the_turn(alice, llm_serve
     conversation = sixty_turn_chat(alice)
     llm_server.script(COMPACT_MARKER, Fail(400))
     llm_server.script(None, "Here is an idea.")
-    turn, reply = chat.chat_turn(conversation, "What snack can I pack for my daughter tomorrow?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
+    turn, reply = chat.chat_turn(
+        conversation,
+        "What snack can I pack for my daughter tomorrow?",
+        enqueue_extraction=ENQUEUE_EXTRACTION,
+        llm=scripted_llm,
+    )
     assert reply.content == "Here is an idea."
     conversation.refresh_from_db()
     assert conversation.summary == ""
@@ -74,7 +88,8 @@ def test_a_model_that_fails_to_summarise_does_not_fail_the_turn(alice, llm_serve
 
 def test_the_chat_page_shows_the_summary(alice, alice_client):
     conversation = sixty_turn_chat(alice)
-    chat.start_turn(conversation, "What snack can I pack for my daughter tomorrow?",
-                    enqueue_extraction=ENQUEUE_EXTRACTION)
+    chat.start_turn(
+        conversation, "What snack can I pack for my daughter tomorrow?", enqueue_extraction=ENQUEUE_EXTRACTION
+    )
     page = alice_client.get(f"/c/{conversation.pk}/").content.decode()
     assert "Earlier in this chat:" in page and "allergic to sesame" in page

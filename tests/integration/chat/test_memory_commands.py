@@ -1,6 +1,7 @@
 """Memory in the chat itself (engine/chat/memory_commands.py): "what do you remember about me?" lists what is
 stored; "forget that ..." forgets the memory meant, says which and offers Undo; both languages, on the
 embedded default (offline model) through the REST chat, and with a model through the chat websocket."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,21 +27,28 @@ MEMORIES = [
 ]
 
 
-
 @pytest.fixture
 def stored(alice) -> dict[str, Memory]:
     return {content: add_memory(alice, content, kind=kind).memory for content, kind in MEMORIES}
 
 
 def _say(client, conversation: Conversation, text: str) -> dict:
-    response = client.post(f"/api/conversations/{conversation.pk}/messages", {"content": text},
-                           content_type="application/json")
+    response = client.post(
+        f"/api/conversations/{conversation.pk}/messages", {"content": text}, content_type="application/json"
+    )
     assert response.status_code == 201, response.content
     return response.json()
 
 
-@pytest.mark.parametrize("text", ["What do you remember about me?", "what do you know about me", "list my memories",
-                                  "Show me everything you remember about me."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What do you remember about me?",
+        "what do you know about me",
+        "list my memories",
+        "Show me everything you remember about me.",
+    ],
+)
 def test_it_lists_what_it_remembers_grouped_by_kind(alice_client, alice, stored, use_offline_llm, text):
     conversation = Conversation.objects.create(user=alice)
     turn = _say(alice_client, conversation, text)
@@ -62,13 +70,16 @@ def test_it_lists_what_it_remembers_in_chinese(alice_client, alice, stored, use_
     assert "记忆页面" in reply and "没有与这条消息相关的记忆" not in reply
 
 
-@pytest.mark.parametrize(("text", "meant"), [
-    ("Forget that I live in Berlin.", "I live in Berlin"),
-    ("忘掉我喜欢喝乌龙茶这件事。", "我喜欢喝乌龙茶"),
-    ("别再记着我养猫了", "我养了一只猫，叫咪咪"),
-    ("please forget my address", "My address is 12 Oak Street"),
-    ("delete the memory that I work at Acme", "I work at Acme as a designer"),
-])
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("Forget that I live in Berlin.", "I live in Berlin"),
+        ("忘掉我喜欢喝乌龙茶这件事。", "我喜欢喝乌龙茶"),
+        ("别再记着我养猫了", "我养了一只猫，叫咪咪"),
+        ("please forget my address", "My address is 12 Oak Street"),
+        ("delete the memory that I work at Acme", "I work at Acme as a designer"),
+    ],
+)
 def test_it_forgets_the_memory_named_and_offers_undo(alice_client, alice, stored, use_offline_llm, text, meant):
     conversation = Conversation.objects.create(user=alice)
     turn = _say(alice_client, conversation, text)
@@ -113,8 +124,9 @@ def test_it_asks_which_when_several_memories_match(alice_client, alice, use_offl
 
 
 @pytest.mark.parametrize("text", ["Forget that I live in Munich", "忘掉我住在北京这件事"])
-def test_it_asks_before_forgetting_a_memory_that_only_resembles_what_was_named(alice_client, alice, stored, use_offline_llm,
-                                                                                 text):
+def test_it_asks_before_forgetting_a_memory_that_only_resembles_what_was_named(
+    alice_client, alice, stored, use_offline_llm, text
+):
     conversation = Conversation.objects.create(user=alice)
     reply = _say(alice_client, conversation, text)["reply"]
     assert reply["memory_command"]["outcome"] == "ask"

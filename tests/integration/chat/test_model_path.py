@@ -1,5 +1,6 @@
 """What a turn with a model is handed (engine/chat/offer.py): more than the offline three, numbered, within
 its token cap; small talk and a general question nothing. Through the real chat turn, no model running."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,9 +12,15 @@ from memoryapp.engine.memories.write import add_memory
 
 pytestmark = pytest.mark.django_db
 
-MEMORIES = ("I am vegetarian", "I cook dinner for my two kids on weekdays", "My daughter is allergic to peanuts",
-            "I don't own an oven, only a stovetop", "I try to keep weeknight dinners under 30 minutes",
-            "我老公不吃辣", "I am training for a half marathon in May")
+MEMORIES = (
+    "I am vegetarian",
+    "I cook dinner for my two kids on weekdays",
+    "My daughter is allergic to peanuts",
+    "I don't own an oven, only a stovetop",
+    "I try to keep weeknight dinners under 30 minutes",
+    "我老公不吃辣",
+    "I am training for a half marathon in May",
+)
 
 
 @pytest.fixture
@@ -23,8 +30,9 @@ def stored(alice):
 
 def _turn(alice, text: str, *, for_model: bool):
     conversation = Conversation.objects.create(user=alice)
-    return start_turn(conversation, text, llm=None, for_model=for_model,
-                      enqueue_extraction=lambda conversation_id, message_ids: None)
+    return start_turn(
+        conversation, text, llm=None, for_model=for_model, enqueue_extraction=lambda conversation_id, message_ids: None
+    )
 
 
 def test_a_model_is_handed_a_wider_numbered_set_than_the_offline_choice(alice, stored):

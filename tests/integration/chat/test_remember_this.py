@@ -1,5 +1,6 @@
-""""Remember this" on a chat message (conversations/views.py `remember`, engine/learning/remember.py): it saves now,
+""" "Remember this" on a chat message (conversations/views.py `remember`, engine/learning/remember.py): it saves now,
 in place, or says why not; on the embedded default (offline model) and with a model."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,6 @@ from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySett
 from memoryapp.pipeline.models import MemorySuggestion
 
 pytestmark = pytest.mark.django_db
-
 
 
 def _said(user, text: str, role: str = "user") -> Message:
@@ -47,7 +47,9 @@ def test_it_keeps_a_message_the_extractor_passes_over_as_written(alice_client, a
 def test_it_saves_what_the_extractor_finds_in_the_message(alice_client, alice, use_offline_llm):
     message = _said(alice, "I like oolong tea. What should I cook tonight?")
     fragment = _remember(alice_client, message)
-    assert list(Memory.objects.filter(user=alice).values_list("content", "kind")) == [("I like oolong tea", "preference")]
+    assert list(Memory.objects.filter(user=alice).values_list("content", "kind")) == [
+        ("I like oolong tea", "preference")
+    ]
     assert "«I like oolong tea»" in fragment
 
 
@@ -93,8 +95,11 @@ def test_it_refuses_another_users_message(alice_client, bob):
 
 
 def test_it_saves_with_a_model(alice_client, alice, llm_server, use_scripted_llm):
-    llm_server.script("[memoryapp:extract]", '{"candidates": [{"content": "Works night shifts at the hospital", '
-                                             '"kind": "fact", "importance": 0.7, "confidence": 0.9}]}')
+    llm_server.script(
+        "[memoryapp:extract]",
+        '{"candidates": [{"content": "Works night shifts at the hospital", '
+        '"kind": "fact", "importance": 0.7, "confidence": 0.9}]}',
+    )
     fragment = _remember(alice_client, _said(alice, "ugh, night shift again at the hospital"))
     assert Memory.objects.get(user=alice).content == "Works night shifts at the hospital"
     assert "Remembered:" in fragment

@@ -1,5 +1,6 @@
 """Asking the chat about the past: "what did I prefer five months ago?", "我以前喜欢什么？". The turn recalls
 what was true then and hands the old version to the model as old, with what replaced it."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -31,16 +32,18 @@ def frameworks(alice):
 
 
 def turn(alice, message: str):
-    return start_turn(Conversation.objects.create(user=alice), message,
-                      enqueue_extraction=extract_messages.delay_on_commit)
+    return start_turn(
+        Conversation.objects.create(user=alice), message, enqueue_extraction=extract_messages.delay_on_commit
+    )
 
 
 def system_prompt(result) -> str:
     return result.prompt[0]["content"]
 
 
-@pytest.mark.parametrize("message", ["Which frontend framework did I like five months ago?",
-                                     "5个月前我喜欢用什么前端框架？"])
+@pytest.mark.parametrize(
+    "message", ["Which frontend framework did I like five months ago?", "5个月前我喜欢用什么前端框架？"]
+)
 def test_a_question_about_a_named_past_recalls_the_version_true_then_as_old(alice, frameworks, message):
     vue, react = frameworks
     result = turn(alice, message)
@@ -59,8 +62,9 @@ def test_a_vague_past_recalls_every_version_and_marks_the_old_one(alice, framewo
     prompt = system_prompt(result)
     old_line = next(line for line in prompt.splitlines() if VUE in line)
     assert vue.valid_until.date().isoformat() in old_line
-    current_line = next(line for line in prompt.splitlines() if line.startswith("- ") and REACT in line
-                        and VUE not in line)
+    current_line = next(
+        line for line in prompt.splitlines() if line.startswith("- ") and REACT in line and VUE not in line
+    )
     assert "until" not in current_line and "直到" not in current_line
 
 
@@ -78,8 +82,15 @@ def test_a_plan_for_a_month_ahead_is_not_the_past(alice, frameworks):
     assert vue.pk not in [item.memory.pk for item in result.recalled]
 
 
-@pytest.mark.parametrize("message", ["What did I prefer before React?", "what was I using prior to React?",
-                                     "我用React之前喜欢什么？", "换到React以前我用的是什么"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What did I prefer before React?",
+        "what was I using prior to React?",
+        "我用React之前喜欢什么？",
+        "换到React以前我用的是什么",
+    ],
+)
 def test_it_answers_what_came_before_from_the_chain_first_and_as_past(alice, frameworks, message):
     vue, react = frameworks
     result = turn(alice, message)
@@ -110,23 +121,30 @@ def test_the_chat_cites_what_came_before_as_past(alice_client, alice, frameworks
     vue, _ = frameworks
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "Before React you preferred Vue 3 [1].")
-    response = alice_client.post(f"/api/conversations/{conversation.pk}/messages",
-                                 {"content": "What did I prefer before React?"}, content_type="application/json")
+    response = alice_client.post(
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "What did I prefer before React?"},
+        content_type="application/json",
+    )
     first = response.json()["reply"]["citations"][0]
     assert first["memory_id"] == vue.pk and first["valid_until"] is not None
     page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
-    chip = page[page.index('class="chip-icon"'):]
+    chip = page[page.index('class="chip-icon"') :]
     assert chip.index("chip-past") < chip.index("</summary>")  # the first chip says "past"
 
 
-def test_a_chip_whose_memory_replaced_another_says_what_it_was(alice_client, alice, frameworks, llm_server,
-                                                             use_scripted_llm):
+def test_a_chip_whose_memory_replaced_another_says_what_it_was(
+    alice_client, alice, frameworks, llm_server, use_scripted_llm
+):
     _vue, react = frameworks
     conversation = Conversation.objects.create(user=alice)
     llm_server.script(None, "You prefer React [1].")
-    response = alice_client.post(f"/api/conversations/{conversation.pk}/messages",
-                                 {"content": "Which frontend framework do I prefer now?"}, content_type="application/json")
+    response = alice_client.post(
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "Which frontend framework do I prefer now?"},
+        content_type="application/json",
+    )
     assert response.json()["reply"]["citations"][0]["memory_id"] == react.pk
     page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
-    was = page[page.index('class="chip-meta chip-was"'):].split("</p>")[0]
+    was = page[page.index('class="chip-meta chip-was"') :].split("</p>")[0]
     assert f"Was: “{VUE}”, until" in was

@@ -1,6 +1,7 @@
 """Two current memories that may disagree become a question the user answers (engine/memories/conflicts.py):
 asked by extraction when unsure and by the nightly reviewer, answered by replace or keep, and the chat cites
 the older only beside the newer until then."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -20,7 +21,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _two_homes(user) -> tuple[Memory, Memory]:
-    older = write.add_memory(user, "I live in Leeds", kind="fact", valid_from=timezone.now() - timedelta(days=90)).memory
+    older = write.add_memory(
+        user, "I live in Leeds", kind="fact", valid_from=timezone.now() - timedelta(days=90)
+    ).memory
     newer = write.add_memory(user, "We moved to Valencia in the summer", kind="fact").memory
     return older, newer
 
@@ -107,10 +110,13 @@ def test_extraction_unsure_of_a_change_asks_instead_of_keeping_two_silently(alic
     assert ExtractionRun.objects.get(pk=run.pk).status == "done"
 
 
-@pytest.mark.parametrize("held, said", [
-    ("I browse with Google Chrome", "Moved over to Firefox last week, the privacy settings are better"),
-    ("记账一直用随手记", "随手记不用了，现在用钱迹记账"),
-])
+@pytest.mark.parametrize(
+    "held, said",
+    [
+        ("I browse with Google Chrome", "Moved over to Firefox last week, the privacy settings are better"),
+        ("记账一直用随手记", "随手记不用了，现在用钱迹记账"),
+    ],
+)
 def test_a_change_said_of_a_thing_the_slot_rules_do_not_know_is_asked_about(alice, held, said):
     # No slot word names browsers or bookkeeping apps: the change word alone makes the doubt worth a question.
     older = write.add_memory(alice, held, kind="preference").memory

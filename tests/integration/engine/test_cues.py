@@ -1,5 +1,6 @@
 """A memory's cues (issue #33 item 1): situations in which it helps, written with it, searched beside its
 content (the better of the two), edited, validated like its content, exported and imported."""
+
 from __future__ import annotations
 
 import contextlib
@@ -7,7 +8,7 @@ import json
 
 import pytest
 
-from conversations.models import Conversation, Message
+from conversations.models import Conversation
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.learned.model import rules_only
@@ -16,19 +17,34 @@ from memoryapp.models import Memory
 
 pytestmark = pytest.mark.django_db
 
-DOCKER = ("Docker image builds on the office network hang at the package-install step unless HTTPS_PROXY is "
-          "set to http://proxy.internal:3128.")
+DOCKER = (
+    "Docker image builds on the office network hang at the package-install step unless HTTPS_PROXY is "
+    "set to http://proxy.internal:3128."
+)
 DOCKER_CUES = ["building or pulling Docker images", "docker compose up", "package installs hang", "构建镜像"]
-OTHERS = ["Has been vegetarian for eight years", "Runs about 40 km a week", "The cat Pickles takes methimazole",
-          "Prefers answers that lead with the code", "Is saving for a house down payment",
-          "Writes Go services on PostgreSQL 15, deployed to Kubernetes", "Uses Neovim and dislikes VS Code",
-          "Always uses git push --force-with-lease", "Is on call one week out of four",
-          "Standup is at 8:30am Mountain Time", "Daughter Nora is allergic to tree nuts",
-          "Flies United and takes an aisle seat", "Is learning Rust by building a small CLI tool",
-          "Drinks coffee only in the morning", "Boulders three times a week", "Tracks spending in YNAB",
-          "在自学中文，目标是去台湾时能自己点菜", "对猫过敏", "Skis at Arapahoe Basin",
-          "Is migrating the tracking database from MySQL to PostgreSQL by the end of Q2",
-          "Runs data fixes inside a transaction, rehearsed on a staging snapshot"]
+OTHERS = [
+    "Has been vegetarian for eight years",
+    "Runs about 40 km a week",
+    "The cat Pickles takes methimazole",
+    "Prefers answers that lead with the code",
+    "Is saving for a house down payment",
+    "Writes Go services on PostgreSQL 15, deployed to Kubernetes",
+    "Uses Neovim and dislikes VS Code",
+    "Always uses git push --force-with-lease",
+    "Is on call one week out of four",
+    "Standup is at 8:30am Mountain Time",
+    "Daughter Nora is allergic to tree nuts",
+    "Flies United and takes an aisle seat",
+    "Is learning Rust by building a small CLI tool",
+    "Drinks coffee only in the morning",
+    "Boulders three times a week",
+    "Tracks spending in YNAB",
+    "在自学中文，目标是去台湾时能自己点菜",
+    "对猫过敏",
+    "Skis at Arapahoe Basin",
+    "Is migrating the tracking database from MySQL to PostgreSQL by the end of Q2",
+    "Runs data fixes inside a transaction, rehearsed on a staging snapshot",
+]
 
 
 def _store(user, cues: list[str]) -> Memory:
@@ -78,12 +94,15 @@ def test_rewording_a_memory_keeps_its_cues(alice):
     assert new.pk != memory.pk and new.cues == DOCKER_CUES and new.cue_embedding is not None
 
 
-@pytest.mark.parametrize("cues, message", [
-    (["my password is hunter2"], "cues looks like it holds a password"),
-    (["x" * 201], "cues.0"),
-    ([f"situation {i}" for i in range(13)], "cues"),
-    (["  "], "cues.0"),
-])
+@pytest.mark.parametrize(
+    "cues, message",
+    [
+        (["my password is hunter2"], "cues looks like it holds a password"),
+        (["x" * 201], "cues.0"),
+        ([f"situation {i}" for i in range(13)], "cues"),
+        (["  "], "cues.0"),
+    ],
+)
 def test_bad_cues_are_refused_with_a_reason(alice, cues, message):
     with pytest.raises(MemoryValidationError) as refused:
         write.add_memory(alice, "Likes green tea", cues=cues)

@@ -1,5 +1,6 @@
 """The import job's run (what the worker calls): all or nothing when the embedder fails midway, and a run
 again once it is back writes every row once. The embedder is the scripted server's /embeddings."""
+
 from __future__ import annotations
 
 import pytest

@@ -2,6 +2,7 @@
 random reads priced as on SSD where the operator sets DB_RANDOM_PAGE_COST (else Postgres intersects the
 user's rows with a common word's global GIN match list), and an index on the user among the memories that have cue vectors (else the cue
 branch reads every row of a user that has none)."""
+
 from __future__ import annotations
 
 import pytest
@@ -96,8 +97,9 @@ def test_a_large_users_short_search_still_reads_the_trigram_index(alice):
 
     write.add_memory(alice, "I bought a road bike last spring")
     write.add_memory(alice, "I like green tea")
-    large = RECALL_MEMORIES_PAGE.model_copy(update={"trigram": RECALL_MEMORIES_PAGE.trigram.model_copy(
-        update={"row_check_below": 1})})  # alice counts as large here
+    large = RECALL_MEMORIES_PAGE.model_copy(
+        update={"trigram": RECALL_MEMORIES_PAGE.trigram.model_copy(update={"row_check_below": 1})}
+    )  # alice counts as large here
     branches = _trigram_branches(alice, "road bke", large)
     assert "I bought a road bike last spring" in branches["found"]
     assert branches.get("index", 0) >= 1 and branches.get("rows", 0) == 0

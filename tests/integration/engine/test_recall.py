@@ -1,4 +1,5 @@
 """Hybrid recall on the real Postgres: Chinese and English, keywords and paraphrases, scoping."""
+
 from __future__ import annotations
 
 import pytest
@@ -80,7 +81,8 @@ def test_it_reports_component_scores(memories, alice):
     assert item.ranks.get("vector") == 1 and item.ranks.get("full_text") == 1
     weights = TOP.scoring
     assert item.score == pytest.approx(
-        weights.similarity * item.similarity + weights.importance * item.importance + weights.recency * item.recency)
+        weights.similarity * item.similarity + weights.importance * item.importance + weights.recency * item.recency
+    )
 
 
 def test_it_counts_accesses_off_the_hot_path_in_batches(memories, alice):
@@ -101,8 +103,9 @@ def test_it_counts_accesses_off_the_hot_path_in_batches(memories, alice):
 
 def test_it_searches_with_the_configs_ef_search_and_leaves_the_connections_default(alice):
     write.add_memory(alice, "I keep bees on the roof")
-    wide = RECALL_POSTGRES_ONLY.model_copy(update={"vector": RECALL_POSTGRES_ONLY.vector.model_copy(
-        update={"ef_search": 200})})
+    wide = RECALL_POSTGRES_ONLY.model_copy(
+        update={"vector": RECALL_POSTGRES_ONLY.vector.model_copy(update={"ef_search": 200})}
+    )
     with CaptureQueriesContext(connection) as queries:
         found = recall(alice, "bees", config=wide)
     assert [item.memory.content for item in found.items] == ["I keep bees on the roof"]
@@ -116,8 +119,12 @@ def test_a_short_query_scans_trigrams_with_the_configs_threshold(alice):
     write.add_memory(alice, "Bought a new saxophone")
     default = recall(alice, "sacsofoan", config=RECALL_POSTGRES_ONLY)
     assert "trigram" not in {source for item in default.items for source in item.ranks}  # under 0.3
-    loose = RECALL_POSTGRES_ONLY.model_copy(update={"trigram": RECALL_POSTGRES_ONLY.trigram.model_copy(
-        update={"min_similarity": 0.1}), "vector": RECALL_POSTGRES_ONLY.vector.model_copy(update={"enabled": False})})
+    loose = RECALL_POSTGRES_ONLY.model_copy(
+        update={
+            "trigram": RECALL_POSTGRES_ONLY.trigram.model_copy(update={"min_similarity": 0.1}),
+            "vector": RECALL_POSTGRES_ONLY.vector.model_copy(update={"enabled": False}),
+        }
+    )
     found = recall(alice, "sacsofoan", config=loose)
     assert [item.memory.content for item in found.items] == ["Bought a new saxophone"]
     assert "trigram" in found.items[0].ranks

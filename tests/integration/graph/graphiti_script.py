@@ -16,6 +16,7 @@ valid JSON for that model, built from the prompt's own blocks:
 With GRAPH_LLM_STRUCTURED_OUTPUT=json_object the schema arrives at the end of the prompt instead,
 and its "title" names the model.
 """
+
 from __future__ import annotations
 
 import ast
@@ -25,8 +26,34 @@ from collections import Counter
 from typing import Any
 
 SCHEMA_IN_PROMPT = "Respond with a JSON object in the following format:"
-STOP = {"i", "my", "me", "the", "a", "an", "to", "in", "at", "of", "and", "is", "am", "are", "for", "with",
-        "now", "really", "like", "love", "prefer", "use", "live", "work", "on", "from"}
+STOP = {
+    "i",
+    "my",
+    "me",
+    "the",
+    "a",
+    "an",
+    "to",
+    "in",
+    "at",
+    "of",
+    "and",
+    "is",
+    "am",
+    "are",
+    "for",
+    "with",
+    "now",
+    "really",
+    "like",
+    "love",
+    "prefer",
+    "use",
+    "live",
+    "work",
+    "on",
+    "from",
+}
 
 
 def _block(text: str, tag: str) -> str:
@@ -86,10 +113,12 @@ class GraphitiScript:
         extracted = json.loads(_block(prompt, "ENTITIES") or "[]")
         existing = json.loads(_block(prompt, "EXISTING ENTITIES") or "[]")
         by_name = {str(e.get("name", "")).casefold(): e.get("candidate_id", -1) for e in existing}
-        return {"entity_resolutions": [
-            {"id": e["id"], "name": e["name"], "duplicate_candidate_id": by_name.get(str(e["name"]).casefold(), -1)}
-            for e in extracted
-        ]}
+        return {
+            "entity_resolutions": [
+                {"id": e["id"], "name": e["name"], "duplicate_candidate_id": by_name.get(str(e["name"]).casefold(), -1)}
+                for e in extracted
+            ]
+        }
 
     def _ExtractedEdges(self, prompt: str) -> dict[str, Any]:
         sentence = memory_sentence(_block(prompt, "CURRENT_MESSAGE"))
@@ -100,16 +129,26 @@ class GraphitiScript:
         if source is None or not targets:
             return {"edges": []}
         relation = "_".join(w.upper() for w in re.findall(r"[A-Za-z]+", sentence)[1:3]) or "RELATES_TO"
-        return {"edges": [{
-            "source_entity_name": source, "target_entity_name": targets[0], "relation_type": relation,
-            "fact": third_person(sentence), "valid_at": _iso_z(when), "invalid_at": None,
-        }]}
+        return {
+            "edges": [
+                {
+                    "source_entity_name": source,
+                    "target_entity_name": targets[0],
+                    "relation_type": relation,
+                    "fact": third_person(sentence),
+                    "valid_at": _iso_z(when),
+                    "invalid_at": None,
+                }
+            ]
+        }
 
     def _EdgeDuplicate(self, prompt: str) -> dict[str, Any]:
         new = _block(prompt, "NEW FACT").strip().casefold()
         existing = ast.literal_eval(_block(prompt, "EXISTING FACTS") or "[]")
-        return {"duplicate_facts": [e["idx"] for e in existing if str(e["fact"]).strip().casefold() == new],
-                "contradicted_facts": []}
+        return {
+            "duplicate_facts": [e["idx"] for e in existing if str(e["fact"]).strip().casefold() == new],
+            "contradicted_facts": [],
+        }
 
     def _EdgeTimestamps(self, prompt: str) -> dict[str, Any]:
         return {"valid_at": None, "invalid_at": None}

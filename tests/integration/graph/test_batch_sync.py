@@ -1,6 +1,7 @@
 """A batch sync (the task, graph_sync, --rebuild) writes the same graph as syncing one memory at a time: the
 same entities (a name the batch meets twice is one node, however it is spelled), facts, mentions and
 validity windows."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -32,9 +33,15 @@ MEMORIES = [
 
 
 def write(user) -> list[Memory]:
-    return [make_memory(user, text, valid_from=STARTED + timedelta(days=start),
-                        valid_until=STARTED + timedelta(days=end) if end is not None else None)
-            for text, start, end in MEMORIES]
+    return [
+        make_memory(
+            user,
+            text,
+            valid_from=STARTED + timedelta(days=start),
+            valid_until=STARTED + timedelta(days=end) if end is not None else None,
+        )
+        for text, start, end in MEMORIES
+    ]
 
 
 def query(graph: str, cypher: str) -> list[tuple]:
@@ -50,8 +57,13 @@ def graph_of(namespace: str, user) -> dict:
     name = f"{namespace}_user_{user.pk}"
     return {
         "entities": sorted(query(name, "MATCH (n:Entity) RETURN n.name, labels(n)")),
-        "facts": sorted(query(name, "MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity) "
-                                    "RETURN a.name, b.name, r.fact, r.valid_at, r.invalid_at, r.memoryapp_invalidated")),
+        "facts": sorted(
+            query(
+                name,
+                "MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity) "
+                "RETURN a.name, b.name, r.fact, r.valid_at, r.invalid_at, r.memoryapp_invalidated",
+            )
+        ),
         "mentions": sorted(query(name, "MATCH (e:Episodic)-[:MENTIONS]->(n:Entity) RETURN e.content, n.name")),
         "episodes": sorted(query(name, "MATCH (e:Episodic) RETURN e.content, e.valid_at")),
         "fact_vectors": query(name, "MATCH ()-[r:RELATES_TO]->() WHERE r.fact_embedding IS NULL RETURN count(r)"),
@@ -66,8 +78,9 @@ def test_a_batch_writes_the_same_graph_as_one_memory_at_a_time(alice, bob, graph
     outcomes = sync.sync_batch([memory.pk for memory in batch])
 
     assert set(outcomes.values()) == {sync.SyncOutcome.SYNCED}
-    assert all(m.graph_sync_state == GraphSyncState.SYNCED and m.graph_episode_id
-               for m in Memory.objects.filter(user=bob))
+    assert all(
+        m.graph_sync_state == GraphSyncState.SYNCED and m.graph_episode_id for m in Memory.objects.filter(user=bob)
+    )
     expected, got = graph_of(graph_namespace, alice), graph_of(graph_namespace, bob)
     assert got == expected
     names = [name for name, _ in got["entities"]]

@@ -1,5 +1,6 @@
 """The memory graph page with the graph tier on: the entities graphiti found join the memories that mention
 them; with the graph down, the page's data is complete without them."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """A graph that is down or slow never fails a write or a recall; pending syncs drain when it is back."""
+
 from __future__ import annotations
 
 import time
@@ -68,8 +69,9 @@ def test_it_times_out_a_slow_graph_within_the_budget(alice, graph, graph_script,
     assert time.monotonic() - started < 1.0
 
 
-def test_it_drains_pending_syncs_once_the_graph_is_back(alice, falkor, graph_script, run_tasks_inline,
-                                                        django_capture_on_commit_callbacks):
+def test_it_drains_pending_syncs_once_the_graph_is_back(
+    alice, falkor, graph_script, run_tasks_inline, django_capture_on_commit_callbacks
+):
     before = make_memory(alice, "I live in Madrid")
     assert sync.sync_memory(before.pk) == sync.SyncOutcome.SYNCED
 

@@ -1,16 +1,17 @@
 """One memory, one episode: sync, idempotence, content changes, and offline mode (graphiti on FalkorDB)."""
+
 from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from memoryapp.graph import GraphUnavailable, graph_enabled, search_memory_ids, sync
 from memoryapp.models import GraphSyncState
 from memoryapp.providers.llm import reset_llm
-from tests.support.fixtures import configure_llm
 from tasks import graph_sync as graph_tasks
+from tests.support.fixtures import configure_llm
 
 from .conftest import make_memory
 
@@ -79,14 +80,17 @@ def test_it_replaces_the_episode_when_the_content_changes(alice, graph, graph_sc
 
 def test_it_skips_a_memory_claimed_by_another_worker(alice, graph, graph_script, llm_server):
     memory = make_memory(alice, "I like Rust")
-    type(memory).objects.filter(pk=memory.pk).update(graph_sync_state=GraphSyncState.SYNCING, graph_synced_at=timezone.now())
+    type(memory).objects.filter(pk=memory.pk).update(
+        graph_sync_state=GraphSyncState.SYNCING, graph_synced_at=timezone.now()
+    )
 
     assert sync.sync_memory(memory.pk) == sync.SyncOutcome.SKIPPED
     assert llm_server.chat_requests() == []
 
 
-def test_it_leaves_memories_pending_without_a_model_then_backfills(alice, graph_namespace, llm_server, monkeypatch,
-                                                                    settings):
+def test_it_leaves_memories_pending_without_a_model_then_backfills(
+    alice, graph_namespace, llm_server, monkeypatch, settings
+):
     settings.GRAPH_EXTRACTION = "model"  # graphiti's own extraction, asked for with no model configured
     configure_llm(monkeypatch, OPENAI_BASE_URL=None, OPENAI_API_KEY=None)
     reset_llm()

@@ -1,4 +1,5 @@
 """Validity on the graph: supersede (invalidated fact, as-of search), soft delete and restore, purge, rebuild."""
+
 from __future__ import annotations
 
 from datetime import timedelta

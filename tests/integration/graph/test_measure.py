@@ -3,6 +3,7 @@
 Run with `-s` to see the figures. The scripted model answers in ~1 ms, so the time is graphiti's
 own work plus FalkorDB plus local embeddings; add your model's latency x calls for a real one.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -17,10 +18,18 @@ from .conftest import make_memory
 pytestmark = pytest.mark.integration
 
 MEMORIES = [
-    "I live in Berlin", "I work at Acme as a data engineer", "I prefer Python over Java",
-    "My sister Anna lives in Vienna", "I am learning Japanese", "I use Neovim for coding",
-    "I drink Earl Grey tea every morning", "My dog Rex is a beagle", "I support FC Barcelona",
-    "I am allergic to peanuts", "I play the Cello in an orchestra", "I want to run the Berlin Marathon",
+    "I live in Berlin",
+    "I work at Acme as a data engineer",
+    "I prefer Python over Java",
+    "My sister Anna lives in Vienna",
+    "I am learning Japanese",
+    "I use Neovim for coding",
+    "I drink Earl Grey tea every morning",
+    "My dog Rex is a beagle",
+    "I support FC Barcelona",
+    "I am allergic to peanuts",
+    "I play the Cello in an orchestra",
+    "I want to run the Berlin Marathon",
 ]
 
 
@@ -44,6 +53,8 @@ def test_it_measures_model_calls_and_latency_per_synced_memory(alice, graph, gra
     print(f"\nmodel calls per synced memory: mean {statistics.mean(calls):.2f}, min {min(calls)}, max {max(calls)}")
     print(f"by prompt (all syncs): {dict(graph_script.calls)}")
     print(f"sync latency: median {statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms")
-    print(f"search_memory_ids latency: median {statistics.median(searches) * 1000:.0f} ms, "
-          f"max {max(searches) * 1000:.0f} ms ({len(graph.facts_of_user(alice.pk))} facts)")
+    print(
+        f"search_memory_ids latency: median {statistics.median(searches) * 1000:.0f} ms, "
+        f"max {max(searches) * 1000:.0f} ms ({len(graph.facts_of_user(alice.pk))} facts)"
+    )
     assert max(calls) <= 6  # extract nodes, dedupe nodes, extract edges, dedupe edges, summaries, timestamps

@@ -1,5 +1,6 @@
 """Delete forever reaches the graph (graphiti on the real FalkorDB): the purged memory's episode, its
 facts and the entities only it named go; purging all memories drops the user's graph."""
+
 from __future__ import annotations
 
 import pytest
@@ -46,7 +47,8 @@ def _synced(user, content: str):
 
 
 def test_it_removes_the_purged_memorys_episode_facts_and_entities(
-        alice, graph, eager_celery, django_capture_on_commit_callbacks):
+    alice, graph, eager_celery, django_capture_on_commit_callbacks
+):
     secret = _synced(alice, SECRET)
     _synced(alice, "I live in Berlin")
     assert "Zanzibar" in graph_text(alice.pk) and "秘密" in graph_text(alice.pk)
@@ -60,7 +62,8 @@ def test_it_removes_the_purged_memorys_episode_facts_and_entities(
 
 
 def test_purging_all_memories_drops_the_users_graph(
-        alice, bob, graph, eager_celery, django_capture_on_commit_callbacks):
+    alice, bob, graph, eager_celery, django_capture_on_commit_callbacks
+):
     _synced(alice, SECRET)
     _synced(bob, "I live in Oslo")
 

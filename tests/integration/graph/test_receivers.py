@@ -1,4 +1,5 @@
 """memory_changed -> the row goes pending and a sync is queued; a purge queues the episode's removal."""
+
 from __future__ import annotations
 
 import pytest
@@ -89,5 +90,8 @@ def test_the_graphs_work_is_queued_through_the_job_seam(alice, monkeypatch, djan
         all_memories_purged.send(sender=Memory, user_id=alice.pk)
         assert sent == []  # on commit, never before
 
-    assert sent == [(jobs.Job.SYNC_MEMORY, memory.pk), (jobs.Job.PURGE_EPISODE, "ep-41", alice.pk),
-                    (jobs.Job.DROP_USER, alice.pk)]
+    assert sent == [
+        (jobs.Job.SYNC_MEMORY, memory.pk),
+        (jobs.Job.PURGE_EPISODE, "ep-41", alice.pk),
+        (jobs.Job.DROP_USER, alice.pk),
+    ]

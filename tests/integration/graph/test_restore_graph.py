@@ -1,5 +1,6 @@
 """After `manage.py restore`, the graph is rebuilt from the restored rows: a user's facts are back as they
 were, and the graph of an account made after the backup (whose id will be handed out again) is gone."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -21,8 +22,10 @@ T0 = timezone.now().replace(microsecond=0) - timedelta(days=30)
 
 def facts(graph, user_id: int) -> set[tuple]:
     by_episode = dict(Memory.objects.filter(user_id=user_id).values_list("graph_episode_id", "id"))
-    return {(f.fact, f.valid_at, f.invalid_at, tuple(sorted(by_episode.get(e, 0) for e in f.episode_ids)))
-            for f in graph.facts_of_user(user_id)}
+    return {
+        (f.fact, f.valid_at, f.invalid_at, tuple(sorted(by_episode.get(e, 0) for e in f.episode_ids)))
+        for f in graph.facts_of_user(user_id)
+    }
 
 
 def test_restore_rebuilds_the_graph_from_postgres(alice, graph, tmp_path, capsys):

@@ -1,5 +1,6 @@
 """The graph on the embedded default (no model, GRAPH_EXTRACTION=rules): memories reach `synced` with
 their entities as nodes, and graph recall walks from a named entity to facts two hops away."""
+
 from __future__ import annotations
 
 import pytest
@@ -47,17 +48,25 @@ def embedded(user, content: str):
 
 
 @pytest.mark.django_db(transaction=True)  # recall asks the graph from its own thread: rows must be committed
-def test_graph_recall_finds_a_memory_two_hops_away_that_postgres_misses(alice, bob, graph_namespace, no_model,
-                                                                       settings):
+def test_graph_recall_finds_a_memory_two_hops_away_that_postgres_misses(
+    alice, bob, graph_namespace, no_model, settings
+):
     from memoryapp.engine.recall.config import RecallConfig
     from memoryapp.engine.recall.recall import recall
     from memoryapp.engine.recall.recipes import RECALL_POSTGRES_ONLY
 
     embedded(alice, "Priya Sharma shares a flat with Tomas Berg")
     target = embedded(alice, "Tomas Berg started a new job at Globex last spring")
-    fillers = ["I like green tea in the morning", "My bike needs new brakes", "I am learning to bake bread",
-               "The dentist appointment is on Friday", "I prefer window seats on trains",
-               "My favourite film is Spirited Away", "I jog three times a week", "The printer at home is broken"]
+    fillers = [
+        "I like green tea in the morning",
+        "My bike needs new brakes",
+        "I am learning to bake bread",
+        "The dentist appointment is on Friday",
+        "I prefer window seats on trains",
+        "My favourite film is Spirited Away",
+        "I jog three times a week",
+        "The printer at home is broken",
+    ]
     for text in fillers:
         embedded(alice, text)
     embedded(bob, "Priya Sharma works at Initech")  # another user's graph is never walked
@@ -117,13 +126,15 @@ def test_a_superseded_memory_s_facts_end_when_it_was_superseded(alice, graph_nam
     from django.utils import timezone
 
     started = timezone.now() - timedelta(days=30)
-    old = make_memory(alice, "Priya Sharma works at Initech", valid_from=started,
-                      valid_until=started + timedelta(days=10))
+    old = make_memory(
+        alice, "Priya Sharma works at Initech", valid_from=started, valid_until=started + timedelta(days=10)
+    )
     assert graph_tasks.sync_memory(old.pk) == "synced"
 
     facts = get_graph().facts_of_user(alice.pk)
     assert facts and all(f.invalid_at == old.valid_until for f in facts)
     assert search_memory_ids(alice.pk, "Where does Priya Sharma work?", limit=5, timeout_s=10) == []
     during = started + timedelta(days=5)
-    assert [m for m, _ in search_memory_ids(alice.pk, "Where does Priya Sharma work?", at=during, limit=5,
-                                            timeout_s=10)] == [old.pk]
+    assert [
+        m for m, _ in search_memory_ids(alice.pk, "Where does Priya Sharma work?", at=during, limit=5, timeout_s=10)
+    ] == [old.pk]

@@ -1,4 +1,5 @@
 """The Zep adapter against a local stand-in of Zep's v2 routes (protocol level: see zep_server.py)."""
+
 from __future__ import annotations
 
 import time
@@ -54,7 +55,10 @@ def test_it_syncs_a_memory_as_a_session_of_the_users_zep_user(alice, zep):
     assert ids(search_memory_ids(alice.pk, "where do I live Berlin", limit=5, timeout_s=5)) == [memory.pk]
     search = zep.requests[-1]
     assert (search["path"], search["body"]["search_scope"], search["query"]["limit"]) == (
-        "/api/v2/sessions/search", "facts", ["15"])
+        "/api/v2/sessions/search",
+        "facts",
+        ["15"],
+    )
 
 
 def test_it_resyncs_only_changed_memories_and_filters_by_the_rows(alice, bob, zep):

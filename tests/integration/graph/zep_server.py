@@ -13,6 +13,7 @@ shapes zep-python 2.0.2 uses from memoryapp/graph/zep.py (read from the installe
 Every request must carry `Authorization: Api-Key <key>`. A real Zep derives facts with its own
 model; this one keeps each message's text as its fact and scores by shared words.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,14 +21,14 @@ import re
 import threading
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 @dataclass
@@ -93,8 +94,15 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"null") if length else None
         with self.state.lock:
-            self.state.requests.append({"method": method, "path": url.path, "query": parse_qs(url.query),
-                                        "body": body, "authorization": self.headers.get("Authorization")})
+            self.state.requests.append(
+                {
+                    "method": method,
+                    "path": url.path,
+                    "query": parse_qs(url.query),
+                    "body": body,
+                    "authorization": self.headers.get("Authorization"),
+                }
+            )
         if self.headers.get("Authorization") != f"Api-Key {self.state.api_key}":
             return self._json(401, {"message": "unauthorized"})
         path = url.path.removeprefix("/api/v2/").rstrip("/")
@@ -108,14 +116,21 @@ class _Handler(BaseHTTPRequestHandler):
         if method == "POST" and path == "users":
             if body.get("user_id") in s.users:
                 return 400, {"message": "user already exists"}
-            user = {"uuid": str(uuid.uuid4()), "user_id": body.get("user_id"), "created_at": _now(),
-                    "metadata": body.get("metadata")}
+            user = {
+                "uuid": str(uuid.uuid4()),
+                "user_id": body.get("user_id"),
+                "created_at": _now(),
+                "metadata": body.get("metadata"),
+            }
             s.users[user["user_id"]] = user
             return 201, user
         if path == "users-ordered" and method == "GET":
             users = list(s.users.values())
-            return 200, {"users": users[: int(query.get("pageSize", ["10"])[0])], "total_count": len(users),
-                         "row_count": len(users)}
+            return 200, {
+                "users": users[: int(query.get("pageSize", ["10"])[0])],
+                "total_count": len(users),
+                "row_count": len(users),
+            }
         if parts[0] == "users" and len(parts) == 2:
             user = s.users.get(parts[1])
             if user is None:
@@ -132,8 +147,13 @@ class _Handler(BaseHTTPRequestHandler):
                 return 400, {"message": "session already exists"}
             if body.get("user_id") not in s.users:
                 return 400, {"message": "user not found"}
-            session = {"uuid": str(uuid.uuid4()), "session_id": body["session_id"], "user_id": body["user_id"],
-                       "metadata": body.get("metadata"), "created_at": _now()}
+            session = {
+                "uuid": str(uuid.uuid4()),
+                "session_id": body["session_id"],
+                "user_id": body["user_id"],
+                "metadata": body.get("metadata"),
+                "created_at": _now(),
+            }
             s.sessions[session["session_id"]] = session
             return 201, session
         if method == "POST" and path == "sessions/search":
@@ -144,7 +164,8 @@ class _Handler(BaseHTTPRequestHandler):
             if method == "POST":
                 for message in body.get("messages", []):
                     s.facts.setdefault(parts[1], []).append(
-                        {"uuid": str(uuid.uuid4()), "fact": message["content"], "created_at": _now(), "rating": None})
+                        {"uuid": str(uuid.uuid4()), "fact": message["content"], "created_at": _now(), "rating": None}
+                    )
                 return 200, {"message": "OK"}
             if method == "DELETE":
                 s.facts.pop(parts[1], None)

@@ -1,5 +1,6 @@
 """The SDK's own client against the running server, as an MCP host would connect: streamable HTTP with
 the user's Bearer token."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,9 +23,11 @@ def connect(url: str, token: str) -> Client:
 
 def session(url: str, token: str, work: Callable[[Client], Awaitable[T]]) -> T:
     """Run `work(client)` in one MCP session (the tests are sync: their data is set up with the ORM)."""
+
     async def main() -> T:
         async with connect(url, token) as client:
             return await work(client)
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:

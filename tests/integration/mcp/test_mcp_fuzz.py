@@ -1,6 +1,7 @@
 """Hostile arguments for every tool, schemathesis-style but by hand (one argument at a time, each from a
 list of awkward values), sent by bob while alice has a memory: every answer is a result or a readable
 error, none is a crash, and nothing of alice's reaches bob or changes."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,8 +16,26 @@ from .client import session
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 SECRET = "alice's zebra plan"
-AWKWARD = [None, "", " ", "\x00", "x" * 5000, "上海", "2026-13-45T99:99:99Z", -1, 0, 2**63, 2**70, 1.5, True, [],
-           ["fact"] * 20, {}, {"$ne": None}, "'; DROP TABLE memoryapp_memory; --"]
+AWKWARD = [
+    None,
+    "",
+    " ",
+    "\x00",
+    "x" * 5000,
+    "上海",
+    "2026-13-45T99:99:99Z",
+    -1,
+    0,
+    2**63,
+    2**70,
+    1.5,
+    True,
+    [],
+    ["fact"] * 20,
+    {},
+    {"$ne": None},
+    "'; DROP TABLE memoryapp_memory; --",
+]
 
 
 def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, bob):
@@ -30,8 +49,14 @@ def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, b
         answers = []
         for tool in tools:
             parameters = tool.input_schema.get("properties", {})
-            valid = {"query": "zebra", "content": "bob's note", "memory_id": alices.pk, "memories": [{"content": "b"}],
-                     "conflict_id": question.pk, "answer": "replace"}
+            valid = {
+                "query": "zebra",
+                "content": "bob's note",
+                "memory_id": alices.pk,
+                "memories": [{"content": "b"}],
+                "conflict_id": question.pk,
+                "answer": "replace",
+            }
             base = {name: valid[name] for name in tool.input_schema.get("required", [])}
             for name in [*parameters, "unexpected"]:
                 for value in [*AWKWARD, alices.pk, question.pk]:

@@ -1,5 +1,6 @@
 """What /mcp refuses before any token is looked at: a host outside ALLOWED_HOSTS, and plain HTTP where
 the site is HTTPS only; and that every other path still goes to Django."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
 
 def call(app, path: str = "/mcp", *, host: str = "localhost", scheme: str = "http", headers=()) -> tuple[int, dict]:
-    scope = {"type": "http", "method": "POST", "path": path, "scheme": scheme, "query_string": b"",
-             "headers": [(b"host", host.encode()), *headers]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": path,
+        "scheme": scheme,
+        "query_string": b"",
+        "headers": [(b"host", host.encode()), *headers],
+    }
     sent = []
 
     async def receive():

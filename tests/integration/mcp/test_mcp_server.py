@@ -1,5 +1,6 @@
 """The MCP server at /mcp (issue #32), with the SDK's own client over real HTTP against the live Daphne:
 two users, each token seeing only its user's memories; bad arguments answered with readable errors."""
+
 from __future__ import annotations
 
 import httpx
@@ -12,9 +13,22 @@ from .client import data, error, session
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-TOOLS = {"search_memories", "add_memory", "list_memories", "get_memory", "update_memory", "delete_memory",
-         "restore_memory", "purge_memory", "memory_history", "memory_stats", "export_memories", "import_memories",
-         "list_conflicts", "resolve_conflict"}
+TOOLS = {
+    "search_memories",
+    "add_memory",
+    "list_memories",
+    "get_memory",
+    "update_memory",
+    "delete_memory",
+    "restore_memory",
+    "purge_memory",
+    "memory_history",
+    "memory_stats",
+    "export_memories",
+    "import_memories",
+    "list_conflicts",
+    "resolve_conflict",
+}
 
 
 def test_a_round_trip_as_alice_that_bob_never_sees(app_server, alice, bob):
@@ -22,8 +36,11 @@ def test_a_round_trip_as_alice_that_bob_never_sees(app_server, alice, bob):
 
     async def alices_session(client):
         names = {tool.name for tool in (await client.list_tools()).tools}
-        added = data(await client.call_tool("add_memory", {"content": "I moved from 北京 to 上海 in March",
-                                                           "kind": "fact", "lifecycle": "core"}))
+        added = data(
+            await client.call_tool(
+                "add_memory", {"content": "I moved from 北京 to 上海 in March", "kind": "fact", "lifecycle": "core"}
+            )
+        )
         found = data(await client.call_tool("search_memories", {"query": "上海"}))
         memory_id = added["memory"]["id"]
         deleted = data(await client.call_tool("delete_memory", {"memory_id": memory_id}))
@@ -35,7 +52,8 @@ def test_a_round_trip_as_alice_that_bob_never_sees(app_server, alice, bob):
         return names, added, found, deleted, hidden, restored, history, export, core
 
     names, added, found, deleted, hidden, restored, history, export, core = session(
-        app_server.url, alice_token, alices_session)
+        app_server.url, alice_token, alices_session
+    )
 
     assert TOOLS <= names
     assert added["action"] == "created" and added["memory"]["content"] == "I moved from 北京 to 上海 in March"
@@ -44,21 +62,26 @@ def test_a_round_trip_as_alice_that_bob_never_sees(app_server, alice, bob):
     assert deleted["memory"]["status"] == "deleted" and hidden["items"] == []
     assert restored["action"] == "restored" and restored["memory"]["status"] == "active"
     assert [(e["action"], e["actor"]) for e in history["events"]] == [
-        ("restored", "api"), ("deleted", "api"), ("created", "api")]  # audited like a REST write
+        ("restored", "api"),
+        ("deleted", "api"),
+        ("created", "api"),
+    ]  # audited like a REST write
     assert "上海" in export["content"] and export["filename"] == "memories.json"
     assert "上海" in core
     assert Memory.objects.get(pk=memory_id, user=alice).status == MemoryStatus.ACTIVE
 
     async def bobs_session(client):
-        return (data(await client.call_tool("search_memories", {"query": "上海"})),
-                data(await client.call_tool("list_memories", {})),
-                error(await client.call_tool("get_memory", {"memory_id": memory_id})),
-                error(await client.call_tool("delete_memory", {"memory_id": memory_id})),
-                error(await client.call_tool("memory_history", {"memory_id": memory_id})),
-                error(await client.call_tool("purge_memory", {"memory_id": memory_id, "confirm": True})),
-                data(await client.call_tool("memory_stats", {})),
-                data(await client.call_tool("export_memories", {})),
-                (await client.read_resource("memory://core")).contents[0].text)
+        return (
+            data(await client.call_tool("search_memories", {"query": "上海"})),
+            data(await client.call_tool("list_memories", {})),
+            error(await client.call_tool("get_memory", {"memory_id": memory_id})),
+            error(await client.call_tool("delete_memory", {"memory_id": memory_id})),
+            error(await client.call_tool("memory_history", {"memory_id": memory_id})),
+            error(await client.call_tool("purge_memory", {"memory_id": memory_id, "confirm": True})),
+            data(await client.call_tool("memory_stats", {})),
+            data(await client.call_tool("export_memories", {})),
+            (await client.read_resource("memory://core")).contents[0].text,
+        )
 
     search, listing, *refusals, stats, export, core = session(app_server.url, bob_token, bobs_session)
     assert search["items"] == [] and listing["items"] == []
@@ -70,9 +93,12 @@ def test_a_round_trip_as_alice_that_bob_never_sees(app_server, alice, bob):
 def test_without_a_valid_token_the_answer_is_401(app_server, alice):
     token, secret = create_token(alice, "revoked")
     revoke_token(alice, token.pk)
-    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                             "clientInfo": {"name": "curl", "version": "1"}}}
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}},
+    }
     headers = {"Accept": "application/json, text/event-stream"}
     for authorization in (None, "Bearer mem_not-a-token", f"Bearer {secret}", "Basic YWxpY2U6cHc="):
         sent = {**headers, "Authorization": authorization} if authorization else headers
@@ -110,8 +136,7 @@ def test_bad_arguments_get_readable_errors_and_the_server_carries_on(app_server,
     ]
 
     async def work(client):
-        answers = [(name, await client.call_tool(name, arguments), expected)
-                   for name, arguments, expected in bad_calls]
+        answers = [(name, await client.call_tool(name, arguments), expected) for name, arguments, expected in bad_calls]
         still = data(await client.call_tool("add_memory", {"content": "the server still answers"}))
         return answers, still
 
@@ -132,13 +157,22 @@ def test_update_purge_import_and_stats(app_server, alice):
     async def work(client):
         first = data(await client.call_tool("add_memory", {"content": "I use Vue at work"}))
         memory_id = first["memory"]["id"]
-        edited = data(await client.call_tool("update_memory", {"memory_id": memory_id,
-                                                               "content": "I use React at work"}))
-        imported = data(await client.call_tool("import_memories", {"memories": [
-            {"content": "I drink tea, not coffee", "kind": "preference"}, {"content": "I use React at work"}]}))
+        edited = data(
+            await client.call_tool("update_memory", {"memory_id": memory_id, "content": "I use React at work"})
+        )
+        imported = data(
+            await client.call_tool(
+                "import_memories",
+                {
+                    "memories": [
+                        {"content": "I drink tea, not coffee", "kind": "preference"},
+                        {"content": "I use React at work"},
+                    ]
+                },
+            )
+        )
         stats = data(await client.call_tool("memory_stats", {}))
-        purged = data(await client.call_tool("purge_memory", {"memory_id": edited["memory"]["id"],
-                                                              "confirm": True}))
+        purged = data(await client.call_tool("purge_memory", {"memory_id": edited["memory"]["id"], "confirm": True}))
         return memory_id, edited, imported, stats, purged
 
     memory_id, edited, imported, stats, purged = session(app_server.url, token, work)
@@ -154,10 +188,17 @@ def test_a_client_gives_a_memory_cues_and_changes_them(app_server, alice):
     token = create_token(alice, "claude")[1]
 
     async def work(client):
-        added = data(await client.call_tool("add_memory", {
-            "content": "Docker builds on the office network need HTTPS_PROXY", "cues": ["building Docker images"]}))
-        changed = data(await client.call_tool("update_memory", {
-            "memory_id": added["memory"]["id"], "cues": ["docker compose up", "构建镜像"]}))
+        added = data(
+            await client.call_tool(
+                "add_memory",
+                {"content": "Docker builds on the office network need HTTPS_PROXY", "cues": ["building Docker images"]},
+            )
+        )
+        changed = data(
+            await client.call_tool(
+                "update_memory", {"memory_id": added["memory"]["id"], "cues": ["docker compose up", "构建镜像"]}
+            )
+        )
         refused = error(await client.call_tool("add_memory", {"content": "Likes tea", "cues": ["my bank PIN is 4821"]}))
         return added, changed, refused
 
@@ -181,13 +222,16 @@ def test_a_client_lists_the_users_conflicts_and_answers_one(app_server, alice, b
         return listed, answered
 
     async def bobs(client):
-        return (data(await client.call_tool("list_conflicts", {})),
-                error(await client.call_tool("resolve_conflict", {"conflict_id": question.pk, "answer": "keep"})))
+        return (
+            data(await client.call_tool("list_conflicts", {})),
+            error(await client.call_tool("resolve_conflict", {"conflict_id": question.pk, "answer": "keep"})),
+        )
 
     bob_listed, bob_error = session(app_server.url, create_token(bob, "cursor")[1], bobs)
     listed, answered = session(app_server.url, create_token(alice, "claude")[1], alices)
     assert bob_listed == {"items": []} and "not found" in bob_error
     assert [(q["older"]["content"], q["newer"]["content"]) for q in listed["items"]] == [
-        ("I live in Leeds", "We moved to Valencia in the summer")]
+        ("I live in Leeds", "We moved to Valencia in the summer")
+    ]
     assert answered["status"] == "replaced"
     assert Memory.objects.get(pk=older.pk).valid_until is not None

@@ -1,5 +1,6 @@
 """MCP writes are the API's writes: they count against the same per-user limit as the REST routes, and
 the user's open memories page shows them as they happen."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,9 @@ LIMIT = 3
 @pytest.fixture
 def limited_server(django_db_setup, session_llm_server, tmp_path):
     """A Daphne of its own whose write limit is low enough to reach (the shared one's is lifted)."""
-    process, url = start_daphne({**app_env(session_llm_server.url), "API_WRITES_PER_MINUTE": str(LIMIT)},
-                                tmp_path / "daphne.log")
+    process, url = start_daphne(
+        {**app_env(session_llm_server.url), "API_WRITES_PER_MINUTE": str(LIMIT)}, tmp_path / "daphne.log"
+    )
     cache.clear()
     try:
         yield url
@@ -38,10 +40,12 @@ def test_mcp_and_rest_writes_share_one_limit(limited_server, alice):
     assert first.status_code == 201
 
     async def work(client):
-        return (data(await client.call_tool("add_memory", {"content": "I like oolong"})),
-                data(await client.call_tool("add_memory", {"content": "I like jasmine"})),
-                error(await client.call_tool("add_memory", {"content": "one too many"})),
-                data(await client.call_tool("search_memories", {"query": "tea"})))  # reads are not limited
+        return (
+            data(await client.call_tool("add_memory", {"content": "I like oolong"})),
+            data(await client.call_tool("add_memory", {"content": "I like jasmine"})),
+            error(await client.call_tool("add_memory", {"content": "one too many"})),
+            data(await client.call_tool("search_memories", {"query": "tea"})),
+        )  # reads are not limited
 
     second, third, refused, found = session(limited_server, token, work)
     assert second["action"] == third["action"] == "created"
@@ -55,8 +59,9 @@ def test_an_mcp_write_appears_on_the_open_memories_page(app_server, alice):
     browser = Client()
     browser.force_login(alice)
     headers = {"Origin": app_server.url, "Cookie": f"sessionid={browser.cookies['sessionid'].value}"}
-    with ws_client.connect(app_server.url.replace("http", "ws") + "/ws/memories/", additional_headers=headers,
-                           open_timeout=10) as page:
+    with ws_client.connect(
+        app_server.url.replace("http", "ws") + "/ws/memories/", additional_headers=headers, open_timeout=10
+    ) as page:
         page.ping().wait(5)
 
         async def work(client):

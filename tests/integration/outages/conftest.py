@@ -1,5 +1,6 @@
 """Fixtures for the outage suite: the app's processes on servers of their own, so that stopping, killing or
 restarting those servers leaves the rest of the test session alone (tests/support/dedicated.py)."""
+
 from __future__ import annotations
 
 import os
@@ -10,9 +11,9 @@ from pathlib import Path
 from subprocess import Popen
 
 import pytest
-from django.conf import settings
 import websockets.sync.client as ws_client
 from celery import Celery
+from django.conf import settings
 from django.test import Client
 
 from tests.support.dedicated import DedicatedRedis, wait_until
@@ -60,8 +61,11 @@ class Stack:
         return client.cookies["sessionid"].value
 
     def socket(self, path: str, session: str):
-        return ws_client.connect(self.url.replace("http", "ws", 1) + path, open_timeout=15,
-                                 additional_headers={"Cookie": f"sessionid={session}", "Origin": self.url})
+        return ws_client.connect(
+            self.url.replace("http", "ws", 1) + path,
+            open_timeout=15,
+            additional_headers={"Cookie": f"sessionid={session}", "Origin": self.url},
+        )
 
     def stop(self) -> None:
         for process in self.processes.values():
@@ -74,8 +78,12 @@ def stack(own_redis, llm_server, tmp_path) -> Iterator[Stack]:
     """Not started: call `start_worker(name)` and/or `start_web()`."""
     # Embeddings from the scripted server too: the processes start in seconds instead of loading torch.
     llm_server.state.embedding_dim = settings.EMBEDDING_DIM  # vectors that fit the suite's database
-    env = {**app_env(llm_server.url), "REDIS_URL": own_redis.url, "EMBEDDING_PROVIDER": "openai",
-           "EMBEDDING_DIM": str(settings.EMBEDDING_DIM)}
+    env = {
+        **app_env(llm_server.url),
+        "REDIS_URL": own_redis.url,
+        "EMBEDDING_PROVIDER": "openai",
+        "EMBEDDING_DIM": str(settings.EMBEDDING_DIM),
+    }
     stack = Stack(env, llm_server, tmp_path)
     try:
         yield stack

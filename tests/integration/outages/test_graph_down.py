@@ -5,6 +5,7 @@ Covered elsewhere (tests/integration/graph/test_graphiti_outage.py): the graph r
 quickly for a closed port and within its budget when slow, writes never failing, and pending syncs draining
 once a (dedicated, stopped and restarted) FalkorDB is back.
 """
+
 from __future__ import annotations
 
 import logging
@@ -34,8 +35,9 @@ def graph_down(settings):
     reset_graph()
 
 
-async def test_it_cites_the_postgres_memory_when_the_graph_is_down(alice, llm_server, use_scripted_llm, graph_down,
-                                                                   caplog):
+async def test_it_cites_the_postgres_memory_when_the_graph_is_down(
+    alice, llm_server, use_scripted_llm, graph_down, caplog
+):
     memory = await sync_to_async(lambda: write.add_memory(alice, "I am allergic to peanuts", kind="fact").memory)()
     conversation = await sync_to_async(Conversation.objects.create)(user=alice)
     llm_server.script(None, "Better skip the satay sauce then [1].")  # marks the memory it used
@@ -54,8 +56,9 @@ async def test_it_cites_the_postgres_memory_when_the_graph_is_down(alice, llm_se
 
     assert "Better skip the satay sauce then" in frames
     assert "Based on memory:" in frames and "I am allergic to peanuts" in frames
-    cited = await sync_to_async(lambda: list(Citation.objects.filter(message__conversation=conversation)
-                                             .values_list("memory_id", flat=True)))()
+    cited = await sync_to_async(
+        lambda: list(Citation.objects.filter(message__conversation=conversation).values_list("memory_id", flat=True))
+    )()
     assert cited == [memory.pk]
     prompt = str(llm_server.chat_requests()[-1]["messages"])
     assert "I am allergic to peanuts" in prompt  # the model was given the memory

@@ -7,6 +7,7 @@ Real Postgres and Redis; the model is the scripted OpenAI-protocol server, or a 
 Covered elsewhere: bad JSON from the model during extraction (corrections, then a FailedTask, then a re-run)
 in tests/integration/pipeline/test_extraction.py.
 """
+
 from __future__ import annotations
 
 import time
@@ -61,8 +62,6 @@ def model(llm_server, monkeypatch):
     reset_llm()
 
 
-
-
 def _contents(conversation) -> list[tuple[str, str]]:
     return list(conversation.messages.order_by("id").values_list("role", "content"))
 
@@ -91,17 +90,23 @@ async def test_it_tells_the_chat_keeps_the_message_and_answers_on_retry(case, al
     finally:
         await socket.disconnect()
     assert await sync_to_async(_contents)(conversation) == [
-        ("user", "What is the capital of France?"), ("assistant", "Paris.")]  # no partial reply kept
+        ("user", "What is the capital of France?"),
+        ("assistant", "Paris."),
+    ]  # no partial reply kept
 
 
-@pytest.mark.parametrize("case, detail", [("not-the-protocol", "is not an OpenAI-compatible reply"),
-                                          ("cut-off", "is not valid JSON")])
+@pytest.mark.parametrize(
+    "case, detail", [("not-the-protocol", "is not an OpenAI-compatible reply"), ("cut-off", "is not valid JSON")]
+)
 def test_it_answers_502_over_rest_keeps_the_message_and_retries(case, detail, alice, alice_client, llm_server, model):
     conversation = Conversation.objects.create(user=alice)
     model.break_it(case)
 
-    response = alice_client.post(f"/api/conversations/{conversation.pk}/messages",
-                                 {"content": "What is the capital of France?"}, content_type="application/json")
+    response = alice_client.post(
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "What is the capital of France?"},
+        content_type="application/json",
+    )
 
     assert response.status_code == 502, response.content  # a 500 before: the SDK's raw text leaked through
     assert detail in response.json()["detail"]
@@ -135,8 +140,7 @@ def test_it_records_a_failed_extraction_that_a_later_run_picks_up(case, alice, l
     assert failure.resolved_at is not None and run.status == "done" and run.attempts == 2
 
 
-def test_it_retries_extraction_on_the_worker_by_itself_once_the_model_is_back(alice, celery_worker,
-                                                                            session_llm_server):
+def test_it_retries_extraction_on_the_worker_by_itself_once_the_model_is_back(alice, celery_worker, session_llm_server):
     conversation, ids = chat(alice, "I am learning Portuguese")
     # The first attempt meets a model that is down (the SDK tries twice); the task's own retry, 5 s later,
     # finds it back.

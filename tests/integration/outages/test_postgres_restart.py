@@ -4,6 +4,7 @@ tasks succeed without anyone restarting the app, with pooled and with persistent
 This restarts the suite's own embedded Postgres (pg_ctl restart -m fast), so the test process proves it
 recovers as well; it is skipped when DATABASE_URL points at a server the suite does not own.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,7 +25,8 @@ from tests.support.dedicated import restart_embedded_postgres
 from .conftest import frames_until, start_web
 
 pytestmark = [
-    pytest.mark.integration, pytest.mark.django_db(transaction=True),
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the suite does not own that Postgres"),
 ]
 
@@ -40,8 +42,10 @@ def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack, con
     stack.llm.script(None, "Before.", "After.")
     cookies = {"sessionid": session}
 
-    with httpx.Client(base_url=stack.url, cookies=cookies, timeout=30) as http, \
-            stack.socket(f"/ws/chat/{conversation.pk}/", session) as chat:
+    with (
+        httpx.Client(base_url=stack.url, cookies=cookies, timeout=30) as http,
+        stack.socket(f"/ws/chat/{conversation.pk}/", session) as chat,
+    ):
         assert http.get("/settings/memories").status_code == 200  # the web process holds a connection now
         chat.send('{"action": "send", "text": "before the restart"}')
         assert "Before." in frames_until(chat, "outerHTML:#pending-")
@@ -71,7 +75,11 @@ def test_it_answers_the_next_requests_after_a_postgres_restart(alice, stack, con
 
     assert summary["status"] == "done"
     assert list(conversation.messages.order_by("id").values_list("content", flat=True)) == [
-        "before the restart", "Before.", "after the restart", "After."]
+        "before the restart",
+        "Before.",
+        "after the restart",
+        "After.",
+    ]
     assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == ["I am training for a marathon"]
 
 

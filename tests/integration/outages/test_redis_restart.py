@@ -7,6 +7,7 @@ broker and the worker, reconnected, runs it; the user loses no message and sees 
 Were Redis down for longer than the retries, the events socket would close and the page reconnects
 (chat.js, memories.js; htmx-ext-ws for the chat socket on 1006/1011/1012/1013).
 """
+
 from __future__ import annotations
 
 import re
@@ -35,8 +36,10 @@ def test_it_keeps_chatting_and_learning_across_a_redis_restart(alice, own_redis,
     session = stack.session_for(alice)
     wait_until(lambda: "ready" in stack.log("worker"), 90, "the worker being ready")
 
-    with stack.socket(f"/ws/chat/{conversation.pk}/", session) as chat, \
-            stack.socket("/ws/memories/", session) as events:
+    with (
+        stack.socket(f"/ws/chat/{conversation.pk}/", session) as chat,
+        stack.socket("/ws/memories/", session) as events,
+    ):
         chat.send('{"action": "send", "text": "I am training for a marathon"}')
         assert "Noted." in frames_until(chat, "outerHTML:#pending-")
 
@@ -52,11 +55,15 @@ def test_it_keeps_chatting_and_learning_across_a_redis_restart(alice, own_redis,
         with httpx.Client(base_url=stack.url) as http:
             page = http.get("/accounts/login/")
             token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-            wrong = http.post("/accounts/login/", data={"username": "alice", "password": "wrong",
-                                                        "csrfmiddlewaretoken": token})
+            wrong = http.post(
+                "/accounts/login/", data={"username": "alice", "password": "wrong", "csrfmiddlewaretoken": token}
+            )
             assert wrong.status_code == 200 and "correct username and password" in wrong.text
 
     assert list(conversation.messages.order_by("id").values_list("content", flat=True)) == [
-        "I am training for a marathon", "Noted.", "Any tips for the last week?", "Good luck with it!"]
-    assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == [
-        "I am training for a marathon"]
+        "I am training for a marathon",
+        "Noted.",
+        "Any tips for the last week?",
+        "Good luck with it!",
+    ]
+    assert list(Memory.objects.filter(user=alice).values_list("content", flat=True)) == ["I am training for a marathon"]

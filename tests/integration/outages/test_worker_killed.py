@@ -8,18 +8,19 @@ Covered elsewhere: a window queued twice runs once (tests/integration/pipeline/t
 test_it_runs_a_window_once_however_often_it_is_queued), and a claim left by a dead worker with no
 redelivery is taken back after STALE_AFTER (test_it_takes_back_a_window_whose_worker_died_but_not_a_live_one).
 """
+
 from __future__ import annotations
 
 import signal
 import time
 
 import pytest
-from django.conf import settings
 from celery import Celery
+from django.conf import settings
 
-from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory, MemoryEvent
 from memoryapp.pipeline.models import ExtractionRun, FailedTask
 from tests.integration.pipeline.conftest import candidates, chat, decisions
@@ -35,9 +36,13 @@ def test_it_reruns_a_batch_whose_worker_was_killed_and_applies_it_once(alice, st
     stack.env["CELERY_VISIBILITY_TIMEOUT"] = str(VISIBILITY_TIMEOUT)
     first = stack.start_worker("doomed")
     vue_text = "I like Vue 3 for frontend work"  # embedded as the workers embed (the scripted server)
-    vue = write.add_memory(alice, vue_text, kind="preference", embedding=pseudo_embedding(vue_text, settings.EMBEDDING_DIM)).memory
+    vue = write.add_memory(
+        alice, vue_text, kind="preference", embedding=pseudo_embedding(vue_text, settings.EMBEDDING_DIM)
+    ).memory
     conversation, ids = chat(alice, "I now prefer React for frontend work", "I drink green tea every morning")
-    batch = candidates(("I now prefer React for frontend work", "preference"), ("I drink green tea every morning", "fact"))
+    batch = candidates(
+        ("I now prefer React for frontend work", "preference"), ("I drink green tea every morning", "fact")
+    )
     # The first worker gets its candidates, then waits on the decision call: that is where it dies.
     stack.llm.script(EXTRACT_MARKER, batch, batch)
     stack.llm.script(DECIDE_MARKER, Delay(120), decisions(("UPDATE", vue.pk), ("ADD", None)))
@@ -66,7 +71,9 @@ def test_it_reruns_a_batch_whose_worker_was_killed_and_applies_it_once(alice, st
     assert len(stack.llm.chat_requests(EXTRACT_MARKER)) == 2 and len(stack.llm.chat_requests(DECIDE_MARKER)) == 2
     current = Memory.objects.filter(user=alice, status="active", valid_until__isnull=True)
     assert sorted(current.values_list("content", flat=True)) == [
-        "I drink green tea every morning", "I now prefer React for frontend work"]
+        "I drink green tea every morning",
+        "I now prefer React for frontend work",
+    ]
     assert Memory.objects.filter(user=alice).count() == 3  # Vue, kept in history as superseded
     assert MemoryEvent.objects.filter(actor="extractor", action="created").count() == 2
     assert not FailedTask.objects.exists()

@@ -1,4 +1,5 @@
 """A conversation with messages, and JSON answers for the scripted model."""
+
 from __future__ import annotations
 
 import json
@@ -19,14 +20,24 @@ def chat(user, *turns: str, temporary: bool = False) -> tuple[Conversation, list
 
 
 def candidates(*items: tuple[str, str]) -> str:
-    return json.dumps({"candidates": [
-        {"content": content, "kind": kind, "importance": 0.7, "confidence": 0.9} for content, kind in items]})
+    return json.dumps(
+        {
+            "candidates": [
+                {"content": content, "kind": kind, "importance": 0.7, "confidence": 0.9} for content, kind in items
+            ]
+        }
+    )
 
 
 def decisions(*items: tuple[str, int | None]) -> str:
-    return json.dumps({"decisions": [
-        {"candidate_index": i, "action": action, "target_id": target, "reason": "test"}
-        for i, (action, target) in enumerate(items)]})
+    return json.dumps(
+        {
+            "decisions": [
+                {"candidate_index": i, "action": action, "target_id": target, "reason": "test"}
+                for i, (action, target) in enumerate(items)
+            ]
+        }
+    )
 
 
 @pytest.fixture

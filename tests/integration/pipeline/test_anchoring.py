@@ -1,5 +1,6 @@
 """A relative time in what the user said is read against the day it was said into the memory's start,
 and the memories page shows it beside the words ("Since Oct 2026" / "始于 2026年10月")."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -24,10 +25,13 @@ def _learn(user, *said: str) -> list[Memory]:
     return list(Memory.objects.filter(user=user, source_conversation=conversation))
 
 
-@pytest.mark.parametrize(("said", "days_back"), [
-    ("I actually moved to Suzhou last month.", 31),
-    ("我两年前开始学钢琴。", 730),
-])
+@pytest.mark.parametrize(
+    ("said", "days_back"),
+    [
+        ("I actually moved to Suzhou last month.", 31),
+        ("我两年前开始学钢琴。", 730),
+    ],
+)
 def test_a_relative_past_time_becomes_the_memorys_start(alice, said, days_back):
     (memory,) = _learn(alice, said)
 

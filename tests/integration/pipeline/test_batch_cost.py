@@ -1,13 +1,14 @@
 """What a 5-turn batch costs against the scripted model server: model calls and seconds (docs/pipeline.md)."""
+
 from __future__ import annotations
 
 import statistics
 
 import pytest
 
-from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
+from memoryapp.engine.memories import write
 from tasks.extraction import extract_messages
 
 from .conftest import candidates, chat, decisions
@@ -32,5 +33,7 @@ def test_it_spends_at_most_two_model_calls_per_five_turn_batch(alice, llm_server
         seconds.append(result["seconds"])
 
     assert max(calls) == 2
-    print(f"\n[pipeline] {BATCHES} five-turn batches: model calls {calls}, seconds median "
-          f"{statistics.median(seconds):.3f} max {max(seconds):.3f} (first includes loading the embedder)")
+    print(
+        f"\n[pipeline] {BATCHES} five-turn batches: model calls {calls}, seconds median "
+        f"{statistics.median(seconds):.3f} max {max(seconds):.3f} (first includes loading the embedder)"
+    )

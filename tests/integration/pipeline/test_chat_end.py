@@ -1,5 +1,6 @@
 """A chat ends when its user moves to another chat or leaves it idle: its last turns are learnt from and
 its last episode written, on the real worker. Short chats (1 and 3 turns) never reach the 5-turn cadence."""
+
 from __future__ import annotations
 
 import json
@@ -41,10 +42,12 @@ def _memories(user, kind: str) -> list[str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_1_turn_and_a_3_turn_chat_are_learnt_from_once_the_user_moves_on(
-        alice, alice_client, celery_worker, session_llm_server):
+    alice, alice_client, celery_worker, session_llm_server
+):
     one, _ = chat(alice, "I'm allergic to peanuts, keep that in mind")
-    three, _ = chat(alice, "I'm training for the Berlin marathon", "I run every morning at six",
-                    "My coach is called Anna")
+    three, _ = chat(
+        alice, "I'm training for the Berlin marathon", "I run every morning at six", "My coach is called Anna"
+    )
 
     session_llm_server.script(EXTRACT_MARKER, candidates(("Is allergic to peanuts", "fact")))
     session_llm_server.script(SUMMARISE_MARKER, "talked about a peanut allergy")
@@ -76,8 +79,9 @@ def test_a_1_turn_and_a_3_turn_chat_are_learnt_from_once_the_user_moves_on(
 @pytest.mark.django_db
 def test_only_the_turns_after_the_last_extracted_window_are_left(alice):
     conversation, ids = chat(alice, "one", "two", "three", "four", "five", "six")
-    ExtractionRun.objects.create(key="k", user=alice, conversation=conversation, message_ids=ids[:10],
-                                 last_message_id=ids[9])
+    ExtractionRun.objects.create(
+        key="k", user=alice, conversation=conversation, message_ids=ids[:10], last_message_id=ids[9]
+    )
     assert chat_end.unextracted_windows(conversation) == [ids[10:]]
     Message.objects.filter(pk=ids[10]).delete()  # only the assistant's reply is left: nothing to learn
     assert chat_end.unextracted_windows(conversation) == []
@@ -96,8 +100,9 @@ def test_a_chat_idle_past_the_limit_ends_and_a_new_message_reopens_it(alice, set
     assert chat_end.mark_ended(idle.pk) and not chat_end.mark_ended(idle.pk)  # ended once
     assert chat_end.idle_chats() == []
 
-    start_turn(Conversation.objects.get(pk=idle.pk), "Actually it's Marseille, not Lyon",
-               enqueue_extraction=ENQUEUE_EXTRACTION)
+    start_turn(
+        Conversation.objects.get(pk=idle.pk), "Actually it's Marseille, not Lyon", enqueue_extraction=ENQUEUE_EXTRACTION
+    )
     idle.refresh_from_db()
     assert idle.ended_at is None  # it goes on, and will end again
     assert recent.pk not in chat_end.idle_chats()
@@ -114,7 +119,8 @@ def test_nothing_is_queued_for_a_temporary_chat_or_a_user_whose_memory_is_off(al
 
 @pytest.mark.django_db(transaction=True)
 def test_it_keeps_what_an_idle_chat_yields_as_suggestions_when_auto_learn_is_off(
-        alice, alice_client, celery_worker, session_llm_server, settings):
+    alice, alice_client, celery_worker, session_llm_server, settings
+):
     """Auto-learn off: the beat ends an idle chat, the worker learns from it, and the fact and the
     "talked about" episode both wait on the memories page; nothing is remembered unasked."""
     settings.CHAT_IDLE_MINUTES = 30
@@ -125,8 +131,17 @@ def test_it_keeps_what_an_idle_chat_yields_as_suggestions_when_auto_learn_is_off
     session_llm_server.script(EXTRACT_MARKER, candidates(("Is allergic to peanuts", "fact")))
     session_llm_server.script(SUMMARISE_MARKER, "talked about a peanut allergy")
     assert end_idle_chats() == 1
-    waiting = _wait_for(lambda: len(kinds := sorted(MemorySuggestion.objects.filter(
-        user=alice, status="pending").values_list("kind", flat=True))) == 2 and kinds)
+    waiting = _wait_for(
+        lambda: (
+            len(
+                kinds := sorted(
+                    MemorySuggestion.objects.filter(user=alice, status="pending").values_list("kind", flat=True)
+                )
+            )
+            == 2
+            and kinds
+        )
+    )
     assert waiting == ["episode", "fact"]
     assert not Memory.objects.filter(user=alice).exists()
     assert "talked about a peanut allergy" in alice_client.get("/settings/memories").content.decode()
@@ -134,15 +149,18 @@ def test_it_keeps_what_an_idle_chat_yields_as_suggestions_when_auto_learn_is_off
 
 @pytest.mark.django_db(transaction=True)
 def test_a_2_turn_rest_chat_ended_by_its_program_is_learnt_from_on_the_worker(
-        alice, client, celery_worker, session_llm_server, use_offline_llm):
+    alice, client, celery_worker, session_llm_server, use_offline_llm
+):
     """A program chats through the API (two turns, under the 5-turn cadence) and ends the chat: the worker
     learns its fact and writes its episode, without waiting for the idle sweep (issue #31, item 7)."""
     token = create_token(alice, "program")[1]
     auth = {"HTTP_AUTHORIZATION": f"Bearer {token}", "content_type": "application/json"}
     chat_id = client.post("/api/conversations", "{}", **auth).json()["id"]
     for text in ("I'm allergic to peanuts, keep that in mind", "What should I cook tonight?"):
-        assert client.post(f"/api/conversations/{chat_id}/messages", json.dumps({"content": text}),
-                           **auth).status_code == 201
+        assert (
+            client.post(f"/api/conversations/{chat_id}/messages", json.dumps({"content": text}), **auth).status_code
+            == 201
+        )
     assert not ExtractionRun.objects.filter(conversation_id=chat_id).exists()  # the cadence has not come
 
     session_llm_server.script(EXTRACT_MARKER, candidates(("Is allergic to peanuts", "fact")))

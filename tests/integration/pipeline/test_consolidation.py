@@ -1,4 +1,5 @@
 """Episode memories: one per 30-message window and one when a conversation ends, never twice."""
+
 from __future__ import annotations
 
 import pytest
@@ -50,9 +51,8 @@ def test_it_skips_temporary_conversations(alice):
     assert consolidate(conversation) == [] and _episodes(alice) == []
 
 
-def test_it_keeps_the_episode_as_a_suggestion_when_auto_learn_is_off(alice, alice_client, llm_server,
-                                                                      use_scripted_llm):
-    """"When off, new memories wait for your confirmation": the episode too, by `manage.py consolidate`
+def test_it_keeps_the_episode_as_a_suggestion_when_auto_learn_is_off(alice, alice_client, llm_server, use_scripted_llm):
+    """ "When off, new memories wait for your confirmation": the episode too, by `manage.py consolidate`
     as by the engine the chat-end job and beat call; confirming it on the memories page writes it."""
     MemorySettings.objects.update_or_create(user=alice, defaults={"auto_extract": False})
     long, _ids = chat(alice, *[f"Let us plan the trip to Kyoto, part {i}" for i in range(16)])  # a full window

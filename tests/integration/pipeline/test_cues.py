@@ -1,5 +1,6 @@
 """Cues from a model (issue #33 item 1): in the extraction call itself, and from the cue job for memories
 written without one, batched on the real worker with its progress on the user's open page."""
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,9 @@ def _answer(ids: list[int]) -> str:
 
 
 def _import(user, count: int) -> list[int]:
-    report = imports.import_memories(user, [{"content": f"Numbered fact {i} about the user's week"}
-                                             for i in range(count)])
+    report = imports.import_memories(
+        user, [{"content": f"Numbered fact {i} about the user's week"} for i in range(count)]
+    )
     assert report.ok and report.imported == count
     return list(cues.waiting(user.pk).order_by("id").values_list("pk", flat=True))
 
@@ -49,9 +51,22 @@ def _import(user, count: int) -> list[int]:
 @pytest.mark.django_db
 def test_extraction_stores_the_cues_the_model_wrote_in_the_same_call(alice, llm_server, use_scripted_llm):
     conversation, ids = chat(alice, "Our Docker builds on the office network need HTTPS_PROXY set")
-    llm_server.script(EXTRACT_MARKER, json.dumps({"candidates": [{
-        "content": DOCKER, "kind": "lesson", "importance": 0.7, "confidence": 0.9,
-        "cues": [*DOCKER_CUES, "my password is hunter2"]}]}))
+    llm_server.script(
+        EXTRACT_MARKER,
+        json.dumps(
+            {
+                "candidates": [
+                    {
+                        "content": DOCKER,
+                        "kind": "lesson",
+                        "importance": 0.7,
+                        "confidence": 0.9,
+                        "cues": [*DOCKER_CUES, "my password is hunter2"],
+                    }
+                ]
+            }
+        ),
+    )
 
     result = extract_messages.apply(args=[conversation.pk, ids]).get()
 
@@ -84,8 +99,12 @@ def test_the_cue_job_asks_about_25_memories_a_call_and_only_the_owners(alice, bo
 @pytest.mark.django_db
 def test_a_memory_the_model_gave_no_cues_is_not_asked_about_again(alice, llm_server, use_scripted_llm):
     waiting = _import(alice, 2)
-    llm_server.script(CUE_MARKER, json.dumps({"memories": [{"id": waiting[0], "cues": ["a situation"]},
-                                                           {"id": 999999, "cues": ["not in the batch"]}]}))
+    llm_server.script(
+        CUE_MARKER,
+        json.dumps(
+            {"memories": [{"id": waiting[0], "cues": ["a situation"]}, {"id": 999999, "cues": ["not in the batch"]}]}
+        ),
+    )
     assert cues.write_missing_cues(alice.pk) == 1
     assert Memory.objects.get(pk=waiting[1]).cues == [] and not cues.waiting(alice.pk).exists()
 
@@ -107,7 +126,8 @@ def graph_model_refuses(session_llm_server):
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_beat_queues_the_cue_job_on_the_worker_and_the_page_shows_its_progress(
-        alice, celery_worker, session_llm_server, graph_model_refuses):
+    alice, celery_worker, session_llm_server, graph_model_refuses
+):
     waiting = await sync_to_async(_import)(alice, 21)
     session_llm_server.script(CUE_MARKER, _answer(waiting))
     socket = app_socket("/ws/memories/", alice)
@@ -124,8 +144,9 @@ async def test_the_beat_queues_the_cue_job_on_the_worker_and_the_page_shows_its_
 
 
 @pytest.mark.django_db
-def test_manage_py_cues_runs_the_job_by_hand_and_says_when_there_is_no_model(alice, llm_server, use_scripted_llm,
-                                                                             monkeypatch):
+def test_manage_py_cues_runs_the_job_by_hand_and_says_when_there_is_no_model(
+    alice, llm_server, use_scripted_llm, monkeypatch
+):
     from io import StringIO
 
     from django.core.management import CommandError, call_command

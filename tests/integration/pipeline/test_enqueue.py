@@ -1,5 +1,6 @@
 """The job seam (engine/jobs.py) queues on commit, and a broker that is down never fails the caller:
 the work is left for its sweep (an ended chat is opened again, for the idle sweep to end)."""
+
 from __future__ import annotations
 
 import pytest
@@ -38,8 +39,9 @@ def test_it_sends_a_job_only_once_the_transaction_commits(alice, monkeypatch, dj
     assert len(callbacks) == 1 and broker.sent == [(conversation.pk,)]
 
 
-def test_it_leaves_a_chat_open_for_the_sweep_when_the_broker_is_down(alice, monkeypatch, caplog,
-                                                                     django_capture_on_commit_callbacks):
+def test_it_leaves_a_chat_open_for_the_sweep_when_the_broker_is_down(
+    alice, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
     _swap(monkeypatch, jobs.Job.FINISH_CHAT, down=True)
     conversation, _ = chat(alice, "I'm moving to Lyon next month")
     with django_capture_on_commit_callbacks(execute=True):

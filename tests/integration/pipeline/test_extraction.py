@@ -1,11 +1,12 @@
 """Extraction in this process against the scripted model server: decisions, secrets, failures, idempotency."""
+
 from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory, MemoryEvent, MemorySettings
 from memoryapp.pipeline.models import ExtractionRun, FailedTask
 from tasks.extraction import extract_messages
@@ -17,15 +18,18 @@ pytestmark = pytest.mark.django_db
 
 
 def _current(user) -> list[str]:
-    return sorted(Memory.objects.filter(user=user, status="active", valid_until__isnull=True)
-                  .values_list("content", flat=True))
+    return sorted(
+        Memory.objects.filter(user=user, status="active", valid_until__isnull=True).values_list("content", flat=True)
+    )
 
 
 def test_it_updates_and_adds_from_one_batch_in_two_model_calls(alice, llm_server, use_scripted_llm):
     vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
     conversation, ids = chat(alice, "I now prefer React for frontend work", "I drink green tea every morning")
-    llm_server.script(EXTRACT_MARKER, candidates(("I now prefer React for frontend work", "preference"),
-                                                 ("I drink green tea every morning", "fact")))
+    llm_server.script(
+        EXTRACT_MARKER,
+        candidates(("I now prefer React for frontend work", "preference"), ("I drink green tea every morning", "fact")),
+    )
     llm_server.script(DECIDE_MARKER, decisions(("UPDATE", vue.pk), ("ADD", None)))
 
     result = extract_messages.apply(args=[conversation.pk, ids]).get()
@@ -38,7 +42,9 @@ def test_it_updates_and_adds_from_one_batch_in_two_model_calls(alice, llm_server
     vue.refresh_from_db()
     assert vue.valid_until is not None  # superseded, kept in history
     assert set(MemoryEvent.objects.filter(actor="extractor").values_list("action", flat=True)) == {
-        "created", "superseded"}
+        "created",
+        "superseded",
+    }
 
 
 def test_it_keeps_secrets_out_whatever_the_model_proposes(alice, llm_server, use_scripted_llm):
@@ -52,8 +58,15 @@ def test_it_keeps_secrets_out_whatever_the_model_proposes(alice, llm_server, use
 
 def test_it_drops_secrets_said_in_words_in_both_languages(alice, llm_server, use_scripted_llm):
     conversation, ids = chat(alice, "my bank PIN is 4821 btw, and I like jazz", "支付密码是870412，我喜欢喝茶")
-    llm_server.script(EXTRACT_MARKER, candidates(("my bank PIN is 4821", "fact"), ("I like jazz", "preference"),
-                                                 ("支付密码是870412", "fact"), ("我喜欢喝茶", "preference")))
+    llm_server.script(
+        EXTRACT_MARKER,
+        candidates(
+            ("my bank PIN is 4821", "fact"),
+            ("I like jazz", "preference"),
+            ("支付密码是870412", "fact"),
+            ("我喜欢喝茶", "preference"),
+        ),
+    )
 
     result = extract_messages.apply(args=[conversation.pk, ids]).get()
 
@@ -62,7 +75,9 @@ def test_it_drops_secrets_said_in_words_in_both_languages(alice, llm_server, use
 
 
 def test_it_drops_a_pin_said_in_words_offline(alice):
-    conversation, ids = chat(alice, "I prefer tabs over spaces. My bank PIN is 4821.", "我的身份证号码是 330106198709152216")
+    conversation, ids = chat(
+        alice, "I prefer tabs over spaces. My bank PIN is 4821.", "我的身份证号码是 330106198709152216"
+    )
 
     result = extract_messages.apply(args=[conversation.pk, ids]).get()
 
@@ -71,8 +86,9 @@ def test_it_drops_a_pin_said_in_words_offline(alice):
 
 def test_it_retries_bad_json_then_records_the_failure_and_can_run_again(alice, llm_server, use_scripted_llm):
     conversation, ids = chat(alice, "I live in Lisbon")
-    llm_server.script(EXTRACT_MARKER, Garbage("not json"), Garbage('{"candidates": [{"kind": "nonsense"}]}'),
-                      Garbage(""))
+    llm_server.script(
+        EXTRACT_MARKER, Garbage("not json"), Garbage('{"candidates": [{"kind": "nonsense"}]}'), Garbage("")
+    )
 
     outcome = extract_messages.apply(args=[conversation.pk, ids])
 
@@ -105,8 +121,13 @@ def test_it_runs_a_window_once_however_often_it_is_queued(alice, llm_server, use
 def test_it_applies_nothing_when_a_decision_fails_part_way(alice, llm_server, use_scripted_llm):
     vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
     conversation, ids = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
-    llm_server.script(EXTRACT_MARKER, candidates(("I no longer like Vue for frontend work", "preference"),
-                                                 ("I now prefer React for frontend work", "preference")))
+    llm_server.script(
+        EXTRACT_MARKER,
+        candidates(
+            ("I no longer like Vue for frontend work", "preference"),
+            ("I now prefer React for frontend work", "preference"),
+        ),
+    )
     # Deleting the memory and then replacing it cannot both happen: the second fails after the first.
     llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
     events = MemoryEvent.objects.count()
@@ -164,8 +185,9 @@ def test_it_takes_back_a_window_whose_worker_died_but_not_a_live_one(alice):
     assert result["status"] == "running" and _current(alice) == []  # a live claim is left alone
 
 
-def test_the_sweep_sends_runs_no_worker_will_finish_back_to_a_worker(alice, monkeypatch,
-                                                                    django_capture_on_commit_callbacks):
+def test_the_sweep_sends_runs_no_worker_will_finish_back_to_a_worker(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -192,12 +214,16 @@ def test_the_sweep_sends_runs_no_worker_will_finish_back_to_a_worker(alice, monk
     assert requeue_stalled() == 0  # done runs are not sent again
 
 
-@pytest.mark.parametrize(("said", "reworded"), [
-    ("The kids' swim lesson is at 5:15 on Saturdays.", "Kids' swim lesson is at 5 on Saturdays"),
-    ("我们每周五下午3:30开周会。", "每周五下午开周会"),
-])
-def test_a_model_wording_that_loses_a_time_is_stored_in_the_users_words(alice, llm_server, use_scripted_llm,
-                                                                         said, reworded):
+@pytest.mark.parametrize(
+    ("said", "reworded"),
+    [
+        ("The kids' swim lesson is at 5:15 on Saturdays.", "Kids' swim lesson is at 5 on Saturdays"),
+        ("我们每周五下午3:30开周会。", "每周五下午开周会"),
+    ],
+)
+def test_a_model_wording_that_loses_a_time_is_stored_in_the_users_words(
+    alice, llm_server, use_scripted_llm, said, reworded
+):
     conversation, ids = chat(alice, said)
     llm_server.script(EXTRACT_MARKER, candidates((reworded, "fact")))
     llm_server.script(DECIDE_MARKER, decisions(("ADD", None)))

@@ -1,4 +1,5 @@
 """The nightly pass on real rows at a frozen moment: events, restore, once per day, dry runs, promotion."""
+
 from __future__ import annotations
 
 import io
@@ -9,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from memoryapp.engine.memories import write
 from memoryapp.engine.learning.forgetting import forget_user
 from memoryapp.engine.llm.promotion import PROMOTE_MARKER
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory, MemoryEvent
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,11 @@ def test_it_restores_a_forgotten_memory_intact(alice):
 
     restored = Memory.objects.get(pk=stale.pk)
     assert (restored.status, restored.content, restored.kind, restored.importance) == (
-        "active", "I once visited Oslo", "fact", 0.5)
+        "active",
+        "I once visited Oslo",
+        "fact",
+        0.5,
+    )
     assert restored.embedding is not None
 
 

@@ -1,4 +1,5 @@
 """The small beat jobs and the extract command, run in this process."""
+
 from __future__ import annotations
 
 import io
@@ -10,9 +11,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from conversations.models import Conversation
-from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory
 from memoryapp.pipeline.models import ExtractionRun
 from tasks.access import flush_access
@@ -59,8 +60,13 @@ def test_it_extracts_a_conversation_from_the_command_line(alice):
 def test_it_marks_the_window_failed_when_the_command_meets_a_conflict(alice, llm_server, use_scripted_llm):
     vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
     conversation, _ = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
-    llm_server.script(EXTRACT_MARKER, candidates(("I no longer like Vue for frontend work", "preference"),
-                                                 ("I now prefer React for frontend work", "preference")))
+    llm_server.script(
+        EXTRACT_MARKER,
+        candidates(
+            ("I no longer like Vue for frontend work", "preference"),
+            ("I now prefer React for frontend work", "preference"),
+        ),
+    )
     # Deleting the memory and then replacing it cannot both happen: the batch conflicts with itself.
     llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
     out = io.StringIO()

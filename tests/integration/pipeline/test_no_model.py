@@ -1,13 +1,14 @@
 """With no model the pipeline runs each task's default in the engine (engine/llm/defaults.py): no provider
 is built or asked, even where the settings name one (`llm=None` is "no model", not "the configured one")."""
+
 from __future__ import annotations
 
 import pytest
 from django.utils import timezone
 
 from memoryapp.engine.learning import extraction
-from memoryapp.engine.memories import write
 from memoryapp.engine.learning.consolidation import consolidate
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory
 from memoryapp.providers.llm import reset_llm
 from tests.support.fixtures import configure_llm
@@ -47,12 +48,19 @@ def _ended(conversation):
     return conversation
 
 
-@pytest.mark.parametrize("turns, episode", [
-    (("We decided to skip the game tonight, because the interview is tomorrow at 10. Also I like tea.",),
-     "We decided to skip the game tonight, because the interview is tomorrow at 10."),
-    (("我喜欢喝乌龙茶。我们决定把预发环境下周一迁到 Kubernetes，迁移前先冻结代码",),
-     "我们决定把预发环境下周一迁到 Kubernetes，迁移前先冻结代码。"),
-])
+@pytest.mark.parametrize(
+    "turns, episode",
+    [
+        (
+            ("We decided to skip the game tonight, because the interview is tomorrow at 10. Also I like tea.",),
+            "We decided to skip the game tonight, because the interview is tomorrow at 10.",
+        ),
+        (
+            ("我喜欢喝乌龙茶。我们决定把预发环境下周一迁到 Kubernetes，迁移前先冻结代码",),
+            "我们决定把预发环境下周一迁到 Kubernetes，迁移前先冻结代码。",
+        ),
+    ],
+)
 def test_a_chat_with_a_decision_leaves_one_episode_in_whole_sentences(alice, unreachable_model, turns, episode):
     conversation = _ended(chat(alice, *turns)[0])
 
@@ -63,9 +71,14 @@ def test_a_chat_with_a_decision_leaves_one_episode_in_whole_sentences(alice, unr
     assert memory.content.split("] ", 1)[1] == episode  # the decision, whole; not the preference, not cut
 
 
-@pytest.mark.parametrize("turns", [("I live in Berlin and I like tea. Any café tips?",),
-                                   ("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？",),
-                                   ("hi", "thanks!")])
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("I live in Berlin and I like tea. Any café tips?",),
+        ("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？",),
+        ("hi", "thanks!"),
+    ],
+)
 def test_a_short_chat_that_only_yields_typed_memories_leaves_no_episode(alice, unreachable_model, turns):
     conversation = _ended(chat(alice, *turns)[0])
 

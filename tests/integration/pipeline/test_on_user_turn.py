@@ -1,4 +1,5 @@
 """Every N user turns the chat queues extraction of the last 10 messages, after commit."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """End to end on the real Celery worker (a subprocess) and the embedded Redis: messages in, memories out,
 the new cards on the owner's websocket; the same window queued again changes nothing."""
+
 from __future__ import annotations
 
 import time
@@ -8,12 +9,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from memoryapp.engine.memories import write
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
+from memoryapp.engine.memories import write
 from memoryapp.models import Memory
 from tasks.extraction import extract_messages
-
 from tests.support.llm_server import Fail
 from tests.support.sockets import app_socket
 
@@ -43,15 +43,21 @@ def graph_model_refuses(session_llm_server):
     session_llm_server.default = previous
 
 
-async def test_it_extracts_on_the_worker_and_tells_the_page(alice, celery_worker, session_llm_server,
-                                                            graph_model_refuses):
-    vue = await sync_to_async(lambda: write.add_memory(alice, "I like Vue 3 for frontend work",
-                                                       kind="preference").memory)()
-    conversation, ids = await sync_to_async(chat)(alice, "I now prefer React for frontend work",
-                                                  "I drink green tea every morning")
-    session_llm_server.script(EXTRACT_MARKER, candidates(("I now prefer React for frontend work", "preference"),
-                                                         ("I drink green tea every morning", "fact")))
+async def test_it_extracts_on_the_worker_and_tells_the_page(
+    alice, celery_worker, session_llm_server, graph_model_refuses
+):
+    vue = await sync_to_async(
+        lambda: write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    )()
+    conversation, ids = await sync_to_async(chat)(
+        alice, "I now prefer React for frontend work", "I drink green tea every morning"
+    )
+    session_llm_server.script(
+        EXTRACT_MARKER,
+        candidates(("I now prefer React for frontend work", "preference"), ("I drink green tea every morning", "fact")),
+    )
     session_llm_server.script(DECIDE_MARKER, decisions(("UPDATE", vue.pk), ("ADD", None)))
+
     def pipeline_calls() -> int:  # the graph's own calls to the same server are not the pipeline's
         return sum(len(session_llm_server.chat_requests(m)) for m in (EXTRACT_MARKER, DECIDE_MARKER))
 
@@ -70,13 +76,20 @@ async def test_it_extracts_on_the_worker_and_tells_the_page(alice, celery_worker
         assert any(f'id="memory-{vue.pk}"' in f and "Replaced" in f for f in frames)  # its card, marked replaced
         assert summary["status"] == "done" and summary["llm_calls"] == 2
         assert pipeline_calls() - calls_before == 2
-        print(f"\n[pipeline] 5-turn-size batch on the worker: {summary['llm_calls']} model calls, "
-              f"{summary['seconds']:.3f} s in the task, {elapsed:.2f} s queue-to-result")
+        print(
+            f"\n[pipeline] 5-turn-size batch on the worker: {summary['llm_calls']} model calls, "
+            f"{summary['seconds']:.3f} s in the task, {elapsed:.2f} s queue-to-result"
+        )
 
         again = await sync_to_async(extract_messages.delay(conversation.pk, ids).get)(timeout=30)
         assert again == summary and await socket.receive_nothing(timeout=1)
-        current = await sync_to_async(lambda: sorted(Memory.objects.filter(
-            user=alice, status="active", valid_until__isnull=True).values_list("content", flat=True)))()
+        current = await sync_to_async(
+            lambda: sorted(
+                Memory.objects.filter(user=alice, status="active", valid_until__isnull=True).values_list(
+                    "content", flat=True
+                )
+            )
+        )()
         assert current == ["I drink green tea every morning", "I now prefer React for frontend work"]
     finally:
         await socket.disconnect()
@@ -91,25 +104,31 @@ def _wait_for(check, timeout: float = 60) -> bool:
     return False
 
 
-def test_it_reruns_a_failed_task_from_the_admin(alice, admin_client, celery_worker, session_llm_server,
-                                                graph_model_refuses):
+def test_it_reruns_a_failed_task_from_the_admin(
+    alice, admin_client, celery_worker, session_llm_server, graph_model_refuses
+):
     from memoryapp.pipeline.models import FailedTask
 
     conversation, ids = chat(alice, "I live in Porto")
-    failed = FailedTask.objects.create(task_name="tasks.extraction.extract_messages", args=[conversation.pk, ids],
-                                       error="ProviderError: the model was down")
+    failed = FailedTask.objects.create(
+        task_name="tasks.extraction.extract_messages",
+        args=[conversation.pk, ids],
+        error="ProviderError: the model was down",
+    )
     session_llm_server.script(EXTRACT_MARKER, candidates(("I live in Porto", "fact")))
 
-    response = admin_client.post("/admin/pipeline/failedtask/", {
-        "action": "rerun_selected", "_selected_action": [failed.pk]}, follow=True)
+    response = admin_client.post(
+        "/admin/pipeline/failedtask/", {"action": "rerun_selected", "_selected_action": [failed.pk]}, follow=True
+    )
 
     assert response.status_code == 200 and b"Queued 1 task" in response.content
     assert _wait_for(lambda: Memory.objects.filter(user=alice, content="I live in Porto").exists())
     assert _wait_for(lambda: FailedTask.objects.get(pk=failed.pk).resolved_at is not None)
 
 
-async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, celery_worker, session_llm_server,
-                                                                      graph_model_refuses):
+async def test_it_learns_from_the_fifth_user_turn_without_being_asked(
+    alice, celery_worker, session_llm_server, graph_model_refuses
+):
     from conversations.models import Message
     from memoryapp.engine.learning.extraction import on_user_turn
 
@@ -118,12 +137,14 @@ async def test_it_learns_from_the_fifth_user_turn_without_being_asked(alice, cel
     socket = app_socket("/ws/memories/", alice)
     assert (await socket.connect())[0]
     try:
+
         def turn(text: str) -> bool:  # what the chat does after saving a user message (autocommit here)
             Message.objects.create(conversation=conversation, role="user", content=text)
             return on_user_turn(conversation, extract_messages.delay_on_commit)
 
-        queued = [await sync_to_async(turn)(t) for t in
-                  ["hi", "I am training for a marathon", "any tips?", "thanks", "bye"]]
+        queued = [
+            await sync_to_async(turn)(t) for t in ["hi", "I am training for a marathon", "any tips?", "thanks", "bye"]
+        ]
         assert queued == [False, False, False, False, True]
         frame = (await _frames_until(socket, wanted=1))[-1]
         assert "I am training for a marathon" in frame and 'data-kind="goal"' in frame

@@ -1,4 +1,5 @@
 """Delete my account and all its data: the password first, then no row of the user's is left anywhere."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,12 +32,14 @@ def carol(db):
     reply = Message.objects.create(conversation=chat, role="assistant", content="Noted, Zanzibar.")
     Citation.objects.create(message=reply, memory=memory, score=0.8, rank=1)
     ExtractionRun.objects.create(user=user, conversation=chat, key="carol-1", last_message_id=said.pk)
-    MemorySuggestion.objects.create(user=user, content="Flies to Zanzibar in May", kind="goal", importance=0.5,
-                                    confidence=0.7)
+    MemorySuggestion.objects.create(
+        user=user, content="Flies to Zanzibar in May", kind="goal", importance=0.5, confidence=0.7
+    )
     FailedTask.objects.create(task_name="tasks.forgetting.forget_user", args=[user.pk], error="timeout")
     FailedTask.objects.create(task_name="tasks.extraction.extract_messages", args=[chat.pk], error="timeout")
-    FailedTask.objects.create(task_name="tasks.chat_end.finish_chat", kwargs={"conversation_id": chat.pk},
-                              error="timeout")
+    FailedTask.objects.create(
+        task_name="tasks.chat_end.finish_chat", kwargs={"conversation_id": chat.pk}, error="timeout"
+    )
     return user
 
 

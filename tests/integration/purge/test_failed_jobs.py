@@ -1,5 +1,6 @@
 """Delete forever takes the failed runs of the deleted rows' jobs too, found through the job seam
 (engine/jobs.py: each kind's runner and what its first argument is about), not by task-name strings."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ def renamed(monkeypatch):
         name = f"elsewhere.{kind.value}_v2"
         monkeypatch.setitem(jobs._runners, kind, Renamed(name))
         return name
+
     return rename
 
 

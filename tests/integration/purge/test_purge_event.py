@@ -1,4 +1,5 @@
 """The memories page hears of a purge over its websocket, without the purged words."""
+
 from __future__ import annotations
 
 import pytest

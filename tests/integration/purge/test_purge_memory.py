@@ -1,5 +1,6 @@
 """Delete forever: after a purge the memory's text is nowhere in the database, and the audit only says
 that a purge happened."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -8,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from conversations.models import Citation, Conversation, Message
-from memoryapp.engine.memories import purge, write
 from memoryapp.engine.errors import MemoryNotFound
+from memoryapp.engine.memories import purge, write
 from memoryapp.models import EventAction, Memory, MemoryEvent
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, MemorySuggestion
 from tests.support.leaks import columns_holding
@@ -25,20 +26,43 @@ def _secret_everywhere(alice) -> tuple[Memory, Memory]:
     error and a failed task, and merged into once (a note quoting the duplicate)."""
     chat = Conversation.objects.create(user=alice, title="holiday")
     said = Message.objects.create(conversation=chat, role="user", content="where should I go?")
-    old = write.add_memory(alice, f"{SECRET} (draft)", kind="fact", context="I told you about Zanzibar before",
-                           valid_from=timezone.now() - timedelta(days=2), source_conversation_id=chat.pk).memory
+    old = write.add_memory(
+        alice,
+        f"{SECRET} (draft)",
+        kind="fact",
+        context="I told you about Zanzibar before",
+        valid_from=timezone.now() - timedelta(days=2),
+        source_conversation_id=chat.pk,
+    ).memory
     new = write.edit_memory(old, {"content": SECRET}).memory
     write.add_memory(alice, SECRET.lower(), importance=0.9)  # same words: merged, the note quotes it
     reply = Message.objects.create(conversation=chat, role="assistant", content="Somewhere warm.")
     Citation.objects.create(message=reply, memory=new, score=0.9, rank=1)
-    MemorySuggestion.objects.create(user=alice, conversation=chat, message=said, content=SECRET, kind="fact",
-                                    importance=0.5, confidence=0.8, status="confirmed", memory=new)
-    MemorySuggestion.objects.create(user=alice, content=f"  {SECRET.upper()} ", kind="fact", importance=0.5,
-                                    confidence=0.8)
-    ExtractionRun.objects.create(user=alice, conversation=chat, key="k1", last_message_id=said.pk,
-                                 status="failed", error=f"bad JSON: {{'content': '{SECRET}'")
-    FailedTask.objects.create(task_name="tasks.extraction.extract_messages", args=[chat.pk],
-                              error=f"ValueError: {SECRET}")
+    MemorySuggestion.objects.create(
+        user=alice,
+        conversation=chat,
+        message=said,
+        content=SECRET,
+        kind="fact",
+        importance=0.5,
+        confidence=0.8,
+        status="confirmed",
+        memory=new,
+    )
+    MemorySuggestion.objects.create(
+        user=alice, content=f"  {SECRET.upper()} ", kind="fact", importance=0.5, confidence=0.8
+    )
+    ExtractionRun.objects.create(
+        user=alice,
+        conversation=chat,
+        key="k1",
+        last_message_id=said.pk,
+        status="failed",
+        error=f"bad JSON: {{'content': '{SECRET}'",
+    )
+    FailedTask.objects.create(
+        task_name="tasks.extraction.extract_messages", args=[chat.pk], error=f"ValueError: {SECRET}"
+    )
     return old, new
 
 
@@ -65,7 +89,8 @@ def test_it_keeps_only_that_a_purge_happened(alice):
 
     events = MemoryEvent.objects.filter(memory_ref__in=[old.pk, new.pk])
     assert sorted(events.values_list("memory_ref", "action", "actor")) == sorted(
-        [(old.pk, EventAction.PURGED, "user"), (new.pk, EventAction.PURGED, "user")])
+        [(old.pk, EventAction.PURGED, "user"), (new.pk, EventAction.PURGED, "user")]
+    )
     assert {(e.before, e.after, e.note) for e in events} == {(None, None, "")}
 
 
@@ -105,13 +130,16 @@ def test_it_purges_every_memory_of_the_user_and_nothing_of_others(alice, bob):
 
 
 def test_it_takes_the_chats_own_quotes_of_the_memory_with_it(alice, alice_client, use_offline_llm):
-    """"What do you remember about me?" answers with the memories word for word: once a memory is deleted
+    """ "What do you remember about me?" answers with the memories word for word: once a memory is deleted
     forever, that answer no longer holds its text, and the rest of the answer stays."""
     doomed = write.add_memory(alice, "I hide my spare key under the Zanzibar flowerpot").memory
     write.add_memory(alice, "I like green tea", kind="preference")
     chat = Conversation.objects.create(user=alice)
-    response = alice_client.post(f"/api/conversations/{chat.pk}/messages", {"content": "What do you remember about me?"},
-                                 content_type="application/json")
+    response = alice_client.post(
+        f"/api/conversations/{chat.pk}/messages",
+        {"content": "What do you remember about me?"},
+        content_type="application/json",
+    )
     assert response.status_code == 201 and "Zanzibar" in response.json()["reply"]["content"]
 
     purge.purge_memory(doomed)

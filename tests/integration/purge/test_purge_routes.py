@@ -1,4 +1,5 @@
 """Delete forever through the API and the memories page: confirmation first, 404 for others' memories."""
+
 from __future__ import annotations
 
 import pytest

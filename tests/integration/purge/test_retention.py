@@ -1,4 +1,5 @@
 """Deleted memories are restorable for DELETED_RETENTION_DAYS, then the beat purges them for good."""
+
 from __future__ import annotations
 
 import os
@@ -91,7 +92,13 @@ def test_it_runs_by_hand(alice):
 
 
 def test_a_negative_retention_stops_the_app_with_one_clear_line():
-    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
-                            env={**os.environ, "DELETED_RETENTION_DAYS": "-1"}, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DELETED_RETENTION_DAYS": "-1"},
+        timeout=120,
+    )
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "DELETED_RETENTION_DAYS must be 0 or more, not -1" in result.stderr

@@ -1,4 +1,5 @@
 """The retention purge as the beat runs it: queued to the real Celery worker, which deletes for good."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -18,7 +19,8 @@ def test_the_worker_purges_what_expired(alice, celery_worker):
     kept = write.add_memory(alice, "Lives in Lisbon").memory
     write.delete_memory(expired)
     MemoryEvent.objects.filter(memory_ref=expired.pk, action=EventAction.DELETED).update(
-        created_at=timezone.now() - timedelta(days=31))
+        created_at=timezone.now() - timedelta(days=31)
+    )
 
     assert purge_deleted.delay().get(timeout=60) == 1
 

@@ -2,6 +2,7 @@
 Elsewhere: login limit (test_login_limit.py), API write limit and hashed tokens (api/), password
 validation (test_auth_pages.py), staff-only admin (test_isolation.py), `check --deploy` (test_deploy_check.py).
 """
+
 from __future__ import annotations
 
 import re
@@ -29,8 +30,13 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(strict_cli
     conversation = Conversation.objects.create(user=alice, title="kept")
     Message.objects.create(conversation=conversation, role="user", content="hi")
 
-    for url in (f"/settings/memories/{memory.pk}/delete", "/settings/memories/clear",
-                f"/c/{conversation.pk}/delete/", f"/c/{conversation.pk}/rename/", "/settings/"):
+    for url in (
+        f"/settings/memories/{memory.pk}/delete",
+        "/settings/memories/clear",
+        f"/c/{conversation.pk}/delete/",
+        f"/c/{conversation.pk}/rename/",
+        "/settings/",
+    ):
         assert strict_client.post(url, {"title": "x", "revoke_token": "1"}).status_code == 403, url
     memory.refresh_from_db()
     assert memory.status == MemoryStatus.ACTIVE and Conversation.objects.get(pk=conversation.pk).title == "kept"
@@ -41,8 +47,9 @@ def test_htmx_posts_carry_the_token_the_page_gives_them(strict_client, alice):
     page = strict_client.get("/settings/memories").content.decode()
     header_token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
 
-    deleted = strict_client.post(f"/settings/memories/{memory.pk}/delete", HTTP_HX_REQUEST="true",
-                                 HTTP_X_CSRFTOKEN=header_token)
+    deleted = strict_client.post(
+        f"/settings/memories/{memory.pk}/delete", HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=header_token
+    )
     assert deleted.status_code == 200
     memory.refresh_from_db()
     assert memory.status == MemoryStatus.DELETED
@@ -72,7 +79,9 @@ def test_the_session_cookie_is_http_only_and_same_site(client, alice):
     from tests.conftest import PASSWORD
 
     page = client.get("/accounts/login/")
-    client.post("/accounts/login/", {"username": "alice", "password": PASSWORD,
-                                     "csrfmiddlewaretoken": page.context["csrf_token"]})
+    client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD, "csrfmiddlewaretoken": page.context["csrf_token"]},
+    )
     cookie = client.cookies["sessionid"]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"

@@ -4,6 +4,7 @@ Each probe must answer 404 (the same answer as an id that never existed, so noth
 bob's rows exist), and afterwards every one of bob's rows is exactly as it was. The table of
 probes is the one in docs/security.md; the websocket probes are in test_isolation_live.py.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,8 @@ from django.test import Client
 from conversations.models import Conversation, Message
 from memoryapp.api.auth import create_token
 from memoryapp.engine.chat import chat
-from memoryapp.engine.recall.recall import recall
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
+from memoryapp.engine.recall.recall import recall
 from memoryapp.models import Memory, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion
 from memoryapp.web.views import CLEARED_KEY
@@ -42,9 +43,15 @@ class Bobs:
     token: str
 
     def ids(self, own_conversation: int) -> dict[str, int]:
-        return {"conversation": self.conversation.pk, "message": self.message.pk, "memory": self.memory.pk,
-                "older": self.older.pk, "deleted": self.deleted.pk, "suggestion": self.suggestion.pk,
-                "own": own_conversation}
+        return {
+            "conversation": self.conversation.pk,
+            "message": self.message.pk,
+            "memory": self.memory.pk,
+            "older": self.older.pk,
+            "deleted": self.deleted.pk,
+            "suggestion": self.suggestion.pk,
+            "own": own_conversation,
+        }
 
 
 def snapshot(user) -> dict:
@@ -65,8 +72,9 @@ def bobs(bob) -> Bobs:
     older = add_memory(bob, f"Bob's plan is {SECRET} in March", kind="goal").memory
     memory = edit_memory(older, {"content": f"Bob's plan is {SECRET} in April"}).memory
     deleted = delete_memory(add_memory(bob, f"Bob once liked {SECRET} tea").memory).memory
-    suggestion = MemorySuggestion.objects.create(user=bob, content=f"Bob likes {SECRET}", kind="preference",
-                                                 importance=0.5, confidence=0.9)
+    suggestion = MemorySuggestion.objects.create(
+        user=bob, content=f"Bob likes {SECRET}", kind="preference", importance=0.5, confidence=0.9
+    )
     token, secret = create_token(bob, f"bob-{SECRET}-token")
     return Bobs(conversation, message, memory, older, deleted, suggestion, token.pk, secret)
 
@@ -88,6 +96,7 @@ def alice_api(client: Client, alice):
         if body is not None:
             kwargs.update(data=json.dumps(body), content_type="application/json")
         return getattr(client, method.lower())(f"/api{path}", **kwargs)
+
     return call
 
 
@@ -146,8 +155,9 @@ def _probe_id(probe) -> str:
 
 
 @pytest.mark.parametrize("method,path,body", PAGE_PROBES, ids=map(_probe_id, PAGE_PROBES))
-def test_pages_answer_404_for_bobs_ids_and_change_nothing(alice_client, bob, bobs, own_conversation,
-                                                          method, path, body):
+def test_pages_answer_404_for_bobs_ids_and_change_nothing(
+    alice_client, bob, bobs, own_conversation, method, path, body
+):
     before = snapshot(bob)
     url = path.format(**bobs.ids(own_conversation.pk))
     response = alice_client.get(url) if method == "GET" else alice_client.post(url, body or {})
@@ -157,8 +167,9 @@ def test_pages_answer_404_for_bobs_ids_and_change_nothing(alice_client, bob, bob
 
 
 @pytest.mark.parametrize("method,path,body", API_PROBES, ids=map(_probe_id, API_PROBES))
-def test_api_answers_404_for_bobs_ids_and_changes_nothing(alice_api, bob, bobs, own_conversation,
-                                                          use_scripted_llm, method, path, body):
+def test_api_answers_404_for_bobs_ids_and_changes_nothing(
+    alice_api, bob, bobs, own_conversation, use_scripted_llm, method, path, body
+):
     before = snapshot(bob)
     response = alice_api(method, path.format(**bobs.ids(own_conversation.pk)), body)
     assert response.status_code == 404
@@ -166,22 +177,39 @@ def test_api_answers_404_for_bobs_ids_and_changes_nothing(alice_api, bob, bobs, 
     assert snapshot(bob) == before
 
 
-@pytest.mark.parametrize("path", [
-    "/", "/c/", "/c/?q=bob", "/settings/", "/settings/memories", "/settings/memories?q=Bob+plan+zebra",
-    "/settings/memories?status=deleted", "/settings/memories/export", "/settings/memories/export?format=markdown",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/c/",
+        "/c/?q=bob",
+        "/settings/",
+        "/settings/memories",
+        "/settings/memories?q=Bob+plan+zebra",
+        "/settings/memories?status=deleted",
+        "/settings/memories/export",
+        "/settings/memories/export?format=markdown",
+    ],
+)
 def test_pages_that_list_things_show_none_of_bobs(alice_client, bobs, path):
     response = alice_client.get(path)
     assert response.status_code == 200
     assert SECRET not in response.content.decode()
 
 
-@pytest.mark.parametrize("method,path,body", [
-    ("GET", "/memories", None), ("GET", "/memories?status=deleted", None), ("GET", "/memories/stats", None),
-    ("POST", "/memories/search", {"query": f"Bob's plan {SECRET}"}), ("GET", "/memories/export", None),
-    ("GET", "/memories/export?format=markdown", None), ("GET", "/conversations", None),
-    ("GET", "/conversations?q=bob", None),
-])
+@pytest.mark.parametrize(
+    "method,path,body",
+    [
+        ("GET", "/memories", None),
+        ("GET", "/memories?status=deleted", None),
+        ("GET", "/memories/stats", None),
+        ("POST", "/memories/search", {"query": f"Bob's plan {SECRET}"}),
+        ("GET", "/memories/export", None),
+        ("GET", "/memories/export?format=markdown", None),
+        ("GET", "/conversations", None),
+        ("GET", "/conversations?q=bob", None),
+    ],
+)
 def test_api_lists_and_search_show_none_of_bobs(alice_api, bobs, method, path, body):
     response = alice_api(method, path, body)
     assert response.status_code == 200
@@ -235,8 +263,9 @@ def test_the_admin_is_for_staff_only(alice_client):
 def test_recall_and_the_chat_never_reach_bobs_memories(alice, own_conversation, bobs, llm_server, use_scripted_llm):
     assert recall(alice, f"Bob's plan is {SECRET} in April").items == []
     llm_server.script(None, "I don't know.")
-    turn, reply = chat.chat_turn(own_conversation, f"What is Bob's plan {SECRET}?",
-                                 enqueue_extraction=ENQUEUE_EXTRACTION)
+    turn, reply = chat.chat_turn(
+        own_conversation, f"What is Bob's plan {SECRET}?", enqueue_extraction=ENQUEUE_EXTRACTION
+    )
     system = llm_server.chat_requests()[-1]["messages"][0]["content"]
     assert "<memories>" not in system and reply.citations.count() == 0
 
@@ -249,8 +278,9 @@ def test_tasks_given_bobs_ids_by_alices_conversation_learn_nothing_of_his(alice,
     assert not Memory.objects.filter(user=alice, content__icontains=SECRET).exists()
 
 
-@pytest.mark.parametrize("path", ["/memories/{id}", "/memories/{id}/history", "/conversations/{id}",
-                                  "/conversations/{id}/messages"])
+@pytest.mark.parametrize(
+    "path", ["/memories/{id}", "/memories/{id}/history", "/conversations/{id}", "/conversations/{id}/messages"]
+)
 def test_ids_that_cannot_exist_answer_404_not_an_error(alice_api, path):
     for impossible in (0, -1, 2**63, 2**70):
         assert alice_api("GET", path.format(id=impossible)).status_code == 404

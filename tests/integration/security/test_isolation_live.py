@@ -3,6 +3,7 @@
 The websockets authenticate from the session cookie, so these go through Channels' auth
 middleware and origin check exactly as a browser would, not through a preset test scope.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -26,8 +27,7 @@ def _connect(app_server, path: str, session: str | None):
     headers = {"Origin": app_server.url}
     if session:
         headers["Cookie"] = f"sessionid={session}"
-    return ws_client.connect(app_server.url.replace("http", "ws") + path, additional_headers=headers,
-                             open_timeout=10)
+    return ws_client.connect(app_server.url.replace("http", "ws") + path, additional_headers=headers, open_timeout=10)
 
 
 def _refused(app_server, path: str, session: str | None) -> bool:
@@ -57,8 +57,10 @@ def test_the_chat_socket_refuses_another_users_conversation_and_strangers(app_se
 
 def test_the_events_socket_tells_each_user_only_their_own_changes(app_server, alice, bob):
     assert _refused(app_server, "/ws/memories/", None)
-    with _connect(app_server, "/ws/memories/", _session_cookie(alice)) as alices, \
-            _connect(app_server, "/ws/memories/", _session_cookie(bob)) as bobs:
+    with (
+        _connect(app_server, "/ws/memories/", _session_cookie(alice)) as alices,
+        _connect(app_server, "/ws/memories/", _session_cookie(bob)) as bobs,
+    ):
         alices.ping().wait(5)
         bobs.ping().wait(5)
         add_memory(bob, "Bob's private zebra plan")

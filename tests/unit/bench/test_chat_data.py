@@ -1,4 +1,5 @@
 """bench.chat's case files: every split loads, and dated versions are checked before a run."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,9 +16,15 @@ def test_every_split_loads_with_its_labels_naming_stored_memories():
 
 
 def _persona(old_from: str, new_from: str) -> dict:
-    return {"persona": "p", "written_on": "2026-11-23", "cases": [], "memories": [
-        {"key": "old", "content": "Lives in Paris", "valid_from": old_from, "replaced_by": "new"},
-        {"key": "new", "content": "Lives in Lyon", "valid_from": new_from}]}
+    return {
+        "persona": "p",
+        "written_on": "2026-11-23",
+        "cases": [],
+        "memories": [
+            {"key": "old", "content": "Lives in Paris", "valid_from": old_from, "replaced_by": "new"},
+            {"key": "new", "content": "Lives in Lyon", "valid_from": new_from},
+        ],
+    }
 
 
 def test_a_version_must_start_after_the_one_it_replaces():

@@ -8,8 +8,11 @@ def turn(case: str, language: str, needs: set[str], injected: tuple[str, ...], r
 
 
 def test_a_greeting_handed_a_memory_counts_against_precision_and_the_none_rate():
-    outcomes = [turn("a", "en", {"docker"}, ("docker", "tea")), turn("b", "en", set(), ("name",)),
-                turn("c", "zh", set(), ())]
+    outcomes = [
+        turn("a", "en", {"docker"}, ("docker", "tea")),
+        turn("b", "en", set(), ("name",)),
+        turn("c", "zh", set(), ()),
+    ]
     summary = summarise(outcomes)
     assert summary["need_hit_at_3"] == 1.0
     assert summary["precision"] == round(1 / 3, 4)  # docker of docker, tea, name

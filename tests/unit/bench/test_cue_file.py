@@ -1,4 +1,5 @@
 """bench/chat_cases/cues.json: cues for every dev and holdout memory, each a cue the write path accepts."""
+
 from __future__ import annotations
 
 from bench.chat import cues_by_content, distractors_for, load_cues

@@ -1,15 +1,17 @@
 """Evidence cleaning and sample parsing, on a tiny LoCoMo-shaped fixture (no data file needed)."""
+
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bench.dataset import clean_evidence, load, parse_sample, recall_questions
 
 SAMPLE = {
     "sample_id": "conv-x",
     "conversation": {
-        "speaker_a": "Ann", "speaker_b": "Ben",
+        "speaker_a": "Ann",
+        "speaker_b": "Ben",
         "session_1_date_time": "1:56 pm on 8 May, 2023",
         "session_1": [
             {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy."},
@@ -50,7 +52,7 @@ def test_it_turns_every_turn_into_content_with_caption_and_session_date():
     sample = parse_sample(SAMPLE)
     assert [t.dia_id for t in sample.turns] == ["D1:1", "D1:2", "D2:1"]
     assert sample.turns[1].content == "Ben: Look! [shares an image: a photo of a dog on grass]"
-    assert sample.turns[2].when == datetime(2023, 6, 1, 9, 0, tzinfo=timezone.utc)
+    assert sample.turns[2].when == datetime(2023, 6, 1, 9, 0, tzinfo=UTC)
 
 
 def test_it_keeps_categories_one_to_four_with_gold_turns():

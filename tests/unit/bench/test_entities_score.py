@@ -1,4 +1,5 @@
 """bench.entities' scoring: a name counts after normalisation, each gold entity once, typed apart."""
+
 from __future__ import annotations
 
 from bench.entities import score

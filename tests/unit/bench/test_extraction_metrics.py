@@ -10,7 +10,9 @@ def window(expected, produced, language="zh"):
 
 def test_a_lesson_that_lost_what_it_refers_to_keeps_half_its_details():
     lesson = Expected("lesson", ("Docker", "proxy-env"))
-    summary = summarise([window([lesson], [Produced("I learned I have to run them through proxy-env", "lesson")], "en")])
+    summary = summarise(
+        [window([lesson], [Produced("I learned I have to run them through proxy-env", "lesson")], "en")]
+    )
     assert summary["recall"] == 1.0 and summary["precision"] == 1.0
     assert summary["detail_retention"] == 0.5 and summary["kind_accuracy"] == 1.0
 

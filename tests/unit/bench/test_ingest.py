@@ -1,4 +1,5 @@
 """What the LoCoMo ingest keeps as each turn's context (no database needed)."""
+
 from __future__ import annotations
 
 from bench.dataset import parse_sample

@@ -1,4 +1,5 @@
 """Recall@k math and latency summaries with plain lists: "Where does Ann's puppy live?"."""
+
 from __future__ import annotations
 
 import math
@@ -47,6 +48,5 @@ def test_it_interpolates_percentiles_like_numpy():
 
 def test_it_sweeps_thresholds_over_relevant_and_irrelevant_hits():
     result = score_distribution([(0.7, True), (0.5, True), (0.6, False), (0.3, False)], thresholds=[0.55])
-    assert result["threshold_sweep"]["0.55"] == {"relevant_kept": 0.5, "irrelevant_dropped": 0.5,
-                                                 "precision_kept": 0.5}
+    assert result["threshold_sweep"]["0.55"] == {"relevant_kept": 0.5, "irrelevant_dropped": 0.5, "precision_kept": 0.5}
     assert result["relevant"]["n"] == 2

@@ -1,14 +1,27 @@
 """Every benchmark result says what made it: the code, the command, the machine and how busy it was."""
+
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import runtime
 
-FIELDS = {"commit", "dirty", "command", "python", "python_hash_seed", "cpu_count", "cpu_model", "platform",
-          "started", "date", "loadavg_at_start", "loadavg_at_end"}
+FIELDS = {
+    "commit",
+    "dirty",
+    "command",
+    "python",
+    "python_hash_seed",
+    "cpu_count",
+    "cpu_model",
+    "platform",
+    "started",
+    "date",
+    "loadavg_at_start",
+    "loadavg_at_end",
+}
 
 
 def test_it_records_the_code_the_command_and_the_machine():
@@ -19,14 +32,16 @@ def test_it_records_the_code_the_command_and_the_machine():
     if (runtime.REPO / ".git").exists():  # a clone or a worktree; a tree without git records None
         assert len(made["commit"]) == 40 and isinstance(made["dirty"], bool)
     assert made["cpu_count"] >= 1 and made["cpu_model"] and made["python"].count(".") == 2
-    assert datetime.fromisoformat(made["date"]).tzinfo == timezone.utc
+    assert datetime.fromisoformat(made["date"]).tzinfo == UTC
     assert datetime.fromisoformat(made["started"]) <= datetime.fromisoformat(made["date"])
     assert len(made["loadavg_at_start"]) == len(made["loadavg_at_end"]) == 3
 
 
 def test_it_quotes_arguments_as_a_shell_would_read_them():
-    assert runtime.command_line("bench.report", ["--chat", "after, USE=a.json"]) == \
-        "python -m bench.report --chat 'after, USE=a.json'"
+    assert (
+        runtime.command_line("bench.report", ["--chat", "after, USE=a.json"])
+        == "python -m bench.report --chat 'after, USE=a.json'"
+    )
 
 
 def test_it_writes_the_provenance_first_and_keeps_the_result(tmp_path):
@@ -45,6 +60,9 @@ def test_it_leaves_writing_results_to_runtime():
     """One writer: no benchmark writes its JSON its own way (the docs page and runtime.write_state's bookkeeping
     under var/ are the other files written, both by runtime or docs_page)."""
     bench = Path(runtime.__file__).parent
-    writers = [path.name for path in bench.glob("*.py")
-               if path.name not in ("runtime.py", "docs_page.py") and ".write_text(" in path.read_text()]
+    writers = [
+        path.name
+        for path in bench.glob("*.py")
+        if path.name not in ("runtime.py", "docs_page.py") and ".write_text(" in path.read_text()
+    ]
     assert writers == []

@@ -1,4 +1,5 @@
 """bench.all's steps and the benchmark pages come from one list, so the runner and the pages cannot drift."""
+
 from __future__ import annotations
 
 import importlib
@@ -86,7 +87,8 @@ def test_it_rewrites_only_between_the_markers(tmp_path):
     names = ["tiers", "summary", *(block.name for block in docs_page.BLOCKS)]
     page = "# Title\n\nprose before\n\n" + "\n".join(
         f"{docs_page.BEGIN.format(name=name)}\nstale\n{docs_page.END.format(name=name)}\nprose after {name}\n"
-        for name in names)
+        for name in names
+    )
 
     rendered = docs_page.render_page(page, root=tmp_path)
 
@@ -103,24 +105,37 @@ def test_it_refuses_a_page_that_lacks_a_block():
 
 def test_it_says_when_a_result_came_from_another_command(tmp_path):
     step = STEPS[0]
-    result = {"provenance": {"commit": "0123456789abcdef", "dirty": True, "command": "python -m bench.x --other",
-                             "python": "3.11.7", "cpu_count": 2, "cpu_model": "AMD EPYC", "platform": "Linux",
-                             "started": "2026-11-25T09:00:00+00:00", "date": "2026-11-25T09:01:30+00:00",
-                             "loadavg_at_start": [1.5, 1.2, 1.0], "loadavg_at_end": [2.0, 1.4, 1.1]}}
+    result = {
+        "provenance": {
+            "commit": "0123456789abcdef",
+            "dirty": True,
+            "command": "python -m bench.x --other",
+            "python": "3.11.7",
+            "cpu_count": 2,
+            "cpu_model": "AMD EPYC",
+            "platform": "Linux",
+            "started": "2026-11-25T09:00:00+00:00",
+            "date": "2026-11-25T09:01:30+00:00",
+            "loadavg_at_start": [1.5, 1.2, 1.0],
+            "loadavg_at_end": [2.0, 1.4, 1.1],
+        }
+    }
 
     line = docs_page.made_by(step, result)
 
     assert "commit `0123456789` with uncommitted changes, 2026-11-25 09:01 UTC, took 90 s" in line
     assert "load average 1.5 / 1.2 / 1 at the start, 2 / 1.4 / 1.1 at the end" in line
     assert "**Made by another command:** `python -m bench.x --other`" in line
-    assert "another command" not in docs_page.made_by(step, json.loads(json.dumps(
-        {"provenance": {**result["provenance"], "command": step.command}})))
+    assert "another command" not in docs_page.made_by(
+        step, json.loads(json.dumps({"provenance": {**result["provenance"], "command": step.command}}))
+    )
 
 
 def test_it_keeps_what_a_step_prints_in_the_tier_log(tmp_path, capsys):
     with (tmp_path / "all_fast.log").open("w") as log:
-        code = bench_all.Console(log).run([sys.executable, "-c", "import sys; print('步骤 1'); sys.exit(3)"],
-                                          dict(os.environ))
+        code = bench_all.Console(log).run(
+            [sys.executable, "-c", "import sys; print('步骤 1'); sys.exit(3)"], dict(os.environ)
+        )
 
     assert code == 3
     assert (tmp_path / "all_fast.log").read_text() == "步骤 1\n" == capsys.readouterr().out

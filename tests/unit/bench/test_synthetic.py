@@ -1,4 +1,5 @@
 """The scale benchmark's synthetic data: distinct texts, unit vectors near their base sentence."""
+
 from __future__ import annotations
 
 import numpy as np

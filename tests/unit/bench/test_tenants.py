@@ -1,8 +1,9 @@
 """`bench.scale --tenants`: user sizes, the interleaved load plan, binary COPY rows, the top-10 check."""
+
 from __future__ import annotations
 
 import struct
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -30,12 +31,22 @@ def test_it_spreads_each_users_rows_over_every_round():
 
 def test_it_encodes_a_row_in_postgres_binary_copy_format():
     vector = np.asarray([1.0, -0.5], dtype=">f4").tobytes()
-    at = datetime(2000, 1, 1, 0, 0, 1, tzinfo=timezone.utc)
-    row = tenant_load.encode_row(["integer", "text", "vector", "timestamp with time zone", "character varying[]",
-                                  "double precision"], [7, "hé", vector, at, [], None])
-    expected = (struct.pack(">h", 6) + struct.pack(">ii", 4, 7) + struct.pack(">i", 3) + "hé".encode()
-                + struct.pack(">iHH", 12, 2, 0) + vector + struct.pack(">iq", 8, 1_000_000)
-                + struct.pack(">iiii", 12, 0, 0, 1043) + struct.pack(">i", -1))
+    at = datetime(2000, 1, 1, 0, 0, 1, tzinfo=UTC)
+    row = tenant_load.encode_row(
+        ["integer", "text", "vector", "timestamp with time zone", "character varying[]", "double precision"],
+        [7, "hé", vector, at, [], None],
+    )
+    expected = (
+        struct.pack(">h", 6)
+        + struct.pack(">ii", 4, 7)
+        + struct.pack(">i", 3)
+        + "hé".encode()
+        + struct.pack(">iHH", 12, 2, 0)
+        + vector
+        + struct.pack(">iq", 8, 1_000_000)
+        + struct.pack(">iiii", 12, 0, 0, 1043)
+        + struct.pack(">i", -1)
+    )
     assert row == expected
 
 
@@ -46,8 +57,9 @@ def test_it_gives_every_row_of_a_user_its_own_vector():
     pool = synthetic.base_sentences(3)
     rng = np.random.default_rng(0)
     pool_vectors = rng.normal(size=(3, 16)).astype(np.float32)
-    rows = list(tenant_load.user_rows(1, 40, 0, pool, pool_vectors, seed=5)) + \
-        list(tenant_load.user_rows(2, 40, 40, pool, pool_vectors, seed=5))
+    rows = list(tenant_load.user_rows(1, 40, 0, pool, pool_vectors, seed=5)) + list(
+        tenant_load.user_rows(2, 40, 40, pool, pool_vectors, seed=5)
+    )
     vectors = {row[tenant_load.COLUMNS.index("embedding")] for row in rows}
     assert len(vectors) == 80
 

@@ -1,4 +1,5 @@
 """`python -m bench.train` with no names trains every model; a name it does not know is refused by name."""
+
 from __future__ import annotations
 
 import pytest

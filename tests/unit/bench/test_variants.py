@@ -1,4 +1,5 @@
 """Config variants: each derives from RECALL_POSTGRES_ONLY without mutating it."""
+
 from __future__ import annotations
 
 import pytest

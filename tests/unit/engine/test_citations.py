@@ -1,4 +1,5 @@
 """The markers a model's reply writes to say which memories it used (engine/chat/citations.py)."""
+
 from __future__ import annotations
 
 from memoryapp.engine.chat.citations import MarkerStream, pieces, used, without_invented, without_markers
@@ -41,7 +42,12 @@ def _streamed(deltas: list[str], offered: int) -> list:
 
 def test_a_marker_split_across_deltas_comes_out_whole():
     assert _streamed(["Since you're vegetarian", " [", "1", "] try", " [2,", " 9]", " dal."], offered=2) == [
-        "Since you're vegetarian ", 1, " try ", 2, " dal."]
+        "Since you're vegetarian ",
+        1,
+        " try ",
+        2,
+        " dal.",
+    ]
 
 
 def test_a_stream_ending_inside_an_unfinished_marker_lets_it_through_as_text():

@@ -21,7 +21,7 @@ def test_it_drops_the_oldest_messages_first_when_over_budget():
     history = [{"role": "user", "content": f"message {i} " + "x" * 400} for i in range(50)]
     kept = context.fit_history(history, budget_tokens=500)
     assert kept[-1] is history[-1] and len(kept) < 50
-    assert kept == history[-len(kept):]
+    assert kept == history[-len(kept) :]
 
 
 def test_it_never_cuts_a_memory_in_half():
@@ -29,8 +29,11 @@ def test_it_never_cuts_a_memory_in_half():
 
 
 def test_it_always_sends_the_newest_message_shortening_it_in_the_middle_when_alone_over_budget():
-    history = [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"},
-               {"role": "user", "content": "START " + "长" * 3000 + " END"}]
+    history = [
+        {"role": "user", "content": "earlier"},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "START " + "长" * 3000 + " END"},
+    ]
     kept = context.fit_history(history, budget_tokens=500)
     assert len(kept) == 1 and kept[0]["role"] == "user"
     text = kept[0]["content"]

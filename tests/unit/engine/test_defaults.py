@@ -1,4 +1,5 @@
 """Each task's default without a model (engine/llm/defaults.py), through the task's own interface: `llm=None`."""
+
 from __future__ import annotations
 
 import pytest
@@ -81,9 +82,12 @@ def test_it_reads_only_user_turns() -> None:
 
 
 def test_it_skips_questions() -> None:
-    assert extracted(
-        "Do you like Vue?", "What is my name", "I like cats?", "我是不是喜欢猫", "我喜欢猫吗", "你知道我住在哪里？"
-    ) == {}
+    assert (
+        extracted(
+            "Do you like Vue?", "What is my name", "I like cats?", "我是不是喜欢猫", "我喜欢猫吗", "你知道我住在哪里？"
+        )
+        == {}
+    )
 
 
 def test_it_never_extracts_secrets() -> None:
@@ -111,44 +115,82 @@ def test_it_skips_a_candidate_already_known() -> None:
 
 
 def test_it_updates_a_same_kind_neighbour_on_a_stated_change() -> None:
-    result = decide([
-        item("I switched to Svelte from Vue", MemoryKind.PREFERENCE,
-             (3, "My name is Ann", MemoryKind.FACT), (4, "I use Vue", MemoryKind.PREFERENCE)),
-        item("I now live in Munich", MemoryKind.FACT, (5, "I live in Berlin", MemoryKind.FACT)),
-        item("我现在住在北京", MemoryKind.FACT, (6, "我叫小明", MemoryKind.FACT), (8, "我住在上海", MemoryKind.FACT)),
-    ], NO_MODEL)
+    result = decide(
+        [
+            item(
+                "I switched to Svelte from Vue",
+                MemoryKind.PREFERENCE,
+                (3, "My name is Ann", MemoryKind.FACT),
+                (4, "I use Vue", MemoryKind.PREFERENCE),
+            ),
+            item("I now live in Munich", MemoryKind.FACT, (5, "I live in Berlin", MemoryKind.FACT)),
+            item(
+                "我现在住在北京", MemoryKind.FACT, (6, "我叫小明", MemoryKind.FACT), (8, "我住在上海", MemoryKind.FACT)
+            ),
+        ],
+        NO_MODEL,
+    )
     assert [(d.action, d.target_id) for d in result.decisions] == [
-        (DecisionAction.UPDATE, 4), (DecisionAction.UPDATE, 5), (DecisionAction.UPDATE, 8)
+        (DecisionAction.UPDATE, 4),
+        (DecisionAction.UPDATE, 5),
+        (DecisionAction.UPDATE, 8),
     ]
 
 
 def test_it_adds_when_the_change_is_about_something_else() -> None:
-    result = decide([
-        item("I now live in Munich", MemoryKind.FACT, (3, "My name is Ann", MemoryKind.FACT)),
-        item("I like tea", MemoryKind.PREFERENCE, (4, "I like coffee", MemoryKind.PREFERENCE)),
-        item("I like tea", MemoryKind.PREFERENCE),
-    ], NO_MODEL)
+    result = decide(
+        [
+            item("I now live in Munich", MemoryKind.FACT, (3, "My name is Ann", MemoryKind.FACT)),
+            item("I like tea", MemoryKind.PREFERENCE, (4, "I like coffee", MemoryKind.PREFERENCE)),
+            item("I like tea", MemoryKind.PREFERENCE),
+        ],
+        NO_MODEL,
+    )
     assert [(d.action, d.target_id) for d in result.decisions] == [
-        (DecisionAction.ADD, None), (DecisionAction.ADD, None), (DecisionAction.SKIP, None)
+        (DecisionAction.ADD, None),
+        (DecisionAction.ADD, None),
+        (DecisionAction.SKIP, None),
     ]
 
 
 def test_an_episode_keeps_the_plan_and_the_event_in_whole_sentences() -> None:
-    said = [user("I like tea. We decided to ship the beta on Friday, after the last review of the billing page "
-                 "and the onboarding emails. Yesterday the staging deploy failed twice. What should I eat?")]
+    said = [
+        user(
+            "I like tea. We decided to ship the beta on Friday, after the last review of the billing page "
+            "and the onboarding emails. Yesterday the staging deploy failed twice. What should I eat?"
+        )
+    ]
     assert summarise_episode(said, NO_MODEL, learnt=["I like tea"]) == (
         "We decided to ship the beta on Friday, after the last review of the billing page and the onboarding "
         "emails. Yesterday the staging deploy failed twice."
     )
-    assert summarise_episode([user("我喜欢喝茶。我们决定下周五发布测试版。昨天预发环境的部署失败了两次")], NO_MODEL,
-                             learnt=["我喜欢喝茶"]) == "我们决定下周五发布测试版。昨天预发环境的部署失败了两次。"
+    assert (
+        summarise_episode(
+            [user("我喜欢喝茶。我们决定下周五发布测试版。昨天预发环境的部署失败了两次")],
+            NO_MODEL,
+            learnt=["我喜欢喝茶"],
+        )
+        == "我们决定下周五发布测试版。昨天预发环境的部署失败了两次。"
+    )
 
 
 def test_a_chat_that_only_yielded_typed_memories_leaves_no_episode() -> None:
-    assert summarise_episode([user("I live in Berlin. I like tea. What's a good café?")], NO_MODEL,
-                             learnt=["I live in Berlin", "I like tea"]) == ""
-    assert summarise_episode([user("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？")], NO_MODEL,
-                             learnt=["我住在上海", "我喜欢喝乌龙茶"]) == ""
+    assert (
+        summarise_episode(
+            [user("I live in Berlin. I like tea. What's a good café?")],
+            NO_MODEL,
+            learnt=["I live in Berlin", "I like tea"],
+        )
+        == ""
+    )
+    assert (
+        summarise_episode(
+            [user("我住在上海。我喜欢喝乌龙茶。附近有什么好的茶馆吗？")],
+            NO_MODEL,
+            learnt=["我住在上海", "我喜欢喝乌龙茶"],
+        )
+        == ""
+    )
     assert summarise_episode([user("hi"), {"role": "assistant", "content": "We decided nothing yet."}], NO_MODEL) == ""
     assert summarise_episode([user("How do I rebase? Thanks, I'll try that tomorrow.")], NO_MODEL) == ""
     assert summarise_episode([user("怎么回滚？好的，我明天试试。")], NO_MODEL) == ""
@@ -176,11 +218,14 @@ def test_it_replies_in_chinese_to_chinese() -> None:
     assert answer.endswith("记忆中：\n- 我喜欢 Vue 3")
 
 
-@pytest.mark.parametrize("text", [
-    "我们项目用 Drizzle 还是 Prisma？",
-    "我们项目用 Drizzle ORM 还是 Prisma ORM？",
-    "我们用 TypeScript 还是 JavaScript 写 Next.js 项目？",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们项目用 Drizzle 还是 Prisma？",
+        "我们项目用 Drizzle ORM 还是 Prisma ORM？",
+        "我们用 TypeScript 还是 JavaScript 写 Next.js 项目？",
+    ],
+)
 def test_it_replies_in_chinese_to_a_chinese_message_that_names_products(text: str) -> None:
     assert reply([user(text)], NO_MODEL).startswith("尚未配置语言模型")
 
@@ -222,8 +267,12 @@ def test_it_learns_the_chinese_statements_a_browser_chat_once_lost() -> None:
 
 
 def test_a_clause_that_points_back_keeps_what_it_points_at() -> None:
-    found = extracted("My Docker builds keep timing out on the network; I learned I have to run them through proxy-env.")
-    assert list(found) == ["My Docker builds keep timing out on the network; I learned I have to run them through proxy-env"]
+    found = extracted(
+        "My Docker builds keep timing out on the network; I learned I have to run them through proxy-env."
+    )
+    assert list(found) == [
+        "My Docker builds keep timing out on the network; I learned I have to run them through proxy-env"
+    ]
     assert "小雨" in next(iter(extracted("跟你说下我女儿小雨的情况", "她对芒果过敏，这个以后要注意")), "")
 
 

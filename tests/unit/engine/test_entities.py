@@ -1,5 +1,6 @@
 """Entities without a model (memoryapp/graph/entities): named bilingual memories, the entities a graph
 should get from them, and resolution against names already known."""
+
 from __future__ import annotations
 
 from memoryapp.graph.entities import extract_entities, normalise_name, resolve
@@ -11,12 +12,16 @@ def named(text: str) -> set[tuple[str, str]]:
 
 def test_it_finds_a_city_and_an_employer_in_a_move():
     assert named("I moved to Lisbon last spring to work for Stripe") == {
-        ("Lisbon", "place"), ("Stripe", "organization")}
+        ("Lisbon", "place"),
+        ("Stripe", "organization"),
+    }
 
 
 def test_it_finds_a_child_by_name_and_her_school_by_its_suffix():
     assert named("my daughter Mia starts at Oak Park Elementary in September") == {
-        ("Mia", "person"), ("Oak Park Elementary", "organization")}
+        ("Mia", "person"),
+        ("Oak Park Elementary", "organization"),
+    }
 
 
 def test_it_names_a_project_without_the_word_migration_and_skips_the_sentence_start():
@@ -46,7 +51,10 @@ def test_it_keeps_a_products_model_number():
 
 def test_it_reads_chinese_company_and_tools_in_one_memory():
     assert named("我在字节跳动做后端，用 Go 和 Kafka") == {
-        ("字节跳动", "organization"), ("Go", "product"), ("Kafka", "product")}
+        ("字节跳动", "organization"),
+        ("Go", "product"),
+        ("Kafka", "product"),
+    }
 
 
 def test_it_finds_a_relative_by_name_and_a_university_in_chinese():
@@ -90,12 +98,20 @@ def test_it_resolves_a_name_to_the_entity_already_known_by_its_normalised_form_o
     resolved = resolve(["chen", "Anna", "“北极星”项目", "Lisbon"], known)
 
     assert [(r.match, r.how) for r in resolved] == [
-        ("Dr. Chen", "name"), ("Anna Schmidt", "word"), ("北极星", "name"), (None, "new")]
+        ("Dr. Chen", "name"),
+        ("Anna Schmidt", "word"),
+        ("北极星", "name"),
+        (None, "new"),
+    ]
 
 
 def test_it_resolves_by_embedding_only_above_the_threshold():
-    vectors = {"breadcrumbs": [1.0, 0.05, 0.0], "breadcrumb": [1.0, 0.0, 0.0], "tidewater": [0.6, 0.8, 0.0],
-               "stripe": [0.0, 0.0, 1.0]}
+    vectors = {
+        "breadcrumbs": [1.0, 0.05, 0.0],
+        "breadcrumb": [1.0, 0.0, 0.0],
+        "tidewater": [0.6, 0.8, 0.0],
+        "stripe": [0.0, 0.0, 1.0],
+    }
     embed = lambda texts: [vectors[t] for t in texts]  # noqa: E731  (a fixed table of vectors)
 
     resolved = resolve(["Breadcrumbs", "Tidewater"], ["Breadcrumb", "Stripe"], embed=embed, threshold=0.9)
@@ -110,8 +126,12 @@ def test_it_resolves_another_name_of_the_same_thing_across_scripts():
     resolved = resolve(["ByteDance", "Postgres", "Beijing", "Oak Park Elementary School", "北京大学"], known)
 
     assert [(r.match, r.how) for r in resolved] == [
-        ("字节跳动", "alias"), ("PostgreSQL", "alias"), ("北京", "alias"), ("Oak Park Elementary", "suffix"),
-        (None, "new")]
+        ("字节跳动", "alias"),
+        ("PostgreSQL", "alias"),
+        ("北京", "alias"),
+        ("Oak Park Elementary", "suffix"),
+        (None, "new"),
+    ]
 
 
 def test_it_keeps_a_word_of_two_known_names_new():
@@ -131,6 +151,11 @@ def test_it_reads_shouting_by_known_names_only_and_a_lone_title_as_no_name():
 
 
 def test_every_span_points_at_the_name_in_the_text():
-    for text in ("Anna’s dog is cute", "我妹妹李娜在 Google 上班，住在杭州滨江区", "I use VS Code on a ThinkPad X1 Carbon", ""):
+    for text in (
+        "Anna’s dog is cute",
+        "我妹妹李娜在 Google 上班，住在杭州滨江区",
+        "I use VS Code on a ThinkPad X1 Carbon",
+        "",
+    ):
         for entity in extract_entities(text):
-            assert text[entity.span[0]:entity.span[1]] == entity.name
+            assert text[entity.span[0] : entity.span[1]] == entity.name

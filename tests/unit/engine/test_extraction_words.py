@@ -1,5 +1,6 @@
 """A memory learnt with no model is what the user wrote: times, abbreviations, lists and the sentence a
 pronoun leans on kept whole, punctuation never converted (extract_candidates(messages, llm=None))."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,11 +15,14 @@ def learnt(*turns: str) -> list[str]:
     return [c.content for c in extract_candidates(messages, NO_MODEL).candidates]
 
 
-@pytest.mark.parametrize(("said", "memory"), [
-    ("I take my kids to swim class at 5:15 on Saturdays.", "I take my kids to swim class at 5:15 on Saturdays"),
-    ("I drink my first coffee at 7:45, never later.", "I drink my first coffee at 7:45, never later"),
-    ("我每周五下午3:30开周会。", "我每周五下午3:30开周会"),
-])
+@pytest.mark.parametrize(
+    ("said", "memory"),
+    [
+        ("I take my kids to swim class at 5:15 on Saturdays.", "I take my kids to swim class at 5:15 on Saturdays"),
+        ("I drink my first coffee at 7:45, never later.", "I drink my first coffee at 7:45, never later"),
+        ("我每周五下午3:30开周会。", "我每周五下午3:30开周会"),
+    ],
+)
 def test_it_keeps_a_time_whole(said, memory):
     assert learnt(said) == [memory]
 
@@ -43,12 +47,14 @@ def test_it_keeps_a_clause_that_leans_on_the_one_before():
 
 def test_a_pronoun_stays_with_the_sentence_it_points_to():
     assert learnt("My sister lives in Porto. She works as a nurse there.") == [
-        "My sister lives in Porto. She works as a nurse there"]
+        "My sister lives in Porto. She works as a nurse there"
+    ]
 
 
 def test_a_list_after_a_colon_is_kept_with_its_head():
     assert learnt("My go-to snacks: almonds, dates and dark chocolate.") == [
-        "My go-to snacks: almonds, dates and dark chocolate"]
+        "My go-to snacks: almonds, dates and dark chocolate"
+    ]
 
 
 def test_two_statements_joined_by_a_semicolon_are_two_memories():

@@ -1,7 +1,8 @@
 """Fusion and scoring are pure: tested with plain numbers and a named scenario."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from pydantic import ValidationError
@@ -9,7 +10,7 @@ from pydantic import ValidationError
 from memoryapp.engine.recall import fusion, scoring
 from memoryapp.engine.recall.config import RecallConfig, ScoringConfig
 
-NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 WEIGHTS = {"vector": 1.0, "full_text": 1.0, "trigram": 0.5}
 
 

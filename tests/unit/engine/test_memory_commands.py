@@ -1,4 +1,5 @@
 """Which chat turns are about memory itself (engine/chat/memory_commands.py): named phrasings, both languages."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,14 +7,35 @@ import pytest
 from memoryapp.engine.chat.memory_commands import Command, Intent, parse_command
 
 LISTING = [
-    "What do you remember about me?", "what do you know about me", "list my memories", "Show me my memories",
-    "What have you learned about me so far?", "What's in your memory?", "what memories do you have?",
-    "Hey, what do you remember about me?", "Could you please tell me what you know about me?",
-    "Show me everything you remember about me.", "What do you remember?",
-    "你记得我什么？", "你都记住了我哪些事", "你知道我什么", "列出我的记忆", "你对我了解多少？", "看看我的所有记忆",
-    "关于我你都记得什么", "你记住了哪些关于我的事", "你对我有哪些记忆", "说说你记得的关于我的事",
-    "What are my memories?", "Which memories do you have?", "list all memories", "What have you got on me?",
-    "What information do you have about me?", "你对我都知道些什么", "说说你对我的了解", "你存了我哪些信息",
+    "What do you remember about me?",
+    "what do you know about me",
+    "list my memories",
+    "Show me my memories",
+    "What have you learned about me so far?",
+    "What's in your memory?",
+    "what memories do you have?",
+    "Hey, what do you remember about me?",
+    "Could you please tell me what you know about me?",
+    "Show me everything you remember about me.",
+    "What do you remember?",
+    "你记得我什么？",
+    "你都记住了我哪些事",
+    "你知道我什么",
+    "列出我的记忆",
+    "你对我了解多少？",
+    "看看我的所有记忆",
+    "关于我你都记得什么",
+    "你记住了哪些关于我的事",
+    "你对我有哪些记忆",
+    "说说你记得的关于我的事",
+    "What are my memories?",
+    "Which memories do you have?",
+    "list all memories",
+    "What have you got on me?",
+    "What information do you have about me?",
+    "你对我都知道些什么",
+    "说说你对我的了解",
+    "你存了我哪些信息",
 ]
 FORGETTING = [
     ("Forget that I live in Berlin.", "I live in Berlin"),
@@ -41,12 +63,27 @@ FORGETTING = [
     ("你可以不用记着我养猫了", "我养猫"),
 ]
 ORDINARY = [
-    "forget it", "Never mind, forget it.", "Forget that, let's talk about Rust instead.", "How do I delete a file in Linux?", "delete the file foo.txt",
-    "remove duplicates from this list", "I forgot my keys", "Don't forget to buy milk",
-    "What do you know about mercury?", "what do you remember about my diet?", "What do you remember about Paris?",
-    "what do you think about me learning rust?", "I live in Berlin",
-    "show memory usage in linux", "list all memory leaks in this code", "What's the memory of a goldfish?",
-    "忘记带钥匙了", "我忘了密码怎么办", "忘了说，我明天出差", "你记得我喜欢什么吗", "我喜欢喝乌龙茶",
+    "forget it",
+    "Never mind, forget it.",
+    "Forget that, let's talk about Rust instead.",
+    "How do I delete a file in Linux?",
+    "delete the file foo.txt",
+    "remove duplicates from this list",
+    "I forgot my keys",
+    "Don't forget to buy milk",
+    "What do you know about mercury?",
+    "what do you remember about my diet?",
+    "What do you remember about Paris?",
+    "what do you think about me learning rust?",
+    "I live in Berlin",
+    "show memory usage in linux",
+    "list all memory leaks in this code",
+    "What's the memory of a goldfish?",
+    "忘记带钥匙了",
+    "我忘了密码怎么办",
+    "忘了说，我明天出差",
+    "你记得我喜欢什么吗",
+    "我喜欢喝乌龙茶",
 ]
 
 

@@ -4,6 +4,7 @@ A memory, a summary or a chat turn holding every block's closing tag (written as
 read it: other case, spaces inside) and a line telling the model to ignore its instructions goes
 through every prompt builder that carries such text. Each block must still close once, after that line.
 """
+
 from __future__ import annotations
 
 import re
@@ -46,7 +47,8 @@ def memory() -> Memory:
 def candidate() -> CandidateWithNeighbours:
     return CandidateWithNeighbours(
         candidate=Candidate(content=INJECTED, kind=MemoryKind.PREFERENCE, importance=0.6, confidence=0.8),
-        neighbours=[Neighbour(id=3, content=INJECTED, kind=MemoryKind.PREFERENCE)])
+        neighbours=[Neighbour(id=3, content=INJECTED, kind=MemoryKind.PREFERENCE)],
+    )
 
 
 def chat_prompt(numbered: bool) -> list[dict]:

@@ -1,4 +1,5 @@
 """The graph loop thread: results come back, and a slow coroutine becomes GraphUnavailable in time."""
+
 from __future__ import annotations
 
 import asyncio

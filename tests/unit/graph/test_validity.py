@@ -1,7 +1,8 @@
 """Which facts count at a time: pure checks of the filters and the recipe (no servers)."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from graphiti_core.search.search_config import EdgeReranker, EdgeSearchMethod
 from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
@@ -12,7 +13,7 @@ from memoryapp.graph.validity import is_valid as _valid
 from memoryapp.graph.validity import same_time as _same_time
 from memoryapp.graph.validity import search_filters as _filters
 
-NOW = datetime(2026, 1, 10, tzinfo=timezone.utc)
+NOW = datetime(2026, 1, 10, tzinfo=UTC)
 T0, T1 = NOW - timedelta(days=10), NOW - timedelta(days=5)
 
 
@@ -38,9 +39,13 @@ def test_it_keeps_everything_for_history():
 def test_it_pushes_the_same_rules_down_as_search_filters():
     as_of = _filters(T0, False)
     assert [[f.comparison_operator for f in group] for group in as_of.valid_at] == [
-        [ComparisonOperator.less_than_equal], [ComparisonOperator.is_null]]
+        [ComparisonOperator.less_than_equal],
+        [ComparisonOperator.is_null],
+    ]
     assert [[f.comparison_operator for f in group] for group in as_of.invalid_at] == [
-        [ComparisonOperator.is_null], [ComparisonOperator.greater_than]]
+        [ComparisonOperator.is_null],
+        [ComparisonOperator.greater_than],
+    ]
     current = _filters(None, False)
     assert current.expired_at is not None and current.valid_at is None
     history = _filters(None, True)
@@ -50,7 +55,10 @@ def test_it_pushes_the_same_rules_down_as_search_filters():
 def test_it_derives_its_recipe_without_mutating_graphitis():
     recipe = edge_hybrid_search_bfs_rrf()
     assert recipe.edge_config.search_methods == [
-        EdgeSearchMethod.bm25, EdgeSearchMethod.cosine_similarity, EdgeSearchMethod.bfs]
+        EdgeSearchMethod.bm25,
+        EdgeSearchMethod.cosine_similarity,
+        EdgeSearchMethod.bfs,
+    ]
     assert recipe.edge_config.reranker == EdgeReranker.rrf
     assert EdgeSearchMethod.bfs not in EDGE_HYBRID_SEARCH_RRF.edge_config.search_methods
     assert recipe.model_copy(update={"limit": 3}).limit == 3 and recipe.limit != 3

@@ -1,4 +1,5 @@
 """The walk's pure parts (memoryapp/graph/walk.py): which entities are hubs, and how facts become scores."""
+
 from __future__ import annotations
 
 from memoryapp.graph.walk import EntityTable, score_facts
@@ -6,8 +7,12 @@ from memoryapp.graph.walk import EntityTable, score_facts
 
 def table() -> EntityTable:
     # 200 memories: the user's node, Anna on 40 of them, Tomas on 2, Globex on 1.
-    return EntityTable(uuid_of={"Anna": "anna", "Tomas Berg": "tomas", "Globex": "globex"},
-                       mentions={"user": 150, "anna": 40, "tomas": 2, "globex": 1}, memories=200, user_uuid="user")
+    return EntityTable(
+        uuid_of={"Anna": "anna", "Tomas Berg": "tomas", "Globex": "globex"},
+        mentions={"user": 150, "anna": 40, "tomas": 2, "globex": 1},
+        memories=200,
+        user_uuid="user",
+    )
 
 
 def test_it_calls_the_user_and_an_entity_most_memories_name_hubs():

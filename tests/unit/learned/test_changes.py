@@ -1,5 +1,6 @@
 """The shipped change model gives the decisions recorded when it was trained (bench/train/changes.py),
 on the default embedder's vectors: retraining or a changed feature shows here."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,9 +26,13 @@ def test_the_shipped_weights_give_the_decisions_recorded_at_training():
 def test_a_resemblance_and_a_change_said_in_words_the_model_reads_apart():
     model = load(NAME)
     old = "My dog is Max"
+
     def replaces(new: str) -> float:
         v_new, v_old = np.asarray(get_embedder().embed([new, old]))
-        return model.probabilities(change_features.row(new, "fact", old, "fact", v_new, v_old))[0][model.classes.index("replaces")]
+        return model.probabilities(change_features.row(new, "fact", old, "fact", v_new, v_old))[0][
+            model.classes.index("replaces")
+        ]
+
     assert replaces("Max passed away, our dog now is a beagle called Juno") > model.meta["replace_threshold"]
     assert replaces("my sister's dog is Bella") < model.meta["replace_threshold"]
 

@@ -1,4 +1,5 @@
 """A shipped model runs with numpy alone, reads back exactly as written, and steps aside on another embedder."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,13 @@ from memoryapp.engine.learned.model import TrainedModel
 def _tiny(name: str, embedder: str, classes=("no", "yes"), outputs: int = 1) -> TrainedModel:
     rng = np.random.default_rng(3)
     layers = ((rng.normal(size=(4, 3)), rng.normal(size=3)), (rng.normal(size=(3, outputs)), rng.normal(size=outputs)))
-    return TrainedModel(name, layers, mean=np.zeros(4), scale=np.ones(4),
-                        meta={"embedder": embedder, "classes": list(classes), "threshold": 0.4})
+    return TrainedModel(
+        name,
+        layers,
+        mean=np.zeros(4),
+        scale=np.ones(4),
+        meta={"embedder": embedder, "classes": list(classes), "threshold": 0.4},
+    )
 
 
 def test_it_reads_back_the_decisions_it_was_saved_with(tmp_path):
@@ -39,7 +45,7 @@ def test_a_model_trained_on_another_embedder_is_not_used_and_the_operator_is_tol
         assert not [w for w in run_checks() if w.id == "memoryapp.W020"]
         settings.EMBEDDING_MODEL = "text-embedding-3-small"
         assert learned.usable("relevance") is None
-        warning, = [w for w in run_checks() if w.id == "memoryapp.W020"]
+        (warning,) = [w for w in run_checks() if w.id == "memoryapp.W020"]
         assert "relevance" in warning.msg and "python -m bench.train" in warning.hint
     finally:
         learned.load.cache_clear()

@@ -1,5 +1,6 @@
 """The shipped relevance weights (weights/relevance.npz) give the decisions recorded when they were trained,
 and its meta says what they were trained on."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +32,6 @@ def test_a_lone_exact_memory_ranks_first_among_its_candidates():
     row = pair_features(shape, [Candidate("I prefer Python for scripting", "preference", 0.76)])[0]
     named = dict(zip(FEATURES, row))
     assert named["cosine_below_best"] == 0 and named["cosine_rank"] == 0 and named["shared_words"] >= 2
-
 
 
 def test_the_meta_carries_the_relative_cut():

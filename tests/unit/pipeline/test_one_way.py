@@ -1,5 +1,6 @@
 """Background work starts one way: the engine names a job kind (engine/jobs.py) and the tasks layer
 registers the task that runs it. Nothing else in the app queues a Celery task or names one."""
+
 from __future__ import annotations
 
 import re
@@ -12,8 +13,11 @@ from memoryapp.celery import app as celery_app
 ROOT = Path(__file__).resolve().parents[3]
 # Starting a task by hand, or naming one: the seam alone may (and Celery's settings: beat's timetable
 # and the queue routes name tasks, as Celery wants, without importing them).
-QUEUEING = re.compile(r"\.delay\(|\.apply_async\(|delay_on_commit|send_task\(|\.signature\(|[\"']tasks\.\w"
-                      r"|^\s*(from tasks\b|import tasks\b)", re.MULTILINE)
+QUEUEING = re.compile(
+    r"\.delay\(|\.apply_async\(|delay_on_commit|send_task\(|\.signature\(|[\"']tasks\.\w"
+    r"|^\s*(from tasks\b|import tasks\b)",
+    re.MULTILINE,
+)
 ALLOWED = {"memoryapp/engine/jobs.py", "memoryapp/settings.py"}
 # The tasks layer defines and names its tasks, but starts none by hand either: its signal receivers and the
 # graph's drain ask through the seam too. One exception: an admin's re-run of a FailedTask sends the task
@@ -31,9 +35,12 @@ def _modules(*packages: str):
 
 
 def _found(pattern: re.Pattern, modules, allowed=frozenset()) -> list[str]:
-    return [f"{name}:{text.count(chr(10), 0, match.start()) + 1}: {match.group(0).strip()}"
-            for name, text in modules for match in pattern.finditer(text)
-            if (name, match.group(0).strip()) not in allowed]
+    return [
+        f"{name}:{text.count(chr(10), 0, match.start()) + 1}: {match.group(0).strip()}"
+        for name, text in modules
+        for match in pattern.finditer(text)
+        if (name, match.group(0).strip()) not in allowed
+    ]
 
 
 def test_it_queues_work_only_through_the_job_seam():

@@ -1,20 +1,34 @@
 """The forgetting formula and its category rules, on unsaved memories at a frozen moment."""
+
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from memoryapp.engine.learning.forgetting import Change, judge, relevance
 from memoryapp.models import Memory
 
-NOW = datetime(2026, 3, 1, 3, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 3, 0, tzinfo=UTC)
 
 
-def _memory(days_old: float, *, importance: float = 0.5, accesses: int = 0, kind: str = "fact",
-            lifecycle: str = "working", last_access_days: float | None = None) -> Memory:
-    return Memory(content="x", kind=kind, lifecycle=lifecycle, importance=importance, access_count=accesses,
-                  created_at=NOW - timedelta(days=days_old),
-                  last_accessed_at=None if last_access_days is None else NOW - timedelta(days=last_access_days))
+def _memory(
+    days_old: float,
+    *,
+    importance: float = 0.5,
+    accesses: int = 0,
+    kind: str = "fact",
+    lifecycle: str = "working",
+    last_access_days: float | None = None,
+) -> Memory:
+    return Memory(
+        content="x",
+        kind=kind,
+        lifecycle=lifecycle,
+        importance=importance,
+        access_count=accesses,
+        created_at=NOW - timedelta(days=days_old),
+        last_accessed_at=None if last_access_days is None else NOW - timedelta(days=last_access_days),
+    )
 
 
 def test_it_scores_by_the_documented_formula():

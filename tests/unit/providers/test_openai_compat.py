@@ -15,9 +15,13 @@ from tests.support.fixtures import configure_llm, llm_server, scripted_llm  # no
 from tests.support.llm_server import Delay, Fail, Garbage, ScriptedLLMServer, pseudo_embedding
 
 PROMPT = [{"role": "system", "content": "Answer with a JSON object."}, {"role": "user", "content": "Which style?"}]
-GOOD_EXTRACTION = json.dumps({
-    "candidates": [{"content": " Prefers functional style ", "kind": "preference", "importance": 0.8, "confidence": 0.9}]
-})
+GOOD_EXTRACTION = json.dumps(
+    {
+        "candidates": [
+            {"content": " Prefers functional style ", "kind": "preference", "importance": 0.8, "confidence": 0.9}
+        ]
+    }
+)
 
 
 class Pick(BaseModel):
@@ -139,8 +143,9 @@ def test_it_serves_embeddings_and_models(llm_server: ScriptedLLMServer) -> None:
 def test_it_picks_the_openai_provider_when_configured(
     llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    configure_llm(monkeypatch, OPENAI_BASE_URL=llm_server.url, OPENAI_API_KEY=None, LLM_MODEL="scripted",
-                  LLM_TIMEOUT_SECONDS="5")
+    configure_llm(
+        monkeypatch, OPENAI_BASE_URL=llm_server.url, OPENAI_API_KEY=None, LLM_MODEL="scripted", LLM_TIMEOUT_SECONDS="5"
+    )
     reset_llm()
     try:
         llm = get_llm()

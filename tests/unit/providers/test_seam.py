@@ -3,6 +3,7 @@
 What to ask a model and what to do without one are the engine's (memoryapp/engine/llm/); a provider
 that grew a domain method (extract, decide, summarise...) would bring prompts back under providers/.
 """
+
 from __future__ import annotations
 
 import inspect
