@@ -19,7 +19,7 @@ import numpy as np
 from django.conf import settings
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-RETRAIN_COMMAND = "python -m bench.train"
+RETRAIN_COMMAND = "manage.py train"
 _RULES_ONLY: ContextVar[bool] = ContextVar("rules_only", default=False)
 
 

@@ -46,7 +46,7 @@ def test_a_model_trained_on_another_embedder_is_not_used_and_the_operator_is_tol
         settings.EMBEDDING_MODEL = "text-embedding-3-small"
         assert learned.usable("relevance") is None
         (warning,) = [w for w in run_checks() if w.id == "memoryapp.W020"]
-        assert "relevance" in warning.msg and "python -m bench.train" in warning.hint
+        assert "relevance" in warning.msg and "manage.py train" in warning.hint
     finally:
         learned.load.cache_clear()
 
