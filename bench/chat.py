@@ -289,8 +289,8 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def _run(args: argparse.Namespace, settings, timezone) -> dict:
-    from memoryapp.engine.chat.relevance import MODEL_NAME
     from memoryapp.engine.learned.model import usable
+    from memoryapp.engine.learned.relevance import MODEL_NAME
     from memoryapp.engine.recall.recipes import RECALL_CHAT
 
     personas = load_personas(tuple(args.split))
@@ -376,7 +376,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "benchmark": "bench.chat",
         "embedding_model": settings.EMBEDDING_MODEL,
         "recipe": RECALL_CHAT.model_dump(mode="json"),
-        # learned: the trained relevance model chose (engine/chat/relevance.py); rules: the fixed gates.
+        # learned: the trained relevance model chose (engine/learned/relevance.py); rules: the fixed gates.
         "decider": "learned" if usable(MODEL_NAME) else "rules",
         "splits": args.split,
         "padded_to": args.pad,

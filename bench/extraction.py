@@ -20,7 +20,7 @@ observation_coverage at the shipped threshold; drawn to docs/img/extraction_pr_l
 (one point). Each extractor's `by_source` holds `written` (per split and language) and `locomo`.
 
 Extractors: `offline`, no model (`llm=None`) under `learned.rules_only()`: the hand-written rules;
-`learned`, no model: the trained default (engine/llm/learned_candidates.py); `openai`, the OpenAI-compatible client
+`learned`, no model: the trained default (engine/learned/extraction.py); `openai`, the OpenAI-compatible client
 against the scripted OpenAI-protocol server (tests/support/llm_server.py) answering each window with its
 labels. The second measures the plumbing (prompt building, parsing, validation, decisions applied), not a
 model: a perfect model's answers should come out whole.
@@ -171,7 +171,7 @@ def _extractor(name: str, stack):
         stack.enter_context(rules_only())  # the hand-written rules (engine/llm/defaults.py)
         return None, None
     if name == "learned":
-        return None, None  # no model: the trained default (engine/llm/learned_candidates.py)
+        return None, None  # no model: the trained default (engine/learned/extraction.py)
     from memoryapp.providers.llm.openai_compat import OpenAICompatibleLLM
     from tests.support.llm_server import ScriptedLLMServer
 

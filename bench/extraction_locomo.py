@@ -50,7 +50,7 @@ def _messages(turn: Turn) -> list[dict]:
 
 
 def learned_scores(turns: list[Turn], model) -> np.ndarray:
-    from memoryapp.engine.llm import learned_candidates as lc
+    from memoryapp.engine.learned import extraction as lc
 
     pieces, owner = [], []
     for n, turn in enumerate(turns):
@@ -106,8 +106,8 @@ def _point(chosen: np.ndarray, positive: np.ndarray) -> dict:
 
 def measure(path: Path) -> dict:
     """{"learned": {...}, "offline": {...}, "curve": [[recall, precision], ...]} on the file at `path`."""
+    from memoryapp.engine.learned.extraction import MODEL_NAME
     from memoryapp.engine.learned.model import usable
-    from memoryapp.engine.llm.learned_candidates import MODEL_NAME
 
     turns, cited, observations = load(path)
     positive = np.array([t.key in cited for t in turns])

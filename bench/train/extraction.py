@@ -1,6 +1,6 @@
 """Trains `extraction`: is this piece of a user's message worth remembering, and as which kind (one
 multi-class model with a `none` class), on the embedder's vectors plus cheap features
-(memoryapp/engine/llm/learned_candidates.py).
+(memoryapp/engine/learned/extraction.py).
 
 Data: bench/extraction_cases/train/*.jsonl (written for this project; see the README there). The dev
 windows (bench/extraction_cases/dev) choose the model (logistic regression or a small MLP) and the
@@ -43,7 +43,7 @@ def training_rows() -> tuple[list[dict], str]:
 def dev_pieces() -> tuple[list, list[str], list[tuple[str, int]]]:
     """Every scored piece of the dev windows with its label (the kind of the expected memory whose
     words it holds, else none) and its sentence (window id, index)."""
-    from memoryapp.engine.llm.learned_candidates import pieces
+    from memoryapp.engine.learned.extraction import pieces
 
     out, labels, sentences = [], [], []
     for window in load_windows(("dev",)):
@@ -64,7 +64,7 @@ def vectors(texts: list[str]) -> np.ndarray:
     """Embeddings, cached per text in var/ (never committed): a retrain embeds only new sentences."""
     from django.conf import settings
 
-    from memoryapp.engine.llm.learned_candidates import embed
+    from memoryapp.engine.learned.extraction import embed
 
     path = CACHE_DIR / f"extraction-{hashlib.sha256(settings.EMBEDDING_MODEL.encode()).hexdigest()[:12]}.npz"
     cached: dict[str, np.ndarray] = {}
@@ -126,8 +126,8 @@ def train(seed: int) -> dict:
     from django.conf import settings
     from sklearn.preprocessing import StandardScaler
 
+    from memoryapp.engine.learned.extraction import FEATURES, Piece, clauses_of, features, pieces_of
     from memoryapp.engine.learned.model import TrainedModel
-    from memoryapp.engine.llm.learned_candidates import FEATURES, Piece, clauses_of, features, pieces_of
 
     rows, data_hash = training_rows()
     # A training sentence is scored as the engine scores it: its pieces (a question's context clause).

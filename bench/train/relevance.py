@@ -5,7 +5,7 @@ memories it needs and those it may be handed); the thresholds (message, pair, re
 the dev personas together with the training turns scored out of fold (each persona by a model fitted
 without it); the holdout personas are only reported (their sha256 in the report). Candidates are simulated as recall proposes
 them: the persona's memories nearest the turn's query by cosine, at most CANDIDATES. Features:
-memoryapp/engine/chat/relevance.py, shared with the chat turn.
+memoryapp/engine/learned/relevance.py, shared with the chat turn.
 
     python -m bench.train relevance
 """
@@ -59,8 +59,9 @@ def turns_of(personas: list[Persona], distractors: int = 0) -> list[Turn]:
     """Each case as the chat turn sees it: its query (chat_query.py) and its candidates. `distractors`:
     the stores of that many other personas are added to each one's (never relevant to its turns), so a
     store of 14 written memories competes as the dev stores of 30 do."""
-    from memoryapp.engine.chat.chat_query import chat_recall_query, leans_on_previous
-    from memoryapp.engine.chat.relevance import CANDIDATES, Candidate
+    from memoryapp.engine.chat.chat_query import chat_recall_query
+    from memoryapp.engine.learned.relevance import CANDIDATES, Candidate
+    from memoryapp.engine.text import leans_on_previous
 
     turns = []
     for number, persona in enumerate(personas):
@@ -121,7 +122,7 @@ def features(
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
     """Rows, labels (1: the turn may be handed this memory) and (turn index, candidate index) per row.
     `given`: out-of-fold message probabilities to use instead of the whole model's (in training)."""
-    from memoryapp.engine.chat.relevance import MessageShape, needs_memory, pair_features
+    from memoryapp.engine.learned.relevance import MessageShape, needs_memory, pair_features
 
     rows, labels, where = [], [], []
     for t_index, turn in enumerate(turns):
@@ -179,7 +180,7 @@ def message_needs(turns: list[Turn], weights: np.ndarray, bias: float, given: di
     """Per turn, what the message gate compares with its threshold (1.0: the message asks in the first
     person singular and always passes, as relevance.message_needs_memory has it). `given`: out-of-fold
     probabilities to use instead of the whole model's."""
-    from memoryapp.engine.chat.relevance import asks_about_self, needs_memory
+    from memoryapp.engine.learned.relevance import asks_about_self, needs_memory
 
     given = given or {}
     return {
@@ -237,7 +238,7 @@ def train(seed: int) -> dict:
     from django.conf import settings
     from sklearn.preprocessing import StandardScaler
 
-    from memoryapp.engine.chat.relevance import CANDIDATES, FEATURES
+    from memoryapp.engine.learned.relevance import CANDIDATES, FEATURES
 
     train_personas = load_personas(("train",))
     train_turns, dev_turns = turns_of(train_personas, DISTRACTORS), turns_of(load_personas(("dev",)))

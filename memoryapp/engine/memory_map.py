@@ -17,7 +17,7 @@ from functools import lru_cache
 from memoryapp import graph
 from memoryapp.models import Memory, MemoryKind, MemoryStatus
 
-from .chat.relevance import names_in
+from .learned.relevance import names_in
 
 MAX_MEMORIES = 2000  # the newest; the page says when there are more
 MAX_NAMES = 300  # shared names drawn, the most shared first

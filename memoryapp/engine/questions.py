@@ -1,6 +1,6 @@
 """Whether a sentence asks something: one vocabulary, read by the extraction rules and model (a question
-is not memory material: engine/llm/defaults.py, learned_candidates.py), chat episodes (episode_rules.py)
-and the chat's relevance model (a message that asks: engine/chat/relevance.py, one of its features).
+is not memory material: engine/llm/defaults.py, engine/learned/extraction.py), chat episodes (episode_rules.py)
+and the chat's relevance model (a message that asks: engine/learned/relevance.py, one of its features).
 
 Narrow on purpose: an English question opens with an asking word or ends with a question mark; a Chinese
 one ends on a particle (吗, 呢, 嘛) or holds a form that only asks (是不是, 能不能, 为什么). Broader words

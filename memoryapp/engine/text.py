@@ -125,3 +125,70 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 def quoted(content: str) -> str:
     """A memory's words as Markdown text, never as markup."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(content.split()))
+
+
+# Words that point back at the previous turn, in a message too short to stand alone.
+POINTING_EN = frozenset(
+    "it that this those these them one ones first second third last former latter option options "
+    "instead either both other same then also".split()
+)
+POINTING_ZH = (
+    "那就",
+    "那么",
+    "那个",
+    "这个",
+    "那些",
+    "这些",
+    "第一",
+    "第二",
+    "第三",
+    "最后",
+    "方案",
+    "选项",
+    "还是",
+    "同样",
+    "它",
+    "那",
+    "这",
+    "呢",
+)
+SHORT_MESSAGE_TERMS = 4  # content words; a message with more stands on its own
+
+# The user speaking of themselves: in bench.chat's dev turns, 76 % of those that need a memory do,
+# against 22 % of general questions.
+FIRST_PERSON_EN = frozenset("i i'm im i've i'd i'll me my mine myself we we're our ours us".split())
+FIRST_PERSON_ZH = ("我", "咱", "俺", "本人")
+
+
+def plain(text: str) -> str:
+    """Case-folded, NFKC, punctuation and symbols (emoji included) as spaces."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    return "".join(ch if ch.isalnum() or ch in " '" else " " for ch in text)
+
+
+def content_words(message: str) -> list[str]:
+    """The message's words less function words (jieba's precise cut: one word per word, not its parts)."""
+    return [
+        w
+        for w in (w.strip() for w in jieba.cut(plain(message)))
+        if w and w not in EN_STOPWORDS and w not in ZH_STOPWORDS and w != "'"
+    ]
+
+
+def leans_on_previous(message: str) -> bool:
+    """A short message that points back ("ok, go with the first option", "那就按第二个方案", "what about
+    Saturday then?") or has almost no content of its own."""
+    terms = content_words(message)
+    if len(terms) <= 1:
+        return True
+    if len(terms) > SHORT_MESSAGE_TERMS:
+        return False
+    words = set(re.findall(r"[a-z']+", plain(message)))
+    return bool(words & POINTING_EN) or any(marker in message for marker in POINTING_ZH)
+
+
+def speaks_of_user(text: str) -> bool:
+    text = unicodedata.normalize("NFKC", text).replace("’", "'")
+    # "US" in capitals is the country, not "us".
+    words = {w.casefold() for w in re.findall(r"[A-Za-z']+", text) if w != "US"}
+    return bool(words & FIRST_PERSON_EN) or any(marker in text for marker in FIRST_PERSON_ZH)

@@ -26,8 +26,8 @@ def warm_chat() -> None:
     (~4 s under load), the trained relevance model, and the configured model's client (its imports and
     TLS context, ~0.5 s)."""
     try:
-        from memoryapp.engine.chat import relevance
         from memoryapp.engine.chat.chat_query import chat_recall_query
+        from memoryapp.engine.learned import relevance
         from memoryapp.engine.learned.model import usable
         from memoryapp.providers.llm import get_llm
 

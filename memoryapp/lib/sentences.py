@@ -161,3 +161,14 @@ def trimmed(sentence: str) -> str:
     while text and text[-1] in ";；。." and not (text[-1] == "." and ends_abbreviated(text)):
         text = text[:-1].rstrip()
     return text
+
+
+MAX_SENTENCE_CHARS = 500  # longer is a pasted blob, not something to remember
+
+# A sentence that leans on the one before by a pronoun or "there"/"then" ("She works as a nurse there",
+# "my lease ends then", "那边房租便宜"): kept with it, so the memory names whom, where and when.
+POINTS_BACK = re.compile(
+    r"\b(?:them|it|this|these|those|she|he|her|him|they|there|then)\b|^\W*that\b"
+    r"|这个|那个|这些|那些|它们?|这样|她|他|那边|那里|那儿|那时",
+    re.I,
+)

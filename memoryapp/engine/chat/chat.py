@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
+from ..learned import relevance
 from ..learned.model import usable
 from ..learning.extraction import EnqueueExtraction, on_user_turn
 from ..llm import CONFIGURED, ModelChoice, replies, resolve
@@ -35,7 +36,7 @@ from ..memories.validation import has_nul
 from ..recall import access
 from ..recall.recipes import RECALL_CHAT, RECALL_CHAT_CANDIDATES, RECALL_CHAT_GENERAL
 from ..text import count_tokens
-from . import chat_end, citations, compaction, memory_commands, offer, relevance
+from . import chat_end, citations, compaction, memory_commands, offer
 from .chat_query import ChatQuery, chat_recall_query
 from .context import Budget, build_messages, fit_memories, memories_block
 

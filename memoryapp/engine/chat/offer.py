@@ -14,7 +14,7 @@ same 380 tokens per turn).
 
 from __future__ import annotations
 
-from . import relevance
+from ..learned import relevance
 
 CANDIDATES = 100  # what recall proposes (its vector retriever's own limit)
 MEMORY_TOKENS = 700  # the most a turn's memories may cost a model (the window's memory budget is larger)

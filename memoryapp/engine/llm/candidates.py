@@ -1,7 +1,7 @@
 """Task: the candidate memories a window of conversation proposes (extraction's first call).
 
 With a model: one `complete_json` call answered as `ExtractionResult`; nothing the user said, no call.
-Without one: the trained model `extraction` (learned_candidates.py) when one fits the configured
+Without one: the trained model `extraction` (engine/learned/extraction.py) when one fits the configured
 embedder, else the rules in defaults.py. Either way secrets are dropped here, and again by the pipeline
 before anything is written; a model's wording that lost a value of the user's sentence is replaced by
 that sentence (fidelity.py).
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..learned import extraction as learned_extraction
 from ..learned.model import usable
 from ..sensitive import contains_sensitive
-from . import defaults, learned_candidates
+from . import defaults
 from .delimiters import has_user_turn, quoted, render_conversation
 from .fidelity import faithful
-from .schemas import ExtractionResult
+from .schemas import Candidate, ExtractionResult
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -63,9 +64,17 @@ def build_extraction_messages(conversation: Sequence[dict]) -> list[dict]:
 def extract_candidates(messages: list[dict], llm: LLMProvider | None) -> ExtractionResult:
     """Candidate memories about the user from conversation turns; raises ProviderError when the model fails."""
     if llm is None:
-        model = usable(learned_candidates.MODEL_NAME)
+        model = usable(learned_extraction.MODEL_NAME)
         if model is not None:
-            return learned_candidates.extract_candidates(messages, model)
+            kept = learned_extraction.extract(messages, model)
+            return ExtractionResult(
+                candidates=[
+                    Candidate(
+                        content=k.content, kind=k.kind, importance=defaults.IMPORTANCE[k.kind], confidence=k.confidence
+                    )
+                    for k in kept
+                ]
+            )
         return defaults.extract_candidates(messages)
     if not has_user_turn(messages):
         return ExtractionResult()  # nothing the user said: no call

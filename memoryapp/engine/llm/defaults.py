@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from memoryapp.lib.scripts import HAN, HAN_RUN, is_mostly_cjk
-from memoryapp.lib.sentences import sentence_spans, trimmed
+from memoryapp.lib.sentences import MAX_SENTENCE_CHARS, POINTS_BACK, sentence_spans, trimmed
 
 from ..learned.slots import may_replace
 from ..questions import is_question
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 P, F, G, L = MemoryKind.PREFERENCE, MemoryKind.FACT, MemoryKind.GOAL, MemoryKind.LESSON
 IMPORTANCE = {P: 0.6, F: 0.7, G: 0.7, L: 0.6}
 CONFIDENCE = 0.6
-MAX_SENTENCE_CHARS = 500  # longer is a pasted blob, not something to remember
 CROSS_KIND_SIMILARITY = 0.5  # a change may supersede a memory of another kind this close
 COMPACT_CHARS = 1200  # an extractive rolling summary: about a sixth of the history budget
 PROMOTE_MIN_IMPORTANCE = 0.7  # a memory that keeps mattering becomes core when it is this important
@@ -199,15 +198,6 @@ def classify(sentence: str) -> MemoryKind | None:
         if pattern.search(bare):
             return kind
     return None
-
-
-# A sentence that leans on the one before by a pronoun or "there"/"then" ("She works as a nurse there",
-# "my lease ends then", "那边房租便宜"): kept with it, so the memory names whom, where and when.
-POINTS_BACK = re.compile(
-    r"\b(?:them|it|this|these|those|she|he|her|him|they|there|then)\b|^\W*that\b"
-    r"|这个|那个|这些|那些|它们?|这样|她|他|那边|那里|那儿|那时",
-    re.I,
-)
 
 
 def _user_sentences(messages: list[dict]) -> Iterator[str]:

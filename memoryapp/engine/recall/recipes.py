@@ -40,7 +40,7 @@ RECALL_CHAT = RecallConfig(
     episode_min_cosine=0.35,
 )
 RECALL_CHAT_GENERAL = RECALL_CHAT.model_copy(update={"min_cosine": 0.40})
-# With the trained relevance model (engine/chat/relevance.py) the gates above are the fallback: recall
+# With the trained relevance model (engine/learned/relevance.py) the gates above are the fallback: recall
 # proposes the 10 nearest by meaning, ungated, and the model keeps what the turn needs (at most 3).
 RECALL_CHAT_CANDIDATES = RECALL_CHAT.model_copy(update={"limit": 10, "min_cosine": -1.0})
 

@@ -1,4 +1,4 @@
-"""The trained relevance model choosing what a chat turn is handed (engine/chat/relevance.py), through the
+"""The trained relevance model choosing what a chat turn is handed (engine/learned/relevance.py), through the
 real chat turn with no language model: named bilingual scenarios the fixed cosine gates got wrong, and
 the citations that follow from them."""
 

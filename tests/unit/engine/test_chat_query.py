@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine.chat.chat_query import chat_recall_query, is_small_talk, leans_on_previous
+from memoryapp.engine.chat.chat_query import chat_recall_query, is_small_talk
+from memoryapp.engine.text import leans_on_previous
 
 DOCKER = "My Docker builds keep timing out on the network."
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from memoryapp.engine.learned import extraction as learned_extraction
 from memoryapp.engine.learned.model import rules_only, usable
-from memoryapp.engine.llm import learned_candidates
 from memoryapp.engine.llm.candidates import extract_candidates
 from memoryapp.engine.llm.schemas import MemoryKind
 
@@ -25,7 +25,7 @@ def rules_learn(*turns: str) -> dict[str, MemoryKind]:
 
 
 def test_the_shipped_model_is_the_no_model_default() -> None:
-    assert usable(learned_candidates.MODEL_NAME) is not None
+    assert usable(learned_extraction.MODEL_NAME) is not None
 
 
 @pytest.mark.parametrize(
@@ -89,10 +89,10 @@ def test_a_secret_said_in_words_learns_nothing(said: str) -> None:
 
 
 def test_loading_the_shipped_weights_gives_the_decisions_training_made() -> None:
-    model = usable(learned_candidates.MODEL_NAME)
+    model = usable(learned_extraction.MODEL_NAME)
     probe = model.meta["probe"]
-    pieces = [learned_candidates.Piece(p["text"], p["previous"]) for p in probe]
-    keep, _kinds = learned_candidates.score(model, pieces, learned_candidates.embed([p.text for p in pieces]))
+    pieces = [learned_extraction.Piece(p["text"], p["previous"]) for p in probe]
+    keep, _kinds = learned_extraction.score(model, pieces, learned_extraction.embed([p.text for p in pieces]))
     assert np.allclose(keep, [p["keep"] for p in probe], atol=1e-4)
     assert [k >= model.threshold for k in keep] == [p["keep"] >= model.threshold for p in probe]
 

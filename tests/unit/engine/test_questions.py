@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memoryapp.engine.chat.relevance import MessageShape, asks_about_self
+from memoryapp.engine.learned.relevance import MessageShape, asks_about_self
 from memoryapp.engine.llm.defaults import classify
 from memoryapp.engine.questions import asks, is_question, wants
 

@@ -1,11 +1,11 @@
-"""What a message names that the user's memories name as someone close to them (engine/chat/relevance.py):
+"""What a message names that the user's memories name as someone close to them (engine/learned/relevance.py):
 the cue that lets a third-person question about them past the message gate."""
 
 from __future__ import annotations
 
 import pytest
 
-from memoryapp.engine.chat.relevance import names_in, shares_a_name
+from memoryapp.engine.learned.relevance import names_in, shares_a_name
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from django.conf import settings
 
-from memoryapp.engine.chat.relevance import FEATURES, MODEL_NAME, Candidate, MessageShape, pair_features
 from memoryapp.engine.learned.model import load
+from memoryapp.engine.learned.relevance import FEATURES, MODEL_NAME, Candidate, MessageShape, pair_features
 
 
 def test_the_shipped_weights_reproduce_the_recorded_decisions():

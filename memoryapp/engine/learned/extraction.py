@@ -7,7 +7,8 @@ sentence that only says more about the one before it joins that memory (`_merged
 Questions stay a rule (a piece shaped like a question is never a memory), and `contains_sensitive` still
 drops secrets before the model is asked: a secret anywhere in a sentence drops every piece of it.
 The sentence split, the joining of a sentence that points back and the trimming are the rules'
-(defaults.py), so both defaults store the same words for the same sentence.
+(memoryapp/lib/sentences.py), so both defaults store the same words for the same sentence. The caller
+(engine/llm/candidates.py) turns what is kept into candidates.
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from memoryapp.lib.scripts import HAN, LATIN
-from memoryapp.lib.sentences import clauses, sentence_spans, trimmed
+from memoryapp.lib.sentences import MAX_SENTENCE_CHARS, POINTS_BACK, clauses, sentence_spans, trimmed
 from memoryapp.lib.values import values_in
+from memoryapp.models import MemoryKind, normalise_content
 
-from ..learned.model import TrainedModel
 from ..questions import REQUEST_EN, REQUEST_ZH, is_question
 from ..sensitive import contains_sensitive
-from . import defaults
-from .schemas import Candidate, ExtractionResult, MemoryKind, normalise_content
+from .model import TrainedModel
 
 MODEL_NAME = "extraction"
 FEATURES = ("embedding", "first_person", "question_shape", "log_length", "previous_asks", "cjk_share")
@@ -100,11 +100,7 @@ def user_sentences(messages: list[dict]) -> Iterator[tuple[int, str, str, str]]:
             continue
         for span in sentence_spans(content):
             sentence, said, joined = span.text, span.text, ""
-            if (
-                before
-                and defaults.POINTS_BACK.search(sentence)
-                and len(before) + len(sentence) <= defaults.MAX_SENTENCE_CHARS
-            ):
+            if before and POINTS_BACK.search(sentence) and len(before) + len(sentence) <= MAX_SENTENCE_CHARS:
                 said = content[before_start : span.end] if before_start is not None else _glued(before, sentence)
                 joined = before
             before, before_start = sentence, span.start
@@ -189,11 +185,7 @@ def _joined(sentence: str, parts: list[str]) -> str:
     # The clause it leans on, or the head of a list ("My go-to snacks: almonds, ...").
     if (
         first > 0
-        and (
-            _CONTINUES.search(parts[0])
-            or defaults.POINTS_BACK.search(parts[0])
-            or every[first - 1].endswith((":", "："))
-        )
+        and (_CONTINUES.search(parts[0]) or POINTS_BACK.search(parts[0]) or every[first - 1].endswith((":", "：")))
         and not is_question(every[first - 1])
     ):
         parts = [every[first - 1], *parts]
@@ -216,7 +208,7 @@ def _joined(sentence: str, parts: list[str]) -> str:
 def _usable(piece: Piece) -> bool:
     bare = piece.text.rstrip(" .!。！；;,，")
     return (
-        3 <= len(bare) <= defaults.MAX_SENTENCE_CHARS
+        3 <= len(bare) <= MAX_SENTENCE_CHARS
         and not is_question(piece.text)
         and not contains_sensitive(piece.said or piece.text)
     )
@@ -262,7 +254,7 @@ def _one_thought(last: _Kept, item: _Kept, user_turns: list[int]) -> bool:
     """Whether `item` says more about `last`: in the same message, the same kind and not opening on the
     user ("I like my coffee black. No sugar, no milk."); in the same message or the user's next one,
     opening by pointing back or following a set-up ("Quick thing about my sister Emma." / "She's vegan.")."""
-    if len(last.text) + len(item.text) >= defaults.MAX_SENTENCE_CHARS:
+    if len(last.text) + len(item.text) >= MAX_SENTENCE_CHARS:
         return False
     same = last.message == item.message
     nxt = same or (
@@ -308,21 +300,28 @@ def _merged(kept: list[_Kept], user_turns: list[int] | None = None, contents: li
     return [item for item in out if not item.setup_only]
 
 
-def extract_candidates(messages: list[dict], model: TrainedModel) -> ExtractionResult:
+@dataclass(frozen=True)
+class Kept:
+    """A memory the model keeps: the user's words, its kind, how sure the model is."""
+
+    content: str
+    kind: MemoryKind
+    confidence: float
+
+
+def extract(messages: list[dict], model: TrainedModel) -> list[Kept]:
+    """What the model keeps of the conversation's user turns, at most 20, in the order said."""
     said = [p for p in pieces(messages) if _usable(p)]
     keep, kinds = score(model, said, embed([p.text for p in said]))
     user_turns = [n for n, m in enumerate(messages) if m.get("role") == "user"]
     message_texts = [str(m.get("content") or "") for m in messages]
     kept = _merged(_kept_per_sentence(said, keep, kinds, model.threshold), user_turns, message_texts)
     contents = [trimmed(k.text) for k in kept]
-    found: dict[str, Candidate] = {}
+    found: dict[str, Kept] = {}
     for item, content in zip(kept, contents, strict=True):
         key = normalise_content(content)
         # A sentence joined into a later one ("...network. I have to run them through proxy-env") is kept there.
         if not key or key in found or any(content != other and content in other for other in contents):
             continue
-        kind = MemoryKind(item.kind)
-        found[key] = Candidate(
-            content=content, kind=kind, importance=defaults.IMPORTANCE[kind], confidence=round(item.probability, 3)
-        )
-    return ExtractionResult(candidates=list(found.values())[:20])
+        found[key] = Kept(content, MemoryKind(item.kind), round(item.probability, 3))
+    return list(found.values())[:20]

@@ -30,8 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..questions import wants
-from ..text import EN_STOPWORDS, ZH_STOPWORDS, has_cjk
-from .chat_query import content_words, leans_on_previous, speaks_of_user
+from ..text import EN_STOPWORDS, ZH_STOPWORDS, content_words, has_cjk, leans_on_previous, speaks_of_user
 
 MODEL_NAME = "relevance"
 CANDIDATES = 10  # what recall proposes to the model; the prompt still takes at most 3
