@@ -11,8 +11,10 @@ are added; where it is off, slow or down, the page is complete without them.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from memoryapp import graph
 from memoryapp.models import Memory, MemoryKind, MemoryStatus
@@ -86,7 +88,8 @@ def build(user, *, with_graph: bool = True) -> dict:
     ]
     links = [[f"m{new}", f"m{old}", "supersedes"] for new, old in pairs]
 
-    memories, chats = [], {}
+    memories: list[dict] = []
+    chats: dict[int, dict] = {}
     for r in rows:
         memories.append(
             {
@@ -116,7 +119,8 @@ def build(user, *, with_graph: bool = True) -> dict:
     for name, held in shared:
         links += [[f"m{i}", f"n:{name}", "name"] for i in sorted(held)]
 
-    entities, state = [], "off"
+    entities: list[dict] = []
+    state = "off"
     if with_graph and graph.graph_enabled():
         entities, state = _graph_part(user.pk, rows, links)
     return {
@@ -131,7 +135,7 @@ def build(user, *, with_graph: bool = True) -> dict:
     }
 
 
-def _graph_part(user_id: int, rows: list[dict], links: list[list]) -> tuple[list[dict], str]:
+def _graph_part(user_id: int, rows: Sequence[Mapping[str, Any]], links: list[list]) -> tuple[list[dict], str]:
     """The graph's entities linked to the memories whose episodes mention them, and its facts; ("unavailable")
     when it did not answer in time."""
     try:
@@ -139,7 +143,8 @@ def _graph_part(user_id: int, rows: list[dict], links: list[list]) -> tuple[list
     except graph.GraphUnavailable:
         return [], "unavailable"
     by_episode = {r["graph_episode_id"]: r["id"] for r in rows if r["graph_episode_id"]}
-    entities, drawn = [], {}
+    entities: list[dict] = []
+    drawn: dict[str, dict[str, Any]] = {}
     for entity in found.entities:
         mentioned = sorted({by_episode[e] for e in entity.episode_ids if e in by_episode})
         if not mentioned:

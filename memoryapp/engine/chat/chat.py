@@ -401,7 +401,9 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
             role=Role.ASSISTANT,
             content=text,
             token_count=count_tokens(text),
-            memory_command=turn.answer.record(turn.command) if turn.answer is not None else None,
+            memory_command=turn.answer.record(turn.command)
+            if turn.answer is not None and turn.command is not None
+            else None,
         )
         Citation.objects.bulk_create(
             [

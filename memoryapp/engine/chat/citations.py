@@ -44,8 +44,9 @@ def pieces(text: str, offered: int) -> list[Piece]:
     for marker in _markers(text):
         out.append(text[at : marker.start()])
         valid = [n for n in numbers(marker) if 1 <= n <= offered]
-        if not valid and text[marker.start() - 1 : marker.start()] == " ":
-            out[-1] = out[-1][:-1]  # "tea [9]." reads "tea." once the invented marker is gone
+        last = out[-1]
+        if not valid and isinstance(last, str) and text[marker.start() - 1 : marker.start()] == " ":
+            out[-1] = last[:-1]  # "tea [9]." reads "tea." once the invented marker is gone
         out.extend(valid)
         at = marker.end()
     out.append(text[at:])
@@ -75,7 +76,7 @@ class MarkerStream:
         text = self.held + delta
         tail = _OPENING.search(text)
         outside_code = tail and (self.ticks + text.count("`", 0, tail.start())) % 2 == 0
-        keep = tail.start() if outside_code else len(text)
+        keep = tail.start() if tail is not None and outside_code else len(text)
         self.held = text[keep:]
         return self._emit(text[:keep])
 

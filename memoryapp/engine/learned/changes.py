@@ -81,7 +81,7 @@ def choose(
     # Only a memory of the same slot can be replaced (engine/learned/slots.py): a new job never replaces a home.
     p[[not may_replace(new, n.content) for n in neighbours], CLASSES.index(REPLACES)] = 0.0
     verdict = _model_verdict(model, p)
-    if verdict.label == REPLACES and restated(new, neighbours[verdict.index].content):
+    if verdict.label == REPLACES and verdict.index is not None and restated(new, neighbours[verdict.index].content):
         verdict = Verdict(RESTATES, verdict.index, verdict.probability)  # the same value again: no change
     if verdict.label == OTHER:
         verdict = slot_verdict(p, new, neighbours)

@@ -83,7 +83,7 @@ class TrainedModel:
             mean=self.mean,
             scale=self.scale,
             meta=np.array(json.dumps(self.meta, sort_keys=True)),
-            **{k: v.astype(np.float32) for k, v in arrays.items()},
+            **{k: v.astype(np.float32) for k, v in arrays.items()},  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
         )
         return path
 

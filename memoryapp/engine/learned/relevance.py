@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -272,7 +273,7 @@ def choose(
     if not candidates:
         return []
     need = needs_memory(*part(model, "message"), query_vector)
-    allowed = range(len(candidates))
+    allowed: Sequence[int] = range(len(candidates))
     if not message_needs_memory(model, query_vector, message):
         names = names_in(message)
         allowed = [i for i, c in enumerate(candidates) if names and shares_a_name(names, c.content)]

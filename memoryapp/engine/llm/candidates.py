@@ -66,13 +66,13 @@ def extract_candidates(messages: list[dict], llm: LLMProvider | None) -> Extract
     if llm is None:
         model = usable(learned_extraction.MODEL_NAME)
         if model is not None:
-            kept = learned_extraction.extract(messages, model)
+            learned = learned_extraction.extract(messages, model)
             return ExtractionResult(
                 candidates=[
                     Candidate(
                         content=k.content, kind=k.kind, importance=defaults.IMPORTANCE[k.kind], confidence=k.confidence
                     )
-                    for k in kept
+                    for k in learned
                 ]
             )
         return defaults.extract_candidates(messages)

@@ -269,14 +269,14 @@ def _decide_learned(model, i: int, item: CandidateWithNeighbours) -> Decision:
     verdict = changes.choose(
         model, candidate.content, candidate.kind.value, vectors[0], existing, rules=rules_see_a_change
     )
-    if verdict.label == changes.REPLACES:
+    if verdict.label == changes.REPLACES and verdict.index is not None:
         return Decision(
             candidate_index=i,
             action=DecisionAction.UPDATE,
             target_id=neighbours[verdict.index].id,
             reason=f"stated a change (learned, p={verdict.probability:.2f})",
         )
-    if verdict.label == changes.RESTATES:
+    if verdict.label == changes.RESTATES and verdict.index is not None:
         return Decision(
             candidate_index=i,
             action=DecisionAction.SKIP,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -190,7 +190,10 @@ def format_first_error(exc: ValidationError) -> tuple[str, str | None]:
     return readable_error(error, error["loc"])
 
 
-def parse(model: type[BaseModel], data: dict) -> BaseModel:
+Parsed = TypeVar("Parsed", bound=BaseModel)
+
+
+def parse(model: type[Parsed], data: dict) -> Parsed:
     try:
         return model.model_validate(data)
     except ValidationError as exc:

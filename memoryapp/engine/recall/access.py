@@ -63,7 +63,7 @@ def flush_access() -> int:
     counts: dict[int, int] = {}
     chats: dict[int, list[int]] = {}
     for field, n in client.hgetall(batch_key).items():
-        memory_id, _, conversation_id = field.decode().partition(":")
+        memory_id, _, conversation_id = (field.decode() if isinstance(field, bytes) else field).partition(":")
         counts[int(memory_id)] = counts.get(int(memory_id), 0) + int(n)
         if conversation_id:
             chats.setdefault(int(memory_id), []).append(int(conversation_id))

@@ -167,7 +167,7 @@ def _month_moment(now: datetime, month: int, year: int | None) -> datetime | Non
 
 
 def _named_moments(text: str, lowered: str, now: datetime) -> list[datetime]:
-    found: list[datetime] = []
+    found: list[datetime | None] = []  # a month that is now counts as None, dropped at the end
     for prefixed, prefixed_year, bare, bare_year in _EN_MONTH.findall(lowered):
         name = prefixed or bare
         month = next(i for i, m in enumerate(MONTHS_EN, start=1) if m.startswith(name[:3]))

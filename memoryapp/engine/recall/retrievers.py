@@ -210,10 +210,10 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     with connection.cursor() as plain, _session_settings(plain, wanted), _bound_cursor() as cursor:
         cursor.execute(sql, params)
         for src, memory_id, score, rank, cosine, importance, valid_from, kind in cursor.fetchall():
-            found = candidates.setdefault(memory_id, Candidate(memory_id))
-            found.ranks[src], found.raw[src] = int(rank), float(score)
-            found.cosine, found.importance, found.valid_from = float(cosine or 0), importance, valid_from
-            found.kind = kind
+            hit = candidates.setdefault(memory_id, Candidate(memory_id))
+            hit.ranks[src], hit.raw[src] = int(rank), float(score)
+            hit.cosine, hit.importance, hit.valid_from = float(cosine or 0), importance, valid_from
+            hit.kind = kind
     return candidates
 
 
