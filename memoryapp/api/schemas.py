@@ -6,7 +6,7 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from ninja import Schema
+from ninja import ModelSchema, Schema
 from pydantic import BeforeValidator, ConfigDict, Field
 
 from memoryapp.engine.memories.validation import MemoryFields, MemoryPatch, Text
@@ -40,25 +40,20 @@ class ReplacementOut(Schema):
     valid_from: datetime
 
 
-class MemoryOut(Schema):
-    id: int
-    content: str
-    kind: str
-    lifecycle: str
-    importance: float
-    confidence: float
-    status: str
-    access_count: int
-    last_accessed_at: datetime | None
-    valid_from: datetime
-    valid_until: datetime | None
-    source: str
+class MemoryOut(ModelSchema):
+    """A memory as the API shows it: the fields listed in Meta, no vector and no search column."""
+
     source_conversation_id: int | None
     # Situations in which the memory helps, searched beside its content; [] until a model writes some.
     cues: list[str]
-    created_at: datetime
-    updated_at: datetime
     replaced_by: ReplacementOut | None = None  # set on a version that is no longer current
+
+    class Meta:
+        model = Memory
+        fields = [
+            "id", "content", "kind", "lifecycle", "importance", "confidence", "status", "access_count",
+            "last_accessed_at", "valid_from", "valid_until", "source", "created_at", "updated_at",
+        ]  # fmt: skip
 
     @staticmethod
     def resolve_replaced_by(memory: Memory) -> Memory | None:
