@@ -89,6 +89,7 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
         {
             "conversations": services.listed_conversations(request.user, query),
             "conversation": Conversation(pk=int(current)) if current and current.isdigit() else None,
+            "q": query,  # an empty result says "no chats match", not "no chats yet"
         },
     )
 

@@ -5,10 +5,13 @@ import re
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from conversations import services
 from conversations.markdown import render_markdown
 from memoryapp.engine.chat.citations import MARKER, numbers
+from memoryapp.engine.memories.validation import SECRET_NAMES
+from memoryapp.engine.sensitive import find_secret
 from memoryapp.models import Memory
 
 register = template.Library()
@@ -58,3 +61,17 @@ def command_memories(message) -> list[Memory]:
     websocket's frames come with them loaded, since a consumer renders where no query may run."""
     loaded = getattr(message, "commanded_memories", None)
     return loaded if loaded is not None else services.command_memories(message)
+
+
+@register.filter
+def withheld(message) -> str:
+    """For a user's message that holds a secret: what the chat tells them it will not keep (the extractor
+    drops it silently; without a word the user may believe it was kept). "" otherwise."""
+    if message.role != "user" or message.memory_command:
+        return ""
+    kind = find_secret(message.content)
+    if kind is None:
+        return ""
+    return _("I won't keep %(secret)s: passwords, keys, card and ID numbers are never stored.") % {
+        "secret": SECRET_NAMES[kind]
+    }

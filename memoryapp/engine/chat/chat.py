@@ -174,7 +174,12 @@ def start_turn(
         [as_remembered(item.memory) for item in recalled], min(budget, offer.MEMORY_TOKENS) if for_model else budget
     )
     prompt = build_messages(
-        history, fitted, window_tokens=WINDOW_TOKENS, earlier=conversation.summary, numbered=for_model
+        history,
+        fitted,
+        window_tokens=WINDOW_TOKENS,
+        earlier=conversation.summary,
+        numbered=for_model,
+        memory_on=memory_used,
     )
     if not for_model:  # a model's turn counts only what its reply used, in finish_turn
         access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)

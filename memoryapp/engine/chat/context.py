@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..llm.defaults import MEMORY_OFF_LINE
 from ..llm.delimiters import format_earlier_block, format_memories_block, format_numbered_memories_block, quoted
 from ..text import count_tokens
 
@@ -111,12 +112,14 @@ def build_messages(
     system_prompt: str = SYSTEM_PROMPT,
     earlier: str = "",
     numbered: bool = False,
+    memory_on: bool = True,
 ) -> list[dict]:
     """System prompt (+ memories block, + the summary of the chat's turns that no longer fit) followed by
     the recent history that fits, ending with the user turn. The summary is paid from the history budget.
-    `numbered`: the memories are numbered for a model to mark what it used (CITE_INSTRUCTION)."""
+    `numbered`: the memories are numbered for a model to mark what it used (CITE_INSTRUCTION); `memory_on`
+    False: the chat neither uses nor keeps memories, and the prompt says so (MEMORY_OFF)."""
     budget = Budget.for_window(window_tokens)
-    system = system_prompt
+    system = system_prompt if memory_on else f"{system_prompt} {MEMORY_OFF_LINE}"
     fitted = fit_memories(memories, budget.memories)
     if fitted:
         cite = f" {CITE_INSTRUCTION}" if numbered else ""

@@ -27,6 +27,7 @@ from ..errors import EngineError
 from ..llm import CONFIGURED, ModelChoice, resolve
 from ..llm.candidates import extract_candidates
 from ..llm.decisions import decide
+from ..llm.defaults import is_offline_notice
 from ..llm.schemas import Candidate, CandidateWithNeighbours, DecisionAction, MemoryKind
 from ..memories import write
 from ..memories.validation import MAX_CONTENT_LENGTH
@@ -68,6 +69,8 @@ def remember_message(
         return Remembered(refused=_("Memory is off for this chat, so nothing was saved."))
     if message.memory_command:
         return Remembered(refused=_("This message is about memory itself; there is nothing in it to remember."))
+    if message.role != Role.USER and is_offline_notice(message.content):
+        return Remembered(refused=_("This is the app's own notice that no model is configured; it is not kept."))
     candidates = _candidates(message, llm)
     secret = contains_sensitive(message.content)
     if not candidates:

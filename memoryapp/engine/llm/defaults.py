@@ -321,23 +321,44 @@ def _topic_tokens(text: str) -> set[str]:
     return words
 
 
+# A temporary chat, or a user whose memory is off: the chat's prompt carries this line (context.py), so a
+# model never claims to remember and the offline reply says memory is off instead of "no memory matches".
+MEMORY_OFF_LINE = "Memory is off in this chat: no memories are shown, and nothing said here is kept."
+
+
+OFFLINE_HEAD_ZH = "尚未配置语言模型，所以我无法真正回答（离线模式；设置 OPENAI_BASE_URL 或 OPENAI_API_KEY 即可接入）。"
+OFFLINE_HEAD_EN = (
+    "No language model is configured, so I can't give a real answer "
+    "(offline mode; set OPENAI_BASE_URL or OPENAI_API_KEY to connect one)."
+)
+
+
+def is_offline_notice(text: str) -> bool:
+    """The offline reply's own words: the app's notice, never something the user said or should keep."""
+    return text.lstrip().startswith((OFFLINE_HEAD_EN, OFFLINE_HEAD_ZH))
+
+
 def _offline_reply(messages: list[dict]) -> str:
     memories: list[str] = []
+    memory_off = False
     for message in messages:
         if message.get("role") == "system":
-            memories += parse_memories_block(str(message.get("content") or ""))
+            system = str(message.get("content") or "")
+            memories += parse_memories_block(system)
+            memory_off = memory_off or MEMORY_OFF_LINE in system.split("<", 1)[0]  # the prompt's own text, not a block
     last_user = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
     if message_language(last_user) == ZH:  # a Chinese message naming Latin-script products is Chinese
-        head = "尚未配置语言模型，所以我无法真正回答（离线模式；设置 OPENAI_BASE_URL 或 OPENAI_API_KEY 即可接入）。"
+        head = OFFLINE_HEAD_ZH
         tail = "\n记忆中：\n" + "\n".join(f"- {m}" for m in memories) if memories else "\n没有与这条消息相关的记忆。"
+        if memory_off:
+            tail = "\n这个对话没有开启记忆：不查看、也不保存任何记忆。"
     else:
-        head = (
-            "No language model is configured, so I can't give a real answer "
-            "(offline mode; set OPENAI_BASE_URL or OPENAI_API_KEY to connect one)."
-        )
+        head = OFFLINE_HEAD_EN
         tail = (
             "\nFrom memory:\n" + "\n".join(f"- {m}" for m in memories)
             if memories
             else ("\nNo stored memories match this message.")
         )
+        if memory_off:
+            tail = "\nMemory is off in this chat: it neither looks at nor keeps memories."
     return head + tail

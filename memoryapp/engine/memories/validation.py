@@ -68,7 +68,7 @@ def _readable_content(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
 
 
 SECRET_ERROR = "secret"  # its message is worded whole, in the user's language: never prefixed with the field
-_SECRET_NAMES = {
+SECRET_NAMES = {
     SecretKind.PASSWORD: gettext_lazy("a password"),
     SecretKind.PIN: gettext_lazy("a PIN or passcode"),
     SecretKind.ID_NUMBER: gettext_lazy("an ID number"),
@@ -97,7 +97,7 @@ def _without_secret(field: str):
             message = _(
                 "%(field)s looks like it holds %(secret)s: passwords, PINs, codes, keys and ID, passport, "
                 "card or account numbers are never stored as memories"
-            ) % {"field": _FIELD_NAMES[field], "secret": _SECRET_NAMES[kind]}
+            ) % {"field": _FIELD_NAMES[field], "secret": SECRET_NAMES[kind]}
             raise PydanticCustomError(SECRET_ERROR, str(message), {"secret": kind.value})
         return value
 

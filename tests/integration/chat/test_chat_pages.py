@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from conversations.models import Conversation, Message
@@ -87,3 +89,32 @@ def test_it_renders_markdown_safely(alice_client, alice):
     page = alice_client.get(f"/c/{conversation.pk}/").content.decode()
     assert "<strong>bold</strong>" in page
     assert "<script>alert(1)</script>" not in page and 'href="javascript' not in page
+
+
+@pytest.mark.parametrize(
+    "said, note",
+    [
+        ("remember that my passport number is E12345678", "I won't keep a passport number"),
+        ("记住我的护照号码是E12345678", "护照号码不会被记住"),
+    ],
+)
+def test_a_secret_said_in_the_chat_is_answered_with_why_it_is_not_kept(alice_client, alice, said, note):
+    conversation = _chat(alice, "Travel", said=said)
+
+    page = alice_client.get(f"/c/{conversation.pk}/", HTTP_ACCEPT_LANGUAGE="zh-hans" if "护照" in said else "en")
+
+    assert note in html.unescape(page.content.decode())
+
+
+def test_an_ordinary_message_carries_no_secret_note(alice_client, alice):
+    conversation = _chat(alice, "Travel", said="My passport expires in March")
+
+    assert "never stored" not in alice_client.get(f"/c/{conversation.pk}/").content.decode()
+
+
+def test_a_chat_search_with_no_match_says_so_not_that_there_are_no_chats(alice_client, alice):
+    _chat(alice, "Holiday plans")
+
+    fragment = alice_client.get("/c/?q=zzzz").content.decode()
+
+    assert "No chats match." in fragment and "No chats yet" not in fragment

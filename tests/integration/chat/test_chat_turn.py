@@ -66,6 +66,32 @@ def test_it_recalls_nothing_in_a_temporary_chat(alice, llm_server, scripted_llm)
     assert reply.citations.count() == 0
 
 
+@pytest.mark.parametrize(
+    "message, says",
+    [
+        ("What should I cook for dinner tonight?", "Memory is off in this chat"),
+        ("今晚做什么菜好？", "这个对话没有开启记忆"),
+    ],
+)
+def test_the_offline_reply_in_a_temporary_chat_says_memory_is_off(alice, message, says):
+    add_memory(alice, "I'm vegetarian", kind="preference")
+    conversation = Conversation.objects.create(user=alice, temporary=True)
+
+    _turn, reply = chat.chat_turn(conversation, message, enqueue_extraction=ENQUEUE_EXTRACTION, llm=None)
+
+    assert says in reply.content
+    assert "No stored memories match" not in reply.content and "没有与这条消息相关的记忆" not in reply.content
+
+
+def test_a_model_is_told_memory_is_off_when_it_is(alice, llm_server, scripted_llm):
+    MemorySettings.objects.update_or_create(user=alice, defaults={"memory_enabled": False})
+    conversation = Conversation.objects.create(user=alice)
+
+    chat.chat_turn(conversation, "Do you remember my name?", enqueue_extraction=ENQUEUE_EXTRACTION, llm=scripted_llm)
+
+    assert "Memory is off in this chat" in llm_server.chat_requests()[-1]["messages"][0]["content"]
+
+
 def test_it_retries_the_unanswered_message_without_saving_it_twice(alice, llm_server, scripted_llm):
     conversation = Conversation.objects.create(user=alice)
     Message.objects.create(conversation=conversation, role="user", content="hello there")

@@ -103,3 +103,28 @@ def test_it_saves_with_a_model(alice_client, alice, llm_server, use_scripted_llm
     fragment = _remember(alice_client, _said(alice, "ugh, night shift again at the hospital"))
     assert Memory.objects.get(user=alice).content == "Works night shifts at the hospital"
     assert "Remembered:" in fragment
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "No language model is configured, so I can't give a real answer (offline mode; set OPENAI_BASE_URL or "
+        "OPENAI_API_KEY to connect one).\nNo stored memories match this message.",
+        "尚未配置语言模型，所以我无法真正回答（离线模式；设置 OPENAI_BASE_URL 或 OPENAI_API_KEY 即可接入）。\n记忆中：\n- 我住在杭州",
+    ],
+)
+def test_the_apps_own_offline_notice_is_not_kept_and_the_button_says_why(alice_client, alice, use_offline_llm, reply):
+    message = _said(alice, reply, role="assistant")
+
+    fragment = _remember(alice_client, message)
+
+    assert not Memory.objects.filter(user=alice).exists()
+    assert "own notice" in fragment
+
+
+def test_another_assistant_reply_is_still_kept(alice_client, alice, use_offline_llm):
+    message = _said(alice, "The museum is closed on Mondays; go on Tuesday morning.", role="assistant")
+
+    _remember(alice_client, message)
+
+    assert Memory.objects.filter(user=alice, content__contains="closed on Mondays").exists()
