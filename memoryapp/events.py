@@ -50,7 +50,7 @@ def publish_notice_closed(user_id: int, conversation_id: int) -> None:
 
 
 def publish_progress(user_id: int, job: str, done: int, total: int, **outcome: Any) -> None:
-    """How far a long job of the user's has got (an import: rows written of all), to their open pages now,
+    """How far a long job of the user's has got (an import: rows checked of all), to their open pages now,
     inside the job's transaction: a progress line waits for no commit. `outcome` (state "done" with its
     counts, or "failed") comes with the last one."""
     layer = get_channel_layer()

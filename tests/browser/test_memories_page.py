@@ -281,6 +281,25 @@ def test_it_creates_a_token_shown_once_in_chinese(page: Page, app_server, alice,
     expect(page.locator(".tokens")).to_contain_text("laptop")
 
 
+@pytest.mark.parametrize("language, revoke, asks", [("en", "Revoke", "stops working"), ("zh-hans", "撤销", "立即失效")])
+def test_revoking_a_token_asks_first(page: Page, app_server, alice, language, revoke, asks):
+    open_memories(page, app_server)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": app_server.url}])
+    page.goto(f"{app_server.url}/settings/")
+    page.fill("input[name=name]", "backup script")
+    page.locator("button[name=create_token]").click()
+    asked: list[str] = []
+
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name=revoke).click()
+
+    expect(page.locator(".tokens tr.revoked")).to_have_count(0)  # dismissed: the token still works
+    assert asks in asked[0] and "backup script" in asked[0]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name=revoke).click()
+    expect(page.locator(".tokens tr.revoked")).to_have_count(1)
+
+
 def test_it_edits_a_memory_and_shows_the_old_wording_in_its_history(page: Page, app_server, alice):
     seed(alice)
     open_memories(page, app_server)
@@ -372,7 +391,8 @@ def test_it_keeps_a_history_open_while_the_memory_changes_elsewhere(page: Page, 
 
 
 @pytest.mark.parametrize(
-    ("language", "line"), [("en", "Import: 600 of 600 written"), ("zh-hans", "导入：已写入 600 / 600 条")]
+    ("language", "line"),
+    [("en", "Import done: 600 new, 0 already here"), ("zh-hans", "导入完成：新增 600 条，0 条已存在")],
 )
 def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alice, language, line):
     """An import of hundreds of memories (through the engine, as an API client's) moves the bar of an open
@@ -386,6 +406,16 @@ def test_it_shows_a_long_import_progress_as_it_goes(page: Page, app_server, alic
     off_loop(imports.import_memories, alice, rows)
     expect(page.locator("#import-status")).to_have_text(line, timeout=15_000)
     expect(page.locator("#import-progress")).to_have_attribute("value", "600")
+
+
+def test_an_import_of_rows_already_here_does_not_count_them_as_written(page: Page, app_server, alice):
+    rows = [{"content": f"Already known fact number {n}", "kind": "fact"} for n in range(6)]
+    off_loop(imports.import_memories, alice, rows)
+    open_memories(page, app_server)
+
+    off_loop(imports.import_memories, alice, rows)
+
+    expect(page.locator("#import-status")).to_have_text("Import done: 0 new, 6 already here", timeout=15_000)
 
 
 def test_a_card_shows_its_cues_and_the_editor_changes_them(page: Page, app_server, alice):
@@ -417,8 +447,8 @@ def test_a_card_shows_its_cues_and_the_editor_changes_them(page: Page, app_serve
 @pytest.mark.parametrize(
     ("language", "counting", "report"),
     [
-        ("en", re.compile(r"Import: \d+ of 1000 written"), "Imported 1000 memories."),
-        ("zh-hans", re.compile(r"导入：已写入 \d+ / 1000 条"), "已导入 1000 条记忆。"),
+        ("en", re.compile(r"Import: \d+ of 1000 rows checked"), "Imported 1000 memories."),
+        ("zh-hans", re.compile(r"导入：已检查 \d+ / 1000 行"), "已导入 1000 条记忆。"),
     ],
 )
 def test_an_uploaded_import_shows_its_count_as_the_worker_writes_then_its_report(
