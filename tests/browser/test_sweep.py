@@ -142,6 +142,34 @@ OVERFLOW = """() => {
   return found;
 }"""
 
+# On a Chinese page: visible text that is still English (three words in a row, outside code, links' own URLs
+# and what is marked translate="no"), or a Western colon, semicolon or mark right after Chinese text.
+# User-written content is seeded in Chinese; names and product words are a word or two, below the bar.
+UNTRANSLATED = r"""() => {
+  const found = new Set();
+  const english = /[A-Za-z]{2,}(?:[ '’-]+[A-Za-z]{2,}){2,}/;
+  const western = /[\u4e00-\u9fff][:;!?,](?![/])/;
+  const skip = (el) => el.closest('pre, code, kbd, samp, script, style, [translate=no], [hidden], template');
+  const visible = (el) => { const box = el.getBoundingClientRect(); return box.width > 0 && box.height > 0; };
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (el && !skip(el) && visible(el)) texts.push(node.textContent);
+  }
+  for (const el of document.body.querySelectorAll('[title], [placeholder], [aria-label], img[alt]'))
+    if (!skip(el)) for (const name of ['title', 'placeholder', 'aria-label', 'alt'])
+      if (el.getAttribute(name)) texts.push(el.getAttribute(name));
+  for (const raw of texts) {
+    const text = raw.replace(/https?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+    const words = text.match(english);
+    if (words) found.add(`English on a Chinese page: "${words[0]}" in "${text.slice(0, 80)}"`);
+    const mark = text.match(western);
+    if (mark) found.add(`a Western "${mark[0].slice(-1)}" after Chinese: "${text.slice(0, 80)}"`);
+  }
+  return [...found];
+}"""
+
 ICON = "() => document.querySelector('link[rel~=icon]')?.href || new URL('/favicon.ico', location.href).href"
 
 AXE_RUN = """async (tags) => {
@@ -318,9 +346,11 @@ AFTER_FORMS = {"memories": [("import-report", import_a_bad_file)]}
 # --- One page, checked ----------------------------------------------------------------------------
 
 
-def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] | None = None) -> list[str]:
+def check_page(
+    page: Page, url: str, shot: str, action: Callable[[Page], None] | None = None, language: str = "en"
+) -> list[str]:
     """Open `url` (and do `action` there) and list what is wrong: console errors, failed requests, overflow,
-    axe violations."""
+    axe violations, and on a Chinese page English text or a Western colon after Chinese."""
     problems: list[str] = []
     in_flight: set[object] = set()
 
@@ -362,6 +392,8 @@ def check_page(page: Page, url: str, shot: str, action: Callable[[Page], None] |
         if answer.status >= 400:
             problems.append(f"request failed: GET {icon} (the tab's icon) answered {answer.status}")
         problems += [f"overflow: {item}" for item in page.evaluate(OVERFLOW)]
+        if language == "zh-hans":
+            problems += page.evaluate(UNTRANSLATED)
         if SHOTS:
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(SHOTS) / f"{shot}.png"), full_page=True)
@@ -418,7 +450,7 @@ def test_it_sweeps_every_page_clean(browser: Browser, offline_server, alice, lan
             for step, action in [("", None)] + AFTER_FORMS.get(name, []):
                 label = f"{name}{' ' + step if step else ''}"
                 problems = check_page(
-                    pages[who], base + path, f"{label}-{language}-{viewport}".replace(" ", "-"), action
+                    pages[who], base + path, f"{label}-{language}-{viewport}".replace(" ", "-"), action, language
                 )
                 if problems:
                     found[f"{label} {path} as {who}"] = problems

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from pydantic import ValidationError
 
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryKind, MemoryStatus
@@ -114,17 +116,25 @@ def export_file(user, fmt: str = "json", *, actor: str = Actor.USER) -> ExportFi
 
 
 def _markdown(memories: list[Memory]) -> str:
-    """A readable list grouped by type; for people, not for re-import."""
-    lines = ["# Memories", "", f"Exported {timezone.now():%Y-%m-%d %H:%M} UTC, {len(memories)} memories.", ""]
+    """A readable list grouped by type, in the language of the request that asked; for people, not for
+    re-import."""
+    exported = ngettext(
+        "Exported %(when)s UTC, %(n)d memory.", "Exported %(when)s UTC, %(n)d memories.", len(memories)
+    ) % {"when": f"{timezone.now():%Y-%m-%d %H:%M}", "n": len(memories)}
+    lines = [f"# {_('Memories')}", "", exported, ""]
     for kind in MemoryKind:
         mine = [m for m in memories if m.kind == kind.value]
         if not mine:
             continue
         lines += [f"## {kind.label}", ""]
         for memory in mine:
-            flag = " *(forgotten)*" if memory.status == MemoryStatus.FORGOTTEN else ""
+            flag = f" *({_('forgotten')})*" if memory.status == MemoryStatus.FORGOTTEN else ""
             text = " ".join(memory.content.split())  # one line per memory
-            lines.append(f"- {text} — importance {memory.importance:.0%}, since {memory.valid_from:%Y-%m-%d}{flag}")
+            facts = _("importance %(importance)s, since %(day)s") % {
+                "importance": f"{memory.importance:.0%}",
+                "day": f"{memory.valid_from:%Y-%m-%d}",
+            }
+            lines.append(f"- {text} — {facts}{flag}")
         lines.append("")
     return "\n".join(lines)
 

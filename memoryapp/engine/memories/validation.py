@@ -11,6 +11,7 @@ in the user's language, so the page, the API and an import's row report all say 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
@@ -57,11 +58,11 @@ def _readable_content(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
     except ValidationError as exc:
         kind = exc.errors()[0]["type"]
         if kind == "string_too_short":
-            raise PydanticCustomError("string_too_short", "content is empty") from None
+            raise PydanticCustomError("string_too_short", _("content is empty")) from None
         if kind == "string_too_long":
             raise PydanticCustomError(
                 "string_too_long",
-                "content is too long: at most {max_length} characters",
+                _("content is too long: at most {max_length} characters"),
                 {"max_length": MAX_CONTENT_LENGTH},
             ) from None
         raise
@@ -80,7 +81,16 @@ SECRET_NAMES = {
     SecretKind.OTP: gettext_lazy("a one-time code"),
     SecretKind.OTHER: gettext_lazy("a secret code"),
 }
-_FIELD_NAMES = {"content": gettext_lazy("content"), "context": gettext_lazy("context"), "cues": gettext_lazy("cues")}
+_FIELD_NAMES = {
+    "content": gettext_lazy("content"),
+    "context": gettext_lazy("context"),
+    "cues": gettext_lazy("cues"),
+    "kind": gettext_lazy("kind"),
+    "importance": gettext_lazy("importance"),
+    "confidence": gettext_lazy("confidence"),
+    "lifecycle": gettext_lazy("lifecycle"),
+    "valid_from": gettext_lazy("valid from"),
+}
 
 
 # Validation context for rows this app checked before and kept (an import job's rows, parsed again by the
@@ -178,10 +188,13 @@ def readable_error(error: dict, path: Sequence[str | int], where: str | None = N
     than or equal to 1", "limit")`; a message that names its field already ("content is empty") stays
     as it is. `where` names the input when no field does ("the request body")."""
     field = ".".join(str(part) for part in path) or None
-    subject = field or where
+    subject = str(_FIELD_NAMES.get(field, field)) if field else where
     message = error["msg"].removeprefix("Value error, ")
-    if subject and not message.startswith(f"{subject} ") and error["type"] != SECRET_ERROR:
-        message = f"{subject}: {message}"
+    if error["type"] in ("enum", "literal_error") and "expected" in error.get("ctx", {}):
+        expected = re.findall(r"'([^']*)'", str(error["ctx"]["expected"]))  # pydantic's own list says "or"
+        message = _("must be one of %(expected)s") % {"expected": ", ".join(expected)}
+    if subject and not message.startswith(subject) and error["type"] != SECRET_ERROR:
+        message = _("%(field)s: %(message)s") % {"field": subject, "message": message}
     return message, field
 
 

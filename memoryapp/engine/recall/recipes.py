@@ -56,7 +56,15 @@ RECALL_NAMED = RecallConfig(
 # A memory is listed when it shares a word or a close spelling with the search, or its meaning is
 # close (cosine >= 0.25; "what is my music job" finds the piano teacher at 0.28): a search nothing
 # matches says so instead of listing the nearest strangers.
-RECALL_MEMORIES_PAGE = RecallConfig(limit=50, threshold=0.0, min_cosine=0.25, fusion=FusionConfig(rank_share=0.5))
+# The fuzzy arm asks for half the query's trigrams: at the chat's 0.3 a short word matched another that
+# shares its first letters ("music" found "...lives in Munich"), while typos ("maraton", "berln") share half.
+RECALL_MEMORIES_PAGE = RecallConfig(
+    limit=50,
+    threshold=0.0,
+    min_cosine=0.25,
+    fusion=FusionConfig(rank_share=0.5),
+    trigram=TrigramConfig(min_similarity=0.5),
+)
 
 # "Forget that I live in Berlin" in the chat (engine/chat/memory_commands.py): which memory is meant. Words and
 # meaning as on the page, the graph aside (its facts add neighbours, not the memory named); what neither

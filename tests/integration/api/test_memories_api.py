@@ -75,6 +75,19 @@ def test_it_searches_by_meaning(api, alice):
     assert hits[0]["memory"]["content"] == "Works as a piano teacher"
 
 
+def test_a_short_word_finds_itself_not_a_word_that_starts_alike(api, alice):
+    add_memory(alice, "My sister Anna lives in Munich")
+    add_memory(alice, "I love jazz music on Sunday mornings")
+    add_memory(alice, "I am training for the Berlin marathon in September")
+
+    def found(query: str) -> list[str]:
+        return [h["memory"]["content"] for h in api.post("/memories/search", {"query": query}).json()["items"]]
+
+    assert found("music") == ["I love jazz music on Sunday mornings"]
+    assert found("maraton")[0].startswith("I am training for the Berlin marathon")  # a typo still finds it
+    assert "My sister Anna lives in Munich" in found("Munich")
+
+
 def test_it_edits_by_superseding_and_keeps_history(api, alice):
     old = add_memory(alice, "Lives in Paris").memory
     response = api.patch(f"/memories/{old.pk}", {"content": "Lives in Lyon"})

@@ -219,3 +219,18 @@ def test_it_lists_chat_episodes_apart_from_saved_memories_with_their_counts(alic
 
     chinese = alice_client.get("/settings/memories", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     assert "聊天经过" in chinese
+
+
+def test_a_chinese_page_shows_a_memorys_history_and_the_markdown_export_in_chinese(alice_client, alice):
+    old = add_memory(alice, "Lives in Paris").memory
+    new = supersede_memory(old, "Lives in Lyon", actor="user").memory
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-Hans"}
+
+    history = alice_client.get(f"/settings/memories/{new.pk}/history", **zh).content.decode()
+    older = alice_client.get(f"/settings/memories/{old.pk}/history", **zh).content.decode()
+    export = alice_client.get("/settings/memories/export?format=markdown", **zh).content.decode()
+
+    assert f"取代 #{old.pk}" in history and "replaces #" not in history
+    assert f"被 #{new.pk} 取代" in older and "replaced by #" not in older
+    assert export.startswith("# 记忆") and "导出于" in export and "重要性 " in export
+    assert "Exported" not in export and "importance" not in export
