@@ -97,6 +97,8 @@ class TurnOut(Schema):
     message: MessageOut
     reply: MessageOut | None
     memory_used: bool
+    # The chat's line about a secret in the message ("I won't keep a passport number: ..."); None without one.
+    not_kept: str | None = None
 
 
 def _caller(request: HttpRequest):
@@ -216,5 +218,6 @@ def _answer(conversation: Conversation, text: str | None):
             "message": _message_out(services.message_for_page(turn.user_message.pk)),
             "reply": _message_out(services.message_for_page(reply.pk)),
             "memory_used": turn.memory_used,
+            "not_kept": (services.withheld_note(turn.user_message) if turn.memory_used else "") or None,
         },
     )

@@ -6,9 +6,11 @@ from datetime import timedelta
 
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from memoryapp.engine.chat.chat_end import open_in_tabs
-from memoryapp.engine.memories.validation import has_nul
+from memoryapp.engine.memories.validation import SECRET_NAMES, has_nul
+from memoryapp.engine.sensitive import find_secret
 from memoryapp.models import Memory
 
 from .models import Conversation, Message
@@ -91,3 +93,17 @@ def command_memories(message: Message) -> list[Memory]:
     ids = command.get("memory_ids") or []
     found = Memory.objects.filter(pk__in=ids, user__conversations=message.conversation_id).in_bulk()
     return [found[pk] for pk in ids if pk in found]
+
+
+def withheld_note(message: Message) -> str:
+    """For a user's message that holds a secret: the one line the chat says about it (the extractor drops
+    it silently; without a word the user may believe it was kept), on the page and in the REST turn. ""
+    for any other message."""
+    if message.role != "user" or message.memory_command:
+        return ""
+    kind = find_secret(message.content)
+    if kind is None:
+        return ""
+    return _("I won't keep %(secret)s: passwords, keys, card and ID numbers are never stored.") % {
+        "secret": SECRET_NAMES[kind]
+    }

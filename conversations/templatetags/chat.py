@@ -5,13 +5,10 @@ import re
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
 
 from conversations import services
 from conversations.markdown import render_markdown
 from memoryapp.engine.chat.citations import MARKER, numbers
-from memoryapp.engine.memories.validation import SECRET_NAMES
-from memoryapp.engine.sensitive import find_secret
 from memoryapp.models import Memory
 
 register = template.Library()
@@ -65,13 +62,5 @@ def command_memories(message) -> list[Memory]:
 
 @register.filter
 def withheld(message) -> str:
-    """For a user's message that holds a secret: what the chat tells them it will not keep (the extractor
-    drops it silently; without a word the user may believe it was kept). "" otherwise."""
-    if message.role != "user" or message.memory_command:
-        return ""
-    kind = find_secret(message.content)
-    if kind is None:
-        return ""
-    return _("I won't keep %(secret)s: passwords, keys, card and ID numbers are never stored.") % {
-        "secret": SECRET_NAMES[kind]
-    }
+    """What the chat tells the user it will not keep of their message (services.withheld_note); "" for none."""
+    return services.withheld_note(message)

@@ -125,3 +125,17 @@ def test_with_citations_hidden_a_reply_shows_neither_chips_nor_markers(
 
     page = alice_client.get(reverse("conversation", args=[conversation.pk])).content.decode()
     assert "Try a vegetable curry." in page and "[1]" not in page and "chip" not in page
+
+
+def test_a_secret_said_over_the_api_is_answered_with_why_it_is_not_kept(alice_client, alice, use_scripted_llm):
+    conversation = Conversation.objects.create(user=alice)
+
+    secret = _post(
+        alice_client,
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "remember that my passport number is E12345678"},
+    ).json()
+    plain = _post(alice_client, f"/api/conversations/{conversation.pk}/messages", {"content": "Thanks!"}).json()
+
+    assert secret["not_kept"].startswith("I won't keep a passport number")
+    assert plain["not_kept"] is None
