@@ -20,7 +20,7 @@ from ninja import Field, NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
-from memoryapp.api.auth import bearer_auth, session_auth
+from memoryapp.api.auth import AuthedRequest, bearer_auth, session_auth
 from memoryapp.api.schemas import (
     ConflictOut,
     DateTimeIn,
@@ -48,7 +48,7 @@ from memoryapp.api.throttling import WritesPerUser
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import readable_error
-from memoryapp.models import Actor, Memory
+from memoryapp.models import Actor, Memory, MemoryStatus
 
 RETRY_AFTER = {
     "Retry-After": {
@@ -128,7 +128,7 @@ def on_throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
     )
 
 
-def _memory(request: HttpRequest, memory_id: int) -> Memory:
+def _memory(request: AuthedRequest, memory_id: int) -> Memory:
     memory = listing.get_memory(request.auth, memory_id)
     if memory is None:
         raise MemoryNotFound(f"memory {memory_id} not found")
@@ -141,7 +141,7 @@ def _written(result: write.WriteResult) -> dict:
 
 class ListParams(Schema):
     kind: Kind | None = None
-    status: StatusName = "active"
+    status: StatusName = MemoryStatus.ACTIVE
     source: Source | None = None
     since: DateTimeIn | None = None
     until: DateTimeIn | None = None
@@ -155,7 +155,7 @@ class ImportErrorOut(ErrorOut):
 
 
 @router.get("", response={200: MemoryPageOut, **errors(422)}, summary="List memories (newest first)")
-def list_memories(request: HttpRequest, params: Query[ListParams]):
+def list_memories(request: AuthedRequest, params: Query[ListParams]):
     flt = listing.MemoryFilter(
         kind=params.kind or "",
         status=params.status,
@@ -173,7 +173,7 @@ def list_memories(request: HttpRequest, params: Query[ListParams]):
     response={201: WriteOut, 200: WriteOut, **errors(403, 409, 413, 422, 429)},
     summary="Add a memory (a near-duplicate is merged into the existing one: 200)",
 )
-def create_memory(request: HttpRequest, payload: MemoryIn):
+def create_memory(request: AuthedRequest, payload: MemoryIn):
     result = write.add_memory(request.auth, **payload.dict(), actor=Actor.API)
     return Status(201 if result.action == "created" else 200, _written(result))
 
@@ -184,7 +184,7 @@ def create_memory(request: HttpRequest, payload: MemoryIn):
     summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date",
     throttle=[],
 )  # a read sent as POST: not a write
-def search_memories(request: HttpRequest, payload: SearchIn):
+def search_memories(request: AuthedRequest, payload: SearchIn):
     flt = listing.MemoryFilter(
         q=payload.query,
         kind=payload.kind or "",
@@ -200,7 +200,7 @@ def search_memories(request: HttpRequest, payload: SearchIn):
 
 
 @router.get("/stats", response={200: StatsOut, **errors()}, summary="Counts by type and status")
-def memory_stats(request: HttpRequest):
+def memory_stats(request: AuthedRequest):
     return listing.stats(request.auth)
 
 
@@ -221,7 +221,7 @@ MARKDOWN_EXPORT = {
     openapi_extra=MARKDOWN_EXPORT,
     summary="Export as JSON (format=json) or Markdown (format=markdown)",
 )
-def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = "json"):
+def export_memories(request: AuthedRequest, format: Literal["json", "markdown"] = "json"):
     file = transfer.export_file(request.auth, format, actor=Actor.API)
     response = HttpResponse(file.body, content_type=file.content_type)
     response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
@@ -241,7 +241,7 @@ def export_memories(request: HttpRequest, format: Literal["json", "markdown"] = 
     },
     summary="Import an export file as a job: all rows or, if any row is bad, none",
 )
-def import_memories(request: HttpRequest, payload: ImportIn, response: HttpResponse):
+def import_memories(request: AuthedRequest, payload: ImportIn, response: HttpResponse):
     """Every row is checked now: a bad row answers 422 naming each bad row, and nothing is queued. A good
     file answers 202 with the job, which the worker writes all at once; poll it for its progress."""
     try:
@@ -257,6 +257,7 @@ def import_memories(request: HttpRequest, payload: ImportIn, response: HttpRespo
                 "errors": queued.errors,
             },
         )
+    assert queued.job is not None  # an import whose rows are all valid is queued as a job
     response["Location"] = reverse("api:import_job", kwargs={"job_id": queued.job.pk})
     return Status(202, queued.job)
 
@@ -267,7 +268,7 @@ def import_memories(request: HttpRequest, payload: ImportIn, response: HttpRespo
     url_name="import_job",
     summary="An import job: its status and how many rows it has written",
 )
-def import_job(request: HttpRequest, job_id: int):
+def import_job(request: AuthedRequest, job_id: int):
     job = imports.job_of(request.auth, job_id)
     if job is None:
         raise MemoryNotFound(f"import job {job_id} not found")
@@ -279,7 +280,7 @@ def import_job(request: HttpRequest, job_id: int):
     response={200: list[ConflictOut], **errors()},
     summary="Memories that may disagree, waiting for the user's answer",
 )
-def list_conflicts(request: HttpRequest):
+def list_conflicts(request: AuthedRequest):
     return list(conflicts.open_questions(request.auth))
 
 
@@ -288,13 +289,13 @@ def list_conflicts(request: HttpRequest):
     response={200: ConflictOut, **errors(403, 404, 409, 422, 429)},
     summary="Answer one: replace (the newer replaces the older) or keep both",
 )
-def resolve_conflict(request: HttpRequest, question_id: int, payload: ResolveIn):
+def resolve_conflict(request: AuthedRequest, question_id: int, payload: ResolveIn):
     question = conflicts.get_question(request.auth, question_id)
     return conflicts.resolve(question, payload.answer, actor=Actor.API)
 
 
 @router.get("/{int:memory_id}", response={200: MemoryOut, **errors(404)})
-def get_memory(request: HttpRequest, memory_id: int):
+def get_memory(request: AuthedRequest, memory_id: int):
     return _memory(request, memory_id)
 
 
@@ -303,7 +304,7 @@ def get_memory(request: HttpRequest, memory_id: int):
     response={200: WriteOut, **errors(403, 404, 409, 413, 422, 429)},
     summary="Edit; a new content supersedes the memory",
 )
-def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
+def edit_memory(request: AuthedRequest, memory_id: int, payload: MemoryPatchIn):
     memory = _memory(request, memory_id)
     return _written(write.edit_memory(memory, payload.dict(exclude_unset=True), actor=Actor.API))
 
@@ -311,13 +312,13 @@ def edit_memory(request: HttpRequest, memory_id: int, payload: MemoryPatchIn):
 @router.delete(
     "/{int:memory_id}", response={200: WriteOut, **errors(403, 404, 429)}, summary="Delete (soft: restorable)"
 )
-def delete_memory(request: HttpRequest, memory_id: int):
+def delete_memory(request: AuthedRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return _written(write.delete_memory(memory, actor=Actor.API))
 
 
 @router.post("/{int:memory_id}/restore", response={200: WriteOut, **errors(403, 404, 409, 429)})
-def restore_memory(request: HttpRequest, memory_id: int):
+def restore_memory(request: AuthedRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return _written(write.restore_memory(memory, actor=Actor.API))
 
@@ -331,7 +332,7 @@ class PurgeOut(Schema):
     response={200: PurgeOut, **errors(403, 404, 429)},
     summary="Delete forever, with its versions (not restorable)",
 )
-def purge_memory(request: HttpRequest, memory_id: int):
+def purge_memory(request: AuthedRequest, memory_id: int):
     memory = _memory(request, memory_id)
     return {"purged": purge.purge_memory(memory, actor=Actor.API)}
 
@@ -341,7 +342,7 @@ def purge_memory(request: HttpRequest, memory_id: int):
     response={200: list[EventOut], **errors(404)},
     summary="The change log of the memory and the versions it replaced, newest first",
 )
-def memory_history(request: HttpRequest, memory_id: int):
+def memory_history(request: AuthedRequest, memory_id: int):
     return listing.history(request.auth, _memory(request, memory_id))
 
 

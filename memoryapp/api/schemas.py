@@ -100,7 +100,7 @@ class SearchIn(Schema):
     query: Text = Field(min_length=1, max_length=MAX_CONTENT_LENGTH)
     kind: Kind | None = None
     kinds: list[Kind] = Field(default_factory=list, max_length=10)
-    status: StatusName = "active"
+    status: StatusName = MemoryStatus.ACTIVE
     since: DateTimeIn | None = None  # learnt at or after
     until: DateTimeIn | None = None  # learnt before
     at: DateTimeIn | None = None  # time travel: what was true then, versions replaced since included
