@@ -36,7 +36,7 @@ from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.pipeline.models import ImportJob, MemorySuggestion, RunStatus
-from tests.support.servers import AppServer, app_env, start_daphne, stop_process
+from tests.support.servers import offline_server  # noqa: F401  (a fixture)
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -310,17 +310,6 @@ def _session(user) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-@pytest.fixture(scope="module")
-def offline_server(app_server, tmp_path_factory):
-    """Daphne with no language model, as on a fresh machine: the offline badge and banner are on the pages."""
-    log = tmp_path_factory.mktemp("daphne-sweep") / "daphne.log"
-    process, url = start_daphne(app_env(None), log)
-    try:
-        yield AppServer(url, app_server.llm, log)
-    finally:
-        stop_process(process)
 
 
 def import_a_bad_file(page: Page) -> None:

@@ -78,6 +78,18 @@ def app_server(django_db_setup, django_db_blocker, session_llm_server, tmp_path_
         stop_process(process)
 
 
+@pytest.fixture(scope="module")
+def offline_server(app_server, tmp_path_factory) -> Iterator[AppServer]:
+    """Daphne with no language model, as on a fresh machine: the offline badge and banner are on the pages,
+    and a chat is answered by the offline reply."""
+    log = tmp_path_factory.mktemp("daphne-offline") / "daphne.log"
+    process, url = start_daphne(app_env(None), log)
+    try:
+        yield AppServer(url, app_server.llm, log)
+    finally:
+        stop_process(process)
+
+
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup, session_llm_server, tmp_path_factory) -> Iterator[subprocess.Popen]:
     """A real Celery worker (not eager mode) on the suite's Redis and test database."""
