@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
@@ -102,7 +102,7 @@ def _consolidate_window(
             )
             if summary and any(m.role == Role.USER for m in window):
                 source = next((m for m in reversed(window) if m.role == Role.USER), last)
-                episode = {
+                episode: dict[str, Any] = {
                     "kind": "episode",
                     "importance": EPISODE_IMPORTANCE,
                     "confidence": EPISODE_CONFIDENCE,

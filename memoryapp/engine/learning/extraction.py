@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
@@ -27,7 +27,7 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from conversations.models import Conversation, Message, Role
-from memoryapp.models import Actor, Memory, MemorySettings, MemorySource, MemoryStatus
+from memoryapp.models import Actor, Memory, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm import ProviderError
 
@@ -280,7 +280,10 @@ def nearest_memories(user_id: int, vector: list[float], content: str = "") -> li
     shown = [m for m in nearest[:NEIGHBOURS] if 1 - m.distance >= NEIGHBOUR_MIN_SIMILARITY]
     slots = slots_of(content)
     shown += [m for m in nearest if m not in shown and slots & slots_of(m.content)][:SLOT_NEIGHBOURS]
-    return [Neighbour(id=m.pk, content=m.content, kind=m.kind, similarity=round(1 - m.distance, 4)) for m in shown]
+    return [
+        Neighbour(id=m.pk, content=m.content, kind=MemoryKind(m.kind), similarity=round(1 - m.distance, 4))
+        for m in shown
+    ]
 
 
 def _source_message(candidate: Candidate, messages: list[Message]) -> Message:
@@ -307,13 +310,13 @@ def _apply(
     messages: list[Message],
 ) -> Memory | None:
     said = _source_message(candidate, messages)
-    source = {
+    source: dict[str, Any] = {
         "source": MemorySource.EXTRACTED,
         "source_conversation_id": run.conversation_id,
         "source_message_id": said.pk,
         "context": learnt_from(said),
     }
-    details = {
+    details: dict[str, Any] = {
         "kind": candidate.kind.value,
         "importance": candidate.importance,
         "confidence": candidate.confidence,
@@ -331,6 +334,7 @@ def _apply(
         ).memory
     if action is DecisionAction.SKIP:
         return None
+    assert target_id is not None  # decisions.py: every action but ADD and SKIP names its target
     target = Memory.objects.get(pk=target_id, user_id=run.user_id)  # scoped: never another user's memory
     if action is DecisionAction.UPDATE:
         return write.supersede_memory(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
@@ -129,7 +129,7 @@ def _apply(
             decisions = {}
     else:
         decisions = {}
-    source = {
+    source: dict[str, Any] = {
         "source": MemorySource.MANUAL,
         "source_conversation_id": message.conversation_id,
         "source_message_id": message.pk,
@@ -137,15 +137,19 @@ def _apply(
     }
     saved: list[tuple[Saved, Memory]] = []
     for i, (candidate, vector) in enumerate(zip(candidates, vectors)):
-        details = {"kind": candidate.kind.value, "importance": candidate.importance, "confidence": candidate.confidence}
+        details: dict[str, Any] = {
+            "kind": candidate.kind.value,
+            "importance": candidate.importance,
+            "confidence": candidate.confidence,
+        }
         decision = decisions.get(i)
         action = decision.action if decision else DecisionAction.ADD
-        if action in (DecisionAction.SKIP, DecisionAction.BOOST) and decision.target_id:
+        if action in (DecisionAction.SKIP, DecisionAction.BOOST) and decision is not None and decision.target_id:
             known = Memory.objects.filter(pk=decision.target_id, user_id=user_id).first()
             if known is not None:
                 saved.append((Saved.KNOWN, write.boost_memory(known, actor=Actor.USER).memory))
                 continue
-        if action is DecisionAction.UPDATE and decision.target_id:
+        if action is DecisionAction.UPDATE and decision is not None and decision.target_id:
             old = Memory.objects.filter(pk=decision.target_id, user_id=user_id).first()
             if old is not None and old.is_current:
                 new = write.supersede_memory(

@@ -67,6 +67,7 @@ def embedded_batches(
 
         pending: Future | None = embed(0) if items else None
         for start in starts:
+            assert pending is not None  # one batch is always ahead of the loop
             vectors = pending.result()
             following = start + batch_size
             pending = embed(following) if following < len(items) else None

@@ -36,11 +36,11 @@ def copy_insert(objs: Sequence[Row]) -> list[Row]:
         for obj, (pk,) in zip(objs, cursor.fetchall()):
             obj.pk = pk
         raw = cursor.cursor  # psycopg's own cursor: its adapters are its own, the connection's stay as they were
-        types = _column_types(raw, table, [field.column for field in fields])
+        types = _column_types(raw, table, [str(field.column) for field in fields])
         if any(isinstance(field, VectorField) for field in fields):
             vector_oid = next(oid for field, oid in zip(fields, types) if isinstance(field, VectorField))
             raw.adapters.register_dumper(np.ndarray, type("", (VectorBinaryDumper,), {"oid": vector_oid}))
-        columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+        columns = ", ".join(connection.ops.quote_name(str(field.column)) for field in fields)
         with raw.copy(f"COPY {connection.ops.quote_name(table)} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types(types)
             for obj in objs:

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass, field
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from memoryapp.events import publish_progress
@@ -149,16 +150,19 @@ class _JobRow:
 
     def __init__(self, job: ImportJob):
         self.job = job
-        self.own = None
+        self.own: BaseDatabaseWrapper | None = None
 
     def __enter__(self) -> _JobRow:
         self.own = connections.create_connection(DEFAULT_DB_ALIAS)
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self.own.close()
+        if self.own is not None:
+            self.own.close()
 
     def update(self, **changes) -> None:
+        if self.own is None:  # outside `with`: nowhere to write
+            return
         try:
             self.own.set_autocommit(True)
             with self.own.cursor() as cursor:

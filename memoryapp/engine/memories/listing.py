@@ -58,7 +58,7 @@ class MemoryFilter:
     method: str = SearchMethod.HYBRID
 
     def __post_init__(self) -> None:
-        checks = (
+        checks: tuple[tuple[str, str | None, list[str]], ...] = (
             ("kind", self.kind, MemoryKind.values),
             ("status", self.status, MemoryStatus.values),
             ("source", self.source, MemorySource.values),
@@ -225,7 +225,8 @@ def history_with_chats(user, memory: Memory) -> list[MemoryEvent]:
     named = {pk for event in events for pk in (event.after or {}).get("conversations", [])}
     chats = Conversation.objects.filter(user=user, pk__in=named).in_bulk() if named else {}
     for event in events:
-        event.chats = [chats[pk] for pk in (event.after or {}).get("conversations", []) if pk in chats]
+        # The page's own field on each event: the chats it was used in.
+        event.chats = [chats[pk] for pk in (event.after or {}).get("conversations", []) if pk in chats]  # type: ignore[attr-defined]
     return events
 
 

@@ -21,7 +21,7 @@ from django.db.models import Max, Q, TextField
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
-from conversations.models import Message, Role
+from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, ImportJob, MemorySuggestion
 
@@ -29,7 +29,7 @@ from .. import jobs
 from ..errors import MemoryNotFound
 from ..text import content_key, quoted
 from .signals import all_memories_purged
-from .write import _lock_user, announce
+from .write import _lock_user, announce, user_id_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -62,15 +62,15 @@ def purge_memory(memory: Memory, *, actor: str = Actor.USER) -> list[int]:
     user_id = memory.user_id
     with transaction.atomic():
         _lock_user(user_id)
-        memory = Memory.objects.select_for_update().filter(pk=memory.pk).first()
-        if memory is None:  # purged meanwhile (another tab, the retention beat)
+        locked = Memory.objects.select_for_update().filter(pk=memory.pk).first()
+        if locked is None:  # purged meanwhile (another tab, the retention beat)
             raise MemoryNotFound("memory not found")
-        return _purge_rows(user_id, version_chain(memory), actor)
+        return _purge_rows(user_id, version_chain(locked), actor)
 
 
 def purge_all(user: AbstractBaseUser | int, *, actor: str = Actor.USER) -> int:
     """Delete every memory of the user for good (all statuses, all versions) and its graph; returns how many."""
-    user_id = getattr(user, "pk", user)
+    user_id = user_id_of(user)
     with transaction.atomic():
         _lock_user(user_id)
         rows = list(Memory.objects.filter(user_id=user_id))
@@ -117,7 +117,7 @@ def delete_account(user: AbstractBaseUser) -> None:
             user_id=[user_id],
             memory_id=[pk for pk, _text in rows],
             import_id=list(ImportJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
-            conversation_id=list(user.conversations.values_list("pk", flat=True)),
+            conversation_id=list(Conversation.objects.filter(user_id=user_id).values_list("pk", flat=True)),
         )
         _delete_sessions(user_id)
         user.delete()  # memories, events, chats, runs, suggestions, tokens, settings: ON DELETE CASCADE

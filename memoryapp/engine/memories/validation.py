@@ -12,7 +12,7 @@ in the user's language, so the page, the API and an import's row report all say 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
@@ -183,7 +183,9 @@ class MemoryPatch(BaseModel):
     cues: Cues | None = None
 
 
-def readable_error(error: dict, path: Sequence[str | int], where: str | None = None) -> tuple[str, str | None]:
+def readable_error(
+    error: Mapping[str, Any], path: Sequence[str | int], where: str | None = None
+) -> tuple[str, str | None]:
     """One pydantic error as one sentence and the field it is about: `("limit: Input should be greater
     than or equal to 1", "limit")`; a message that names its field already ("content is empty") stays
     as it is. `where` names the input when no field does ("the request body")."""

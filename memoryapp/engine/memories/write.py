@@ -37,7 +37,9 @@ logger = logging.getLogger(__name__)
 MERGE_SIMILARITY = 0.9  # cosine at or above which a new memory is the same as an existing one (values equal)
 _LOCK_NAMESPACE = 7301  # first key of pg_advisory_xact_lock(int, int); the second is the user id
 
-REALTIME_EVENT = {  # what a change means to an open page; the rest (accessed, exported) no page shows
+REALTIME_EVENT: dict[
+    str, MemoryEventType
+] = {  # what a change means to an open page; the rest (accessed, exported) no page shows
     EventAction.CREATED: MemoryEventType.CREATED,
     EventAction.IMPORTED: MemoryEventType.CREATED,
     EventAction.UPDATED: MemoryEventType.UPDATED,
@@ -138,6 +140,11 @@ def _merge_into(existing: Memory, data: MemoryInput, actor: str, cue_values: dic
     return WriteResult(existing, EventAction.MERGED)
 
 
+def user_id_of(user: AbstractBaseUser | int) -> int:
+    """The id of a user given as a user or as an id (the write path takes either)."""
+    return user if isinstance(user, int) else int(user.pk)
+
+
 def add_memory(
     user: AbstractBaseUser | int,
     content: str,
@@ -158,7 +165,7 @@ def add_memory(
     """Add a memory, or merge it into the user's current memory it duplicates (cosine >= 0.9 and the same
     numbers, codes, names and dates); one that says the same words around a new value ("flight LH2235"
     beside "flight LH2231") replaces it (`supersede_memory`: action superseded)."""
-    user_id = getattr(user, "pk", user)
+    user_id = user_id_of(user)
     data = parse(
         MemoryInput,
         {
