@@ -246,12 +246,32 @@ def is_small_talk(message: str) -> bool:
     return not _SMALL_TALK_RE.sub(" ", words).strip(" '")
 
 
+# Someone outside the user's household as the subject, the user not in the question ("My neighbour wants to
+# start running, any tips?", "我朋友想学游泳，怎么入门？"): the user's own hobbies and family are not what it
+# needs. Family is not here: a child's school or a partner's diet is the user's life, and in their memories.
+_SOMEONE_ELSE_EN = re.compile(
+    r"^\W*(?:my|our|a)\s+(?:\w+\s+)?(?:neighbou?rs?|friends?|colleagues?|co-?workers?|boss|manager|classmates?"
+    r"|room-?mates?|flatmates?|teammates?|clients?|customers?|students?)\b(?!')(?P<rest>.*)",
+    re.I | re.S,
+)
+_SOMEONE_ELSE_ZH = re.compile(
+    r"^\W*(?:我的?|我们的?)?(?:朋友|好友|邻居|同事|同学|室友|舍友|老板|领导|客户|学生)(?P<rest>.*)", re.S
+)
+
+
+def about_someone_else(message: str) -> bool:
+    """The message asks on behalf of a friend, neighbour, colleague..., and says nothing of the user's own
+    part ("my friend and I...", "我同事推荐我..." do)."""
+    found = _SOMEONE_ELSE_EN.match(message) or _SOMEONE_ELSE_ZH.match(message)
+    return found is not None and not speaks_of_user(found.group("rest"))
+
+
 def chat_recall_query(message: str, previous_user_messages: list[str], now: datetime | None = None) -> ChatQuery | None:
     """What a chat turn recalls with, or None when the turn recalls nothing (small talk).
 
     `previous_user_messages`: the user's own earlier messages in this chat, oldest first; the assistant's
     replies are not passed, so its words never count as evidence of what the user needs."""
-    if is_small_talk(message):
+    if is_small_talk(message) or about_someone_else(message):
         return None
     text = message
     if previous_user_messages and leans_on_previous(message):

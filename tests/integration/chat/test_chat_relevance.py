@@ -169,3 +169,38 @@ def test_chatter_in_the_first_person_gets_nothing(alice, memories, message):
 )
 def test_a_mixed_language_question_finds_its_memory(alice, memories, message, needed):
     assert needed in handed(alice, memories, message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My neighbour wants to start running, any tips?",
+        "My colleague is looking for a good tea, what would you suggest?",
+        "我朋友想学游泳，怎么入门？",
+        "我同事想养猫，有什么要注意的？",
+    ],
+)
+def test_a_question_on_behalf_of_someone_else_cites_none_of_the_users_memories(alice, memories, message):
+    # The user runs, drinks tea and has a cat: none of that is what a friend's question needs.
+    assert handed(alice, memories, message) == []
+
+
+@pytest.mark.parametrize(
+    "message, needed",
+    [
+        ("My friend and I are training for a marathon together, how should we plan?", "marathon"),
+        ("我同事约我周末去爬山，走哪条线好？", "hiking"),
+    ],
+)
+def test_a_question_about_someone_else_with_the_users_own_part_still_gets_it(alice, memories, message, needed):
+    assert needed in handed(alice, memories, message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Can you recommend a good book for my flight?", "What should I name my new plant?", "我想换个手机壳，有推荐吗？"],
+)
+def test_a_need_none_of_the_memories_meets_gets_none_of_them(alice, memories, message):
+    # The message asks for something personal, so recall runs; none of the seven memories is about it, and
+    # each must fall below the pair threshold (without it, the three nearest would be handed).
+    assert handed(alice, memories, message) == []
