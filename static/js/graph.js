@@ -10,6 +10,9 @@
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("graph-strings").textContent);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => values[key]);
+  // A count in the form its number takes in the page's language (the forms come keyed by plural category).
+  const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  const count = (forms, n) => fill(forms[plurals.select(n)] ?? forms.other, { count: n });
   const when = new Intl.DateTimeFormat(document.documentElement.lang || "en", { dateStyle: "medium", timeStyle: "short" });
   const KINDS = [...document.querySelectorAll("#graph-filters input[name=kind]")].map((box) => box.value);
   const COLOURS = { preference: "#c11574", fact: "#3b5bdb", lesson: "#b54708", goal: "#027a48",
@@ -237,7 +240,9 @@
     const label = at === Infinity ? T.now : when.format(at);
     $("graph-asof-value").textContent = label;
     slider.setAttribute("aria-valuetext", label);
-    $("graph-summary").textContent = nodes.length ? fill(T.summary, { memories: shown, replaced, links: linked }) : T.empty;
+    $("graph-summary").textContent = nodes.length
+      ? fill(T.summary, { memories: count(T.memories, shown), replaced: count(T.replacedCount, replaced), links: count(T.links, linked) })
+      : T.empty;
     // Tell the bench and the tests when this state is on screen: after cytoscape's next frame (a step that
     // changed nothing draws none: the next animation frame, then).
     const stepped = () => { root.dataset.step = slider.value; root.dispatchEvent(new CustomEvent("graph:stepped")); };
