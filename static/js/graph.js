@@ -140,7 +140,7 @@
                        minZoom: 0.05, maxZoom: 4, autoungrabify: true, boxSelectionEnabled: false,
                        textureOnViewport: true, hideEdgesOnViewport: true });
       root.graph = cy;  // for the browser tests and bench.graph_page, which click and time the drawing
-      cy.on("tap", "node", (event) => choose(nodes.find((n) => n.id === event.target.id()), false));
+      cy.on("tap", "node", (event) => choose(nodes.find((n) => n.id === event.target.id())));
     } else {
       cy.batch(() => { cy.elements().remove(); cy.add(elements()); });
     }
@@ -250,7 +250,7 @@
   }
 
   // --- a memory's card, a connector's list item -----------------------------------------------------
-  function choose(node, fromList) {
+  function choose(node) {
     if (!node) return;
     cy.$(":selected").unselect().filter(".memory").data("label", "");
     node.ele.select();
@@ -265,11 +265,17 @@
     const open = $("graph-card-open");
     open.href = `${root.dataset.memories}?focus=${node.pk}#memory-${node.pk}`;
     htmx.ajax("GET", root.dataset.card.replace(/\/0\/card$/, `/${node.pk}/card`), { target: "#graph-card", swap: "innerHTML" })
-      .then(() => { box.hidden = false; if (fromList) box.focus(); });
+      .then(() => {
+        // Into view (beside the drawing on a wide screen, under it on a phone) and the focus with it, from
+        // the drawing as from the list: the card's buttons are the next Tab.
+        box.hidden = false;
+        box.scrollIntoView({ block: "nearest" });
+        box.focus({ preventScroll: true });
+      });
   }
   $("graph-list").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-node]");
-    if (button) choose(nodes[Number(button.dataset.node)], true);
+    if (button) choose(nodes[Number(button.dataset.node)]);
   });
 
   // --- loading, and again on a live mark ------------------------------------------------------------
