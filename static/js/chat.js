@@ -17,6 +17,11 @@
   fitList();
   phone.addEventListener("change", fitList);
 
+  // An opened citation chip shows its card whole: the last reply's chips sit at the list's lower edge.
+  messages.addEventListener("toggle", (e) => {  // toggle does not bubble: caught on the way down
+    if (e.target.matches("details.chip") && e.target.open) e.target.scrollIntoView({ block: "nearest" });
+  }, true);
+
   composer.addEventListener("keydown", (e) => {  // isComposing: CJK input methods
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); composer.requestSubmit(); }
   });
