@@ -7,6 +7,7 @@ URLs answer with the fragment to swap (`request.htmx`, from django-htmx's middle
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
@@ -163,10 +164,24 @@ def memories_graph(request: HttpRequest) -> HttpResponse:
     return render(request, "memoryapp/memory_graph.html", {"kinds": kinds, "strings": _graph_strings()})
 
 
-def _graph_strings() -> dict[str, str]:
+# graph.js counts in the browser, which has no gettext: it gets each count's forms keyed by plural category
+# and picks one with Intl.PluralRules for the page's language. One number per category the shipped languages
+# use (English: one, other; Chinese: other); a language with more categories adds its own here.
+PLURAL_SAMPLES = {"one": 1, "other": 2}
+
+
+def _plural_forms(forms: Callable[[int], str]) -> dict[str, str]:
+    return {category: forms(n) for category, n in PLURAL_SAMPLES.items()}
+
+
+def _graph_strings() -> dict[str, str | dict[str, str]]:
     """What graph.js writes, in the page's language; {placeholders} are filled there."""
     return {
-        "summary": _("Shown: {memories} memories ({replaced} replaced), {links} links."),
+        # Translators: filled with the three counts below, e.g. "Shown: 4 memories (1 replaced), 5 links."
+        "summary": _("Shown: {memories} ({replaced}), {links}."),
+        "memories": _plural_forms(lambda n: ngettext("{count} memory", "{count} memories", n)),
+        "replacedCount": _plural_forms(lambda n: ngettext("{count} replaced", "{count} replaced", n)),
+        "links": _plural_forms(lambda n: ngettext("{count} link", "{count} links", n)),
         "now": _("Now"),
         "current": _("Current"),
         "replaced": _("Replaced"),

@@ -17,6 +17,23 @@
   fitList();
   phone.addEventListener("change", fitList);
 
+  // The message box's hint whole: where the long one would be cut off (a phone), the short one. Measured
+  // as the box's own text while it is empty, at each new size.
+  const box = composer.querySelector("textarea");
+  const hints = [box.placeholder, box.dataset.shortPlaceholder];
+  new ResizeObserver(() => {
+    if (box.value) return;
+    box.value = hints[0];
+    const fits = box.scrollHeight <= box.clientHeight;
+    box.value = "";
+    box.placeholder = fits ? hints[0] : hints[1];
+  }).observe(box);
+
+  // An opened citation chip shows its card whole: the last reply's chips sit at the list's lower edge.
+  messages.addEventListener("toggle", (e) => {  // toggle does not bubble: caught on the way down
+    if (e.target.matches("details.chip") && e.target.open) e.target.scrollIntoView({ block: "nearest" });
+  }, true);
+
   composer.addEventListener("keydown", (e) => {  // isComposing: CJK input methods
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); composer.requestSubmit(); }
   });

@@ -10,6 +10,9 @@
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("graph-strings").textContent);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => values[key]);
+  // A count in the form its number takes in the page's language (the forms come keyed by plural category).
+  const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  const count = (forms, n) => fill(forms[plurals.select(n)] ?? forms.other, { count: n });
   const when = new Intl.DateTimeFormat(document.documentElement.lang || "en", { dateStyle: "medium", timeStyle: "short" });
   const KINDS = [...document.querySelectorAll("#graph-filters input[name=kind]")].map((box) => box.value);
   const COLOURS = { preference: "#c11574", fact: "#3b5bdb", lesson: "#b54708", goal: "#027a48",
@@ -19,6 +22,9 @@
   // cost most of the first frame, so they are drawn only while it, or one of its memories, is chosen (the
   // list always holds them all).
   const HUB = 12;
+  // Screen pixels around the drawing, and the widest a resting label is drawn (cut short with "…" beyond):
+  // the layout leaves half of it free beside the outermost nodes, so no label is cut off at the edge.
+  const PAD = 30, LABEL = 120;
   const slider = $("graph-asof");
   let cy = null, nodes = [], links = [], times = [];
 
@@ -67,31 +73,56 @@
     // From the first change to the last, not to the clock: a reload for a live mark that changed nothing
     // draws every node where it was, so the drawing does not shift under the reader's pointer.
     const start = times.length ? times[0] : 0, end = times.length ? times[times.length - 1] : 0;
-    const width = Math.max(900, Math.sqrt(memories.length) * 110);
+    // The drawing's own size in pixels, so a small graph is drawn at full size (on a phone too); a larger one
+    // spreads wider, shown zoomed out, in the drawing's proportions.
+    const box = $("graph-canvas");
+    const room = { x: Math.max(box.clientWidth - 2 * PAD - LABEL, 100), y: Math.max(box.clientHeight - 2 * PAD - 30, 100) };
+    const width = Math.max(room.x, Math.sqrt(memories.length) * 110);
     const x = (t) => (end > start ? ((t - start) / (end - start)) * width : width / 2);
-    // Lanes top to bottom: chats, each kind present, shared names, entities; the whole about 2:3 of the width.
+    // Lanes top to bottom: chats, each kind present, shared names, entities.
     const lanes = ["chat", ...KINDS.filter((k) => memories.some((m) => m.kind === k)), "name", "entity"];
-    const gap = (width * 0.66) / lanes.length;
+    const gap = (width * room.y) / room.x / lanes.length;
     const y = (lane, key) => lanes.indexOf(lane) * gap + hash(key) * gap * 0.7;
-    for (const m of memories) m.pos = { x: x(m.from), y: y(m.kind, oldest(m)) };
+    // No node on another (memories learnt at one moment, names of the same memories): one that would come
+    // within a node's width of one already placed steps down its lane, a few steps at most.
+    const STEP = 16, taken = new Set();
+    const cell = (p, i = 0, j = 0) => `${Math.round(p.x / STEP) + i},${Math.round(p.y / STEP) + j}`;
+    const near = (p) => [-1, 0, 1].some((i) => [-1, 0, 1].some((j) => taken.has(cell(p, i, j))));
+    const apart = (p) => {
+      for (let tries = 0; tries < 8 && near(p); tries++) p.y += STEP;
+      taken.add(cell(p));
+      return p;
+    };
+    for (const m of memories) m.pos = apart({ x: x(m.from), y: y(m.kind, oldest(m)) });
     for (const n of nodes) {
       if (n.type === "memory") continue;
       const xs = n.members.map((m) => m.pos.x);
-      n.pos = { x: xs.length ? xs.reduce((s, v) => s + v, 0) / xs.length : width / 2, y: y(n.type, n.id) };
+      n.pos = apart({ x: xs.length ? xs.reduce((s, v) => s + v, 0) / xs.length : width / 2, y: y(n.type, n.id) });
     }
   }
 
   // --- the drawing ------------------------------------------------------------------------------
   const short = (text) => (text.length > 60 ? text.slice(0, 59) + "…" : text);
+  // A label as drawn: short, and breakable after each Chinese character (a zero-width space), as cytoscape
+  // wraps a chosen node's label at spaces only.
+  const labelText = (text) => short(text).replace(/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/g, "$&\u200b");
   // Labels in the page's own font (app.css), Chinese ones included, rather than cytoscape's Helvetica.
   const FONT = getComputedStyle(document.body).fontFamily;
   const STYLE = [
     // Few properties, and colours as data, on the thousand memory nodes: cytoscape works out every
     // element's style in the first frame (the most of it, cold), per selector matched and per property.
-    // Memory nodes carry no label until chosen (choose() sets it): measuring a thousand labels costs a frame.
+    // Memory nodes carry no label until pointed at or chosen (label() sets it): measuring a thousand labels
+    // costs a frame. A label is one line, cut short, on white; none is drawn smaller than 8 px (zoom in).
     { selector: "node", style: { width: 12, height: 12, "background-color": "data(colour)" } },
-    { selector: "node.chat, node.name, node.entity, node:selected", style: { label: "data(label)", "font-size": 10,
-      "min-zoomed-font-size": 7, "font-family": FONT, "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330" } },
+    { selector: "node.chat, node.name, node.entity, node.hover, node:selected", style: { label: "data(label)", "font-size": 12,
+      "min-zoomed-font-size": 8, "font-family": FONT, "text-valign": "bottom", "text-margin-y": 2, color: "#1d2330",
+      "text-wrap": "ellipsis", "text-max-width": LABEL, "text-background-color": "#fff", "text-background-opacity": 0.85,
+      "text-background-padding": 1 } },
+    // A label that would cover another label or node waits for the pointer or a click (declutter()).
+    { selector: "node.quiet", style: { label: "" } },
+    { selector: "node.hover, node:selected", style: { label: "data(label)", "z-index": 10, "text-background-opacity": 1 } },
+    // The chosen node's label whole, over a few lines.
+    { selector: "node:selected", style: { "text-wrap": "wrap", "text-max-width": 180 } },
     { selector: "node.replaced", style: { "background-opacity": 0.12, "border-width": 2, "border-style": "dashed",
       "border-color": "data(colour)", color: "#667085" } },
     { selector: "node.chat", style: { shape: "round-rectangle", width: 18, height: 12 } },
@@ -107,7 +138,7 @@
   function elements() {
     return [
       ...nodes.map((n) => ({ group: "nodes", position: n.pos, classes: n.type,
-                             data: { id: n.id, label: n.type === "memory" ? "" : short(n.label),
+                             data: { id: n.id, label: n.type === "memory" ? "" : labelText(n.label),
                                      colour: n.type === "memory" ? COLOURS[n.kind] || "#3b5bdb" : COLOURS[n.type] } })),
       ...links.filter((l) => !isHub(l)).map(edge),
     ];
@@ -119,15 +150,36 @@
     const lines = links.filter((l) => isHub(l) && (l.a === node || l.b === node) && l.a.state > 0 && l.b.state > 0);
     cy.add(lines.map((l) => ({ ...edge(l), classes: l.type + " chosen" })));
   }
-  // The viewport that fits every node, from the positions place() chose: cy.fit() would measure every
-  // element's bounding box (labels included), a quarter of a cold first draw at 1,000 memories.
+  // The viewport that fits every node and its resting label, never above full size, from the positions
+  // place() chose: cy.fit() would measure every element's bounding box (labels included), a quarter of a
+  // cold first draw at 1,000 memories.
   function view() {
-    const box = $("graph-canvas"), pad = 30, xs = nodes.map((n) => n.pos.x), ys = nodes.map((n) => n.pos.y);
+    const box = $("graph-canvas"), pad = PAD, xs = nodes.map((n) => n.pos.x), ys = nodes.map((n) => n.pos.y);
     if (!nodes.length) return { zoom: 1, pan: { x: 0, y: 0 } };
-    const [x1, x2, y1, y2] = [Math.min(...xs) - 10, Math.max(...xs) + 10, Math.min(...ys) - 10, Math.max(...ys) + 20];
-    const zoom = Math.min(4, Math.max(0.05, Math.min((box.clientWidth - 2 * pad) / (x2 - x1), (box.clientHeight - 2 * pad) / (y2 - y1))));
+    const [x1, x2, y1, y2] = [Math.min(...xs) - LABEL / 2, Math.max(...xs) + LABEL / 2, Math.min(...ys) - 10, Math.max(...ys) + 30];
+    const zoom = Math.min(1, Math.max(0.05, Math.min((box.clientWidth - 2 * pad) / (x2 - x1), (box.clientHeight - 2 * pad) / (y2 - y1))));
     return { zoom, pan: { x: (box.clientWidth - zoom * (x1 + x2)) / 2, y: (box.clientHeight - zoom * (y1 + y2)) / 2 } };
   }
+  // Resting labels that would cover another label or a node are left for the pointer (node.quiet): the
+  // names and chats linked to the most memories keep theirs. Decided over every node, filtered out or not, so
+  // labels do not come and go while the filters or the slider move.
+  function declutter() {
+    const only = { includeNodes: false, includeEdges: false, includeLabels: true };
+    const meets = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+    const bodies = nodes.map((n) => ({ node: n, x1: n.pos.x - 9, x2: n.pos.x + 9, y1: n.pos.y - 9, y2: n.pos.y + 9 }));
+    const kept = [];
+    cy.nodes(".quiet").removeClass("quiet");
+    const labelled = nodes.filter((n) => n.type !== "memory").sort((a, b) => b.members.length - a.members.length);
+    cy.batch(() => {
+      for (const n of labelled) {
+        const box = n.ele.boundingBox(only);
+        if (kept.some((k) => meets(box, k)) || bodies.some((b) => b.node !== n && meets(box, b))) n.ele.addClass("quiet");
+        else kept.push(box);
+      }
+    });
+  }
+  let drawnAt = "";  // the drawing's size place() last laid it out for
+  const size = () => `${$("graph-canvas").clientWidth}x${$("graph-canvas").clientHeight}`;
   function draw() {
     place();
     const { zoom, pan } = view();
@@ -137,13 +189,41 @@
                        minZoom: 0.05, maxZoom: 4, autoungrabify: true, boxSelectionEnabled: false,
                        textureOnViewport: true, hideEdgesOnViewport: true });
       root.graph = cy;  // for the browser tests and bench.graph_page, which click and time the drawing
-      cy.on("tap", "node", (event) => choose(nodes.find((n) => n.id === event.target.id()), false));
+      const node = (event) => nodes.find((n) => n.id === event.target.id());
+      cy.on("tap", "node", (event) => choose(node(event)));
+      cy.on("mouseover", "node", (event) => label(node(event), true));
+      cy.on("mouseout", "node", (event) => label(node(event), false));
+      // A new size (a phone turned, a window resized): lay the same nodes out for it.
+      new ResizeObserver(() => {
+        if (!nodes.length || size() === drawnAt) return;
+        cy.resize();
+        place();
+        cy.batch(() => { for (const n of nodes) n.ele.position(n.pos); });
+        declutter();
+        cy.viewport(view());
+        drawnAt = size();
+      }).observe($("graph-canvas"));
     } else {
       cy.batch(() => { cy.elements().remove(); cy.add(elements()); });
     }
     for (const n of nodes) n.ele = cy.getElementById(n.id);
     for (const l of links) { l.ele = isHub(l) ? null : cy.getElementById("l" + l.index); l.shown = true; }
+    declutter();
     cy.viewport({ zoom, pan });
+    drawnAt = size();
+  }
+  // A memory's label while the pointer is on it or it is chosen; a quiet one's shows through node.hover.
+  function label(node, on) {
+    if (!node) return;
+    node.ele.toggleClass("hover", on);
+    if (node.type === "memory") node.ele.data("label", on || node.ele.selected() ? labelText(node.label) : "");
+  }
+  // The chosen node's whole label inside the drawing: pan by as much as it sticks out.
+  function keepInside(ele) {
+    const box = $("graph-canvas"), b = ele.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true });
+    const by = (low, high, length) => (low < 4 ? 4 - low : high > length - 4 ? Math.max(length - 4 - high, 4 - low) : 0);
+    const x = by(b.x1, b.x2, box.clientWidth), y = by(b.y1, b.y2, box.clientHeight);
+    if (x || y) cy.panBy({ x, y });
   }
 
   // --- the list of the same nodes and links ------------------------------------------------------
@@ -237,7 +317,9 @@
     const label = at === Infinity ? T.now : when.format(at);
     $("graph-asof-value").textContent = label;
     slider.setAttribute("aria-valuetext", label);
-    $("graph-summary").textContent = nodes.length ? fill(T.summary, { memories: shown, replaced, links: linked }) : T.empty;
+    $("graph-summary").textContent = nodes.length
+      ? fill(T.summary, { memories: count(T.memories, shown), replaced: count(T.replacedCount, replaced), links: count(T.links, linked) })
+      : T.empty;
     // Tell the bench and the tests when this state is on screen: after cytoscape's next frame (a step that
     // changed nothing draws none: the next animation frame, then).
     const stepped = () => { root.dataset.step = slider.value; root.dispatchEvent(new CustomEvent("graph:stepped")); };
@@ -245,11 +327,12 @@
   }
 
   // --- a memory's card, a connector's list item -----------------------------------------------------
-  function choose(node, fromList) {
+  function choose(node) {
     if (!node) return;
     cy.$(":selected").unselect().filter(".memory").data("label", "");
     node.ele.select();
-    if (node.type === "memory") node.ele.data("label", short(node.label));
+    if (node.type === "memory") node.ele.data("label", labelText(node.label));
+    keepInside(node.ele);
     showHubLines(node);
     if (node.type !== "memory") {  // its list item names its memories (the list comes a frame after the drawing)
       node.li?.scrollIntoView({ block: "nearest" });
@@ -260,11 +343,17 @@
     const open = $("graph-card-open");
     open.href = `${root.dataset.memories}?focus=${node.pk}#memory-${node.pk}`;
     htmx.ajax("GET", root.dataset.card.replace(/\/0\/card$/, `/${node.pk}/card`), { target: "#graph-card", swap: "innerHTML" })
-      .then(() => { box.hidden = false; if (fromList) box.focus(); });
+      .then(() => {
+        // Into view (beside the drawing on a wide screen, under it on a phone) and the focus with it, from
+        // the drawing as from the list: the card's buttons are the next Tab.
+        box.hidden = false;
+        box.scrollIntoView({ block: "nearest" });
+        box.focus({ preventScroll: true });
+      });
   }
   $("graph-list").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-node]");
-    if (button) choose(nodes[Number(button.dataset.node)], true);
+    if (button) choose(nodes[Number(button.dataset.node)]);
   });
 
   // --- loading, and again on a live mark ------------------------------------------------------------
