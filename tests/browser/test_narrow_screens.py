@@ -19,7 +19,7 @@ from memoryapp.api.auth import create_token, revoke_token
 from memoryapp.engine.memories.write import add_memory
 from memoryapp.pipeline.models import MemorySuggestion
 from tests.support.browser import log_in
-from tests.support.servers import AppServer, app_env, start_daphne, stop_process
+from tests.support.servers import offline_server  # noqa: F401  (a fixture)
 from tests.support.threads import off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -100,17 +100,6 @@ OVERFLOWING = """() => {
     found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
   return found;
 }"""
-
-
-@pytest.fixture(scope="module")
-def offline_server(app_server, tmp_path_factory):
-    """Daphne with no language model configured, as on a fresh machine: the offline badge and banner show."""
-    log = tmp_path_factory.mktemp("daphne-offline") / "daphne.log"
-    process, url = start_daphne(app_env(None), log)
-    try:
-        yield AppServer(url, app_server.llm, log)
-    finally:
-        stop_process(process)
 
 
 def _seed(alice, language: str) -> Conversation:
