@@ -58,7 +58,9 @@ _TOKEN = re.compile(rf"[a-z0-9][a-z0-9+#.\-]*|[{HAN_RANGES}]+")
 _NAME = re.compile(
     rf"\b[A-Z][A-Za-z0-9+#.\-]*|[A-Za-z][A-Za-z0-9+#.\-]*(?=[^A-Za-z]*[{HAN_RANGES}])|(?<=[{HAN_RANGES}])\s*[A-Za-z][A-Za-z0-9+#.\-]*"
 )
-_STOP = set(
+# Frozen by name: the shipped change model was trained on features built with exactly these words; the
+# shared vocabulary (engine/text.py EN_STOPWORDS) differs, and using it would mean retraining.
+CHANGE_MODEL_STOPWORDS = frozenset(
     "i i'm im me my we our a an the is am are was be to of in on at for with and or but it its this that "
     "so just really very".split()
 )
@@ -119,7 +121,7 @@ def tokens(text: str) -> set[str]:
     for token in _TOKEN.findall(text.lower()):
         if token[0] >= "\u3400":
             found |= {token[i : i + 2] for i in range(len(token) - 1)} or {token}
-        elif token not in _STOP:
+        elif token not in CHANGE_MODEL_STOPWORDS:
             found.add(token.strip(".-"))
     return found - {""}
 

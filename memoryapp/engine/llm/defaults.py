@@ -123,7 +123,9 @@ _TOPICS = [
     ("home", re.compile(r"\blive in\b|\bbased in\b|\bmoved to\b|住在|搬到", re.I)),
     ("work", re.compile(r"\bwork (?:at|for|as|in)\b|\bjoined\b|工作|上班|跳槽|入职", re.I)),
 ]
-_STOP = set(
+# The rules' own list for "the same topic": function words plus change and liking words, which two
+# statements share without being about one thing ("now", "prefer", "use"); not the shared EN_STOPWORDS.
+_TOPIC_STOPWORDS = frozenset(
     "i i'm im me my mine a an the is am are was be to of in on at for with from and or but it its this that "
     "now instead switched no longer anymore changed not don't do really still also just very "
     "like love prefer enjoy hate dislike use using user".split()
@@ -315,7 +317,7 @@ def _new_value_for_same_slot(new: str, old: str) -> bool:
 
 def _topic_tokens(text: str) -> set[str]:
     text = normalise_content(text)
-    words = {w for w in re.findall(r"[a-z0-9][a-z0-9+#'\-]*", text) if len(w) > 1 and w not in _STOP}
+    words = {w for w in re.findall(r"[a-z0-9][a-z0-9+#'\-]*", text) if len(w) > 1 and w not in _TOPIC_STOPWORDS}
     for run in HAN_RUN.findall(text):
         words |= {run[j : j + 2] for j in range(len(run) - 1) if not (set(run[j : j + 2]) & _STOP_CJK)}
     return words
