@@ -63,7 +63,23 @@ def decide(items: list[CandidateWithNeighbours], llm: LLMProvider | None) -> Dec
         return defaults.decide(items).check_against(items)
     if not any(item.neighbours for item in items):
         return _decide_without_neighbours(items)  # nothing to compare against: no call
-    return llm.complete_json(build_decision_messages(items), answer_schema(items)).check_against(items)
+    decided = llm.complete_json(build_decision_messages(items), answer_schema(items)).check_against(items)
+    return _asked_where_the_defaults_disagree(decided, defaults.decide(items))
+
+
+def _asked_where_the_defaults_disagree(decided: DecisionResult, default: DecisionResult) -> DecisionResult:
+    """A model that adds a statement as new, where the no-model default sees it replacing a memory (or would
+    ask about one), leaves two versions side by side with nothing said: the user is asked instead, as without
+    a model (engine/memories/conflicts.py). The model's own replacements stand."""
+    hints = {d.candidate_index: d for d in default.decisions}
+    decisions = []
+    for decision in decided.decisions:
+        hint = hints.get(decision.candidate_index)
+        doubt = None
+        if decision.action is DecisionAction.ADD and decision.ask_about is None and hint is not None:
+            doubt = hint.target_id if hint.action is DecisionAction.UPDATE else hint.ask_about
+        decisions.append(decision.model_copy(update={"ask_about": doubt}) if doubt is not None else decision)
+    return DecisionResult(decisions=decisions)
 
 
 def answer_schema(items: list[CandidateWithNeighbours]) -> type[DecisionResult]:

@@ -150,6 +150,10 @@ class DecisionResult(_Schema):
                 raise ValueError(
                     f"candidate {i}: target_id {decision.target_id} is not one of its neighbours {sorted(allowed)}"
                 )
+            if decision.ask_about is not None and decision.ask_about not in allowed:
+                raise ValueError(
+                    f"candidate {i}: ask_about {decision.ask_about} is not one of its neighbours {sorted(allowed)}"
+                )
         missing = sorted(set(range(len(items))) - seen)
         if missing:
             raise ValueError(f"no decision for candidate_index {missing}")

@@ -7,7 +7,7 @@ import pytest
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.engine.memories import write
-from memoryapp.models import Memory, MemoryEvent, MemorySettings
+from memoryapp.models import ChangeQuestion, Memory, MemoryEvent, MemorySettings, QuestionStatus
 from memoryapp.pipeline.models import ExtractionRun, FailedTask
 from tasks.extraction import extract_messages
 from tests.support.llm_server import Garbage
@@ -232,3 +232,39 @@ def test_a_model_wording_that_loses_a_time_is_stored_in_the_users_words(
 
     assert result["applied"] == {"ADD": 1}
     assert _current(alice) == [said.rstrip(".。")]
+
+
+@pytest.mark.parametrize(
+    "held, said",
+    [
+        ("I browse with Google Chrome", "I switched to Firefox for the privacy settings"),
+        ("记账一直用随手记", "随手记不用了，现在用钱迹记账"),
+    ],
+)
+def test_a_model_that_keeps_a_change_beside_the_old_memory_leaves_a_question(
+    alice, llm_server, use_scripted_llm, held, said
+):
+    # The model says "new"; the no-model default sees a change: the user is asked, not left with two.
+    older = write.add_memory(alice, held, kind="preference").memory
+    conversation, ids = chat(alice, said)
+    llm_server.script(EXTRACT_MARKER, candidates((said, "preference")))
+    llm_server.script(DECIDE_MARKER, decisions(("ADD", None)))
+
+    result = extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert result["status"] == "done" and result["applied"] == {"ADD": 1}
+    older.refresh_from_db()
+    assert older.valid_until is None  # the model's decision stands: nothing replaced without the user
+    question = ChangeQuestion.objects.get(user=alice, older=older)
+    assert question.newer.content == said and question.status == QuestionStatus.OPEN
+
+
+def test_a_model_that_adds_something_unrelated_asks_nothing(alice, llm_server, use_scripted_llm):
+    write.add_memory(alice, "I browse with Google Chrome", kind="preference")
+    conversation, ids = chat(alice, "I drink green tea every morning")
+    llm_server.script(EXTRACT_MARKER, candidates(("I drink green tea every morning", "fact")))
+    llm_server.script(DECIDE_MARKER, decisions(("ADD", None)))
+
+    extract_messages.apply(args=[conversation.pk, ids]).get()
+
+    assert not ChangeQuestion.objects.filter(user=alice).exists()
