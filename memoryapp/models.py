@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
@@ -18,10 +19,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
 MAX_CONTENT_LENGTH = 2000
 MAX_CUES = 12  # situations per memory (a few in the user's language and a few in English)
 MAX_CUE_LENGTH = 200
 _SPACES = re.compile(r"\s+")
+
+
+def user_id_of(user: AbstractBaseUser | int) -> int:
+    """The id of a user given as a user or as an id: the engine's entry points take either."""
+    return user if isinstance(user, int) else int(user.pk)
 
 
 def normalise_content(text: str) -> str:

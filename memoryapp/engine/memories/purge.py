@@ -22,14 +22,14 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
-from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus
+from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus, user_id_of
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, ImportJob, MemorySuggestion
 
 from .. import jobs
 from ..errors import MemoryNotFound
 from ..text import content_key, quoted
 from .signals import all_memories_purged
-from .write import _lock_user, announce, user_id_of
+from .write import _lock_user, announce
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -19,7 +19,7 @@ from pgvector.django import CosineDistance
 
 from memoryapp.events import MemoryEventType
 from memoryapp.lib.values import differs_only_in_values, same_values
-from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
+from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus, user_id_of
 
 from ..errors import MemoryConflict, MemoryValidationError
 from ..sensitive import contains_sensitive
@@ -138,11 +138,6 @@ def _merge_into(existing: Memory, data: MemoryInput, actor: str, cue_values: dic
     existing.save(update_fields=fields)
     record(existing, EventAction.MERGED, actor, before=before, note=f"merged a duplicate: {data.content}")
     return WriteResult(existing, EventAction.MERGED)
-
-
-def user_id_of(user: AbstractBaseUser | int) -> int:
-    """The id of a user given as a user or as an id (the write path takes either)."""
-    return user if isinstance(user, int) else int(user.pk)
 
 
 def add_memory(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
-from memoryapp.models import Memory, MemoryKind
+from memoryapp.models import Memory, MemoryKind, user_id_of
 
 from . import access, fusion, retrievers, scoring
 from .config import RecallConfig, Source
@@ -111,7 +111,7 @@ def recall(
         timings["embed"] = (time.perf_counter() - started) * 1000
     now = timezone.now()
     request = RecallQuery(
-        user_id=getattr(user, "pk", user),
+        user_id=user_id_of(user),
         text=query,
         vector=query_vector,
         at=at or now,
