@@ -37,6 +37,7 @@ from .chat_data import EXTRA_SPLITS, SPLITS, ChatCase, Persona, load_personas, l
 from .chat_metrics import TurnOutcome, grouped, model_path_summary, summarise
 
 logger = logging.getLogger("bench.chat")
+LIST_LENGTHS = (20, 30, 50)  # --model-path: the list's hit at these many lines (candidates_hit)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -289,6 +290,8 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def _run(args: argparse.Namespace, settings, timezone) -> dict:
+    from django.test import override_settings
+
     from memoryapp.engine.learned.model import usable
     from memoryapp.engine.learned.relevance import MODEL_NAME
     from memoryapp.engine.recall.recipes import RECALL_CHAT
@@ -304,6 +307,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     cue_of = cues_by_content(cue_file) if cue_file is not None else {}
     cued: list[TurnOutcome] = []  # the same turns, the persona's memories written with their cues
     model_outcomes: list[TurnOutcome] = []
+    by_length: dict[int, list[TurnOutcome]] = {lines: [] for lines in LIST_LENGTHS}
     cued_model: list[TurnOutcome] = []  # the cued stores, handed as to a model
     distractors_written = distractors_cued = 0
     started = time.perf_counter()
@@ -318,6 +322,9 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
             outcomes.append(run_case(user, persona, case, key_of))
             if args.model_path and persona.split != "locomo":
                 model_outcomes.append(run_case(user, persona, case, key_of, for_model=True))
+                for lines in LIST_LENGTHS:  # the list's hit by its length, no token cap
+                    with override_settings(CHAT_MODEL_MEMORY_LINES=lines, CHAT_MODEL_MEMORY_TOKENS=10**6):
+                        by_length[lines].append(run_case(user, persona, case, key_of, for_model=True))
         if "off" in with_graph:
             with_graph["off"].extend(outcomes[-len(persona.cases) :] if persona.cases else [])
         if "on" in with_graph:
@@ -392,7 +399,9 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "distractors": args.distractors,
         # What a turn with a model is handed (engine/chat/offer.py), per split, and by language on holdout
         # (or on the first split measured when holdout is not).
-        "model_path": _model_path(model_outcomes, args) if args.model_path else None,
+        "model_path": {**_model_path(model_outcomes, args), "candidates_hit": _by_length(by_length, args)}
+        if args.model_path
+        else None,
         **({"graph": graph} if graph else {}),
         "seconds": round(time.perf_counter() - started, 1),
         "turns": [
@@ -412,15 +421,34 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     }
 
 
+def _by_length(by_length: dict[int, list[TurnOutcome]], args: argparse.Namespace) -> dict:
+    """The model's list cut at each of LIST_LENGTHS lines with no token cap: the needed memory's hit and
+    the tokens it costs, per split and language."""
+    found = {}
+    for lines, outcomes in by_length.items():
+        found[str(lines)] = {
+            split: {
+                "overall": model_path_summary(group, 0, args.distractors),
+                "by_language": {
+                    language: model_path_summary([o for o in group if o.language == language], 0, args.distractors)
+                    for language in sorted({o.language for o in group})
+                },
+            }
+            for split in args.split
+            if (group := [o for o in outcomes if o.split == split])
+        }
+    return found
+
+
 def _model_path(outcomes: list[TurnOutcome], args: argparse.Namespace) -> dict:
     from memoryapp.engine.chat import offer
+
+    cap = offer.memory_tokens()
 
     def by_language(group: list[TurnOutcome]) -> dict:
         languages = sorted({o.language for o in group})
         return {
-            language: model_path_summary(
-                [o for o in group if o.language == language], offer.MEMORY_TOKENS, args.distractors
-            )
+            language: model_path_summary([o for o in group if o.language == language], cap, args.distractors)
             for language in languages
         }
 
@@ -429,12 +457,13 @@ def _model_path(outcomes: list[TurnOutcome], args: argparse.Namespace) -> dict:
     return {
         "split": shown,
         "candidates": offer.CANDIDATES,
-        "memory_tokens": offer.MEMORY_TOKENS,
-        "overall": model_path_summary(splits[shown], offer.MEMORY_TOKENS, args.distractors),
+        "memory_tokens": cap,
+        "memory_lines": offer.memory_lines(),
+        "overall": model_path_summary(splits[shown], cap, args.distractors),
         "by_language": by_language(splits[shown]),
         "by_split": {
             split: {
-                "overall": model_path_summary(group, offer.MEMORY_TOKENS, args.distractors),
+                "overall": model_path_summary(group, cap, args.distractors),
                 "by_language": by_language(group),
             }
             for split, group in splits.items()
@@ -509,8 +538,8 @@ def print_summary(result: dict) -> None:
 
 def print_model_path(path: dict, distractors: int, title: str) -> None:
     print(
-        f"{title} (up to {path['candidates']} memories within {path['memory_tokens']} tokens, "
-        f"{distractors} distractors per store), split {path['split']}:"
+        f"{title} (up to {path.get('memory_lines', path['candidates'])} memories within {path['memory_tokens']} "
+        f"tokens, {distractors} distractors per store), split {path['split']}:"
     )
     print(f"{'':24} {'turns':>5} {'hit@k':>6} {'all@k':>6} {'tokens':>7} {'nothing':>7} {'chat 0':>6}")
     for name, s in [("all", path["overall"]), *path["by_language"].items()]:
@@ -518,6 +547,13 @@ def print_model_path(path: dict, distractors: int, title: str) -> None:
             f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_k'])} {_fmt(s['all_needed_at_k'])} "
             f"{s['memory_tokens_mean']:7.1f} {_fmt(s['no_memory_rate'])} {_fmt(s['small_talk_handed_nothing'])}"
         )
+    for lines, splits in (path.get("candidates_hit") or {}).items():
+        found = "  ".join(
+            f"{split} {name} {_fmt(s['need_hit_at_k']).strip()} ({s['memory_tokens_mean']:.0f} tok)"
+            for split, group in splits.items()
+            for name, s in [("all", group["overall"]), *group["by_language"].items()]
+        )
+        print(f"  {lines} lines, no token cap: {found}")
 
 
 def print_misses(result: dict, count: int) -> None:

@@ -202,6 +202,12 @@ CHAT_TAB_GRACE_SECONDS = envfloat("CHAT_TAB_GRACE_SECONDS", 60)
 CHAT_STREAM_THREADS = envint("CHAT_STREAM_THREADS", 100)
 # Chat turns one web process works on at once (saving, recall, the prompt); more wait their turn.
 CHAT_TURN_THREADS = envint("CHAT_TURN_THREADS", 4)
+# With a model, a chat turn is handed a list of memories to mark what it used (engine/chat/offer.py): at
+# most this many, costing at most this many tokens (the relevance model's choice whole, the rest one line each).
+CHAT_MODEL_MEMORY_LINES = envint("CHAT_MODEL_MEMORY_LINES", 30)
+CHAT_MODEL_MEMORY_TOKENS = envint("CHAT_MODEL_MEMORY_TOKENS", 400)
+if CHAT_MODEL_MEMORY_LINES < 1 or CHAT_MODEL_MEMORY_TOKENS < 20:
+    raise ImproperlyConfigured("CHAT_MODEL_MEMORY_LINES must be 1 or more and CHAT_MODEL_MEMORY_TOKENS 20 or more")
 # A deleted memory can be restored for this long, then the beat purges it for good (engine/memories/purge.py).
 DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
 if DELETED_RETENTION_DAYS < 0:

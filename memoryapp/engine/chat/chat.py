@@ -147,10 +147,11 @@ def start_turn(
     history = _recent_history(conversation, user_message)
     recalled: list[RecalledMemory] = []
     recall_ms = 0.0
+    in_full = RECALL_CHAT.limit  # a model's list: how many come whole before the one-liners (offer.py)
     previous = [m["content"] for m in history[:-1] if m["role"] == Role.USER]
     query = chat_recall_query(user_message.content, previous, now=now)
     if memory_used and query is not None:
-        recalled, recall_ms = _recall_for_turn(
+        recalled, recall_ms, in_full = _recall_for_turn(
             conversation.user,
             query,
             user_message.content,
@@ -169,10 +170,11 @@ def start_turn(
         for m in _compacted_history(conversation, user_message, history, llm)
     ]
     # Only the memories that fit the budget reach the prompt, and only those are cited (fitting keeps a prefix).
-    budget = Budget.for_window(WINDOW_TOKENS).memories
-    fitted = fit_memories(
-        [as_remembered(item.memory) for item in recalled], min(budget, offer.MEMORY_TOKENS) if for_model else budget
-    )
+    remembered = [as_remembered(item.memory) for item in recalled]
+    if for_model:
+        fitted = offer.handed(remembered, in_full)
+    else:
+        fitted = fit_memories(remembered, Budget.for_window(WINDOW_TOKENS).memories)
     prompt = build_messages(
         history,
         fitted,
@@ -214,11 +216,12 @@ def _recall_for_turn(
     embedder: Embedder | None,
     graph: GraphPort | None,
     for_model: bool = False,
-) -> tuple[list[RecalledMemory], float]:
-    """What the turn hands the model, best first, and the time recall took (ms). The trained relevance
-    model decides when there is one for this embedder; a question about the past or about what came
-    before (which it was not trained on) and a setup without it keep the fixed gates below. `for_model`:
-    the wider set a model is handed (offer.py), cut to offer.MEMORY_TOKENS by the caller."""
+) -> tuple[list[RecalledMemory], float, int]:
+    """What the turn hands the model, best first, the time recall took (ms), and how many of the first
+    were chosen (a model's list hands those whole). The trained relevance model decides when there is
+    one for this embedder; a question about the past or about what came before (which it was not trained
+    on) and a setup without it keep the fixed gates below. `for_model`: the wider list a model is handed
+    (offer.py), cut by the caller (offer.handed)."""
     from ..recall.chain import replaced_before
     from ..recall.recall import recall
 
@@ -251,7 +254,7 @@ def _recall_for_turn(
     )
     handed = {item.memory.pk for item in earlier}
     recalled = [*earlier, *(item for item in results.items if item.memory.pk not in handed)][: config.limit]
-    return recalled, (time.perf_counter() - started) * 1000
+    return recalled, (time.perf_counter() - started) * 1000, RECALL_CHAT.limit
 
 
 def _recall_learned(
@@ -264,9 +267,10 @@ def _recall_learned(
     embedder: Embedder | None,
     graph: GraphPort | None,
     for_model: bool = False,
-) -> tuple[list[RecalledMemory], float]:
-    """The model's choice among recall's nearest candidates; a message it finds needs no memory of the
-    user ("what's the capital of Peru?") recalls nothing."""
+) -> tuple[list[RecalledMemory], float, int]:
+    """The model's choice among recall's nearest candidates (with how many it chose, for_model: then the
+    rest by cosine); a message it finds needs no memory of the user ("what's the capital of Peru?")
+    recalls nothing."""
     from memoryapp.providers.embeddings import get_embedder
 
     from ..recall.recall import recall
@@ -276,7 +280,7 @@ def _recall_learned(
     # A message the gate finds needs no memory recalls nothing, unless it names someone or something
     # (relevance.names_in) that a recalled memory may name too.
     if not relevance.message_needs_memory(model, vector, message) and not relevance.names_in(message):
-        return [], (time.perf_counter() - started) * 1000
+        return [], (time.perf_counter() - started) * 1000, 0
     config = RECALL_CHAT_CANDIDATES
     if for_model:
         config = config.model_copy(update={"limit": max(offer.CANDIDATES, config.limit)})
@@ -285,10 +289,10 @@ def _recall_learned(
     ).items
     candidates = [relevance.Candidate(item.memory.content, item.memory.kind, item.cosine) for item in items]
     if for_model:
-        kept = offer.ranked(model, message, previous, vector, candidates)
-        return [items[index] for index in kept], (time.perf_counter() - started) * 1000
+        kept, in_full = offer.ranked(model, message, previous, vector, candidates)
+        return [items[index] for index in kept], (time.perf_counter() - started) * 1000, in_full
     chosen = relevance.choose(model, message, previous, vector, candidates, limit=RECALL_CHAT.limit)
-    return [items[index] for index, _ in chosen], (time.perf_counter() - started) * 1000
+    return [items[index] for index, _ in chosen], (time.perf_counter() - started) * 1000, len(chosen)
 
 
 def as_remembered(memory) -> str:

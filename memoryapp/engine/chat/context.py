@@ -29,7 +29,7 @@ SYSTEM_PROMPT = (
 CITE_INSTRUCTION = (
     "The memories are numbered. Right after a sentence that uses a memory, mark it with its number in square "
     "brackets, like [1] (or [1, 2]). Mark only memories your reply actually uses; most replies use none, and "
-    "a number that is not listed must never appear."
+    "a number that is not listed must never appear. A line ending in “…” is the start of a longer memory."
 )
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conversations.models import Conversation, Message
+from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.memories.write import add_memory
 from memoryapp.engine.recall import access
 from memoryapp.models import Memory
@@ -139,3 +140,35 @@ def test_a_secret_said_over_the_api_is_answered_with_why_it_is_not_kept(alice_cl
 
     assert secret["not_kept"].startswith("I won't keep a passport number")
     assert plain["not_kept"] is None
+
+
+def test_a_memory_handed_as_one_line_is_cited_when_marked_and_only_it(
+    alice_client, alice, llm_server, use_scripted_llm
+):
+    """Past the relevance model's few picks a model sees each memory as one numbered line; marking that
+    number cites the whole memory, and nothing it did not mark becomes a chip."""
+    for text in ("I am vegetarian", "I cook dinner for my two kids on weekdays", "My daughter is allergic to peanuts"):
+        add_memory(alice, text, kind="fact")
+    long = add_memory(
+        alice,
+        "We only have a tiny two-burner induction stove in the rented flat, no oven and no microwave, since the "
+        "landlord took them out last spring",
+        kind="fact",
+    ).memory
+    conversation = Conversation.objects.create(user=alice)
+    # The list the turn will hand, to script a reply that marks the long memory's number.
+    turn = start_turn(conversation, "What should I cook for dinner tonight for my family?", for_model=True)
+    numbers = {item.memory.pk: rank for rank, item in enumerate(turn.recalled, start=1)}
+    line = next(line for line in turn.prompt[0]["content"].splitlines() if line.startswith(f"[{numbers[long.pk]}]"))
+    assert line.endswith("…") and "landlord" not in line
+    Message.objects.filter(conversation=conversation).delete()
+
+    llm_server.script(None, f"A one-pan stir fry suits your stove [{numbers[long.pk]}].")
+    reply = _post(
+        alice_client,
+        f"/api/conversations/{conversation.pk}/messages",
+        {"content": "What should I cook for dinner tonight for my family?"},
+    ).json()["reply"]
+    assert reply["used"] == [long.pk]
+    assert [c["memory_id"] for c in reply["citations"]] == [long.pk]
+    assert len(reply["offered"]) >= 4

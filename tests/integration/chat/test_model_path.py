@@ -4,11 +4,13 @@ its token cap; small talk and a general question nothing. Through the real chat 
 from __future__ import annotations
 
 import pytest
+from django.test import override_settings
 
 from conversations.models import Conversation
 from memoryapp.engine.chat import offer
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.memories.write import add_memory
+from memoryapp.engine.text import count_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -44,13 +46,47 @@ def test_a_model_is_handed_a_wider_numbered_set_than_the_offline_choice(alice, s
     system = model.prompt[0]["content"]
     assert "[1] " in system and "in square brackets" in system
     assert not offline.numbered and "[1] " not in offline.prompt[0]["content"]
-    assert 0 < model.memory_tokens <= offer.MEMORY_TOKENS
+    assert 0 < model.memory_tokens <= offer.memory_tokens()
 
 
-def test_the_model_path_keeps_within_its_token_cap(alice, stored, monkeypatch):
-    monkeypatch.setattr(offer, "MEMORY_TOKENS", 20)
+@override_settings(CHAT_MODEL_MEMORY_TOKENS=20)
+def test_the_model_path_keeps_within_its_token_cap(alice, stored):
     turn = _turn(alice, "What should I cook for dinner tonight for my family?", for_model=True)
     assert 1 <= len(turn.recalled) < len(MEMORIES) and turn.memory_tokens <= 20
+
+
+@override_settings(CHAT_MODEL_MEMORY_LINES=2, CHAT_MODEL_MEMORY_TOKENS=10_000)
+def test_the_model_path_keeps_within_its_line_cap(alice, stored):
+    turn = _turn(alice, "What should I cook for dinner tonight for my family?", for_model=True)
+    assert len(turn.recalled) == 2
+
+
+LONG = (
+    "My partner and I share one car, a 2016 Honda Fit, so on Tuesdays and Thursdays I take the number 12 bus "
+    "to the office and the car is hers"
+)
+
+
+def test_past_the_chosen_memories_each_is_handed_in_one_numbered_line(alice, stored):
+    """A long memory that is not among the relevance model's few picks reaches a model as its first words,
+    numbered like the rest, so more of them fit the same tokens."""
+    add_memory(alice, LONG, kind="fact")
+    turn = _turn(alice, "What should I cook for dinner tonight for my family?", for_model=True)
+    lines = [line for line in turn.prompt[0]["content"].splitlines() if line.startswith("[")]
+    long_line = next(line for line in lines if "Honda Fit" in line or "partner and I share" in line)
+    assert long_line.endswith("…") and len(long_line) < len(LONG) / 2
+    assert [line.split("]")[0] for line in lines] == [f"[{n}" for n in range(1, len(lines) + 1)]
+    assert len(lines) == len(turn.recalled)
+
+
+def test_a_one_liner_keeps_a_short_memory_whole_and_cuts_a_long_one_between_words():
+    assert offer.one_liner("I am vegetarian") == "I am vegetarian"
+    assert offer.one_liner("我对花生过敏") == "我对花生过敏"
+    short = offer.one_liner(LONG)
+    assert short.endswith("…") and LONG.startswith(short[:-1]) and LONG[len(short) - 1] in " ,"
+    assert count_tokens(short) <= offer.ONE_LINE_TOKENS
+    chinese = offer.one_liner("林老师在杭州一所中学教高二数学，带两个班，周三下午有教研活动，周五晚上要值班。")
+    assert chinese.endswith("…") and count_tokens(chinese) <= offer.ONE_LINE_TOKENS
 
 
 @pytest.mark.parametrize("text", ["thanks!", "哈哈好的", "what's the capital of Peru?"])
