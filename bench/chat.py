@@ -9,6 +9,8 @@ becomes a conversation holding its history, and its message goes through `engine
 memory budget) exactly as a chat turn does. `--pad N` fills each store to N memories with synthetic ones. The memories that
 reach the prompt are compared with the case's labels (bench/chat_metrics.py). `--locomo N` adds N
 questions per LoCoMo dev conversation, asked after the conversation's last two turns.
+Each summary line gives, beside the share of turns needing no memory that were handed one (inj/none),
+that share for the turns asked on behalf of someone else (inj/3rd: `third_person_handed_memory`).
 `--distractors N` adds N memories to each persona's store that no case needs: every other persona's
 (bench/chat_cases/*/, all splits) and synthetic ones for the rest. `--model-path` runs each persona's cases
 a second time as a turn with a model is handed its memories (engine/chat/offer.py: wider, numbered) and
@@ -491,14 +493,16 @@ def _fmt(value) -> str:
 
 def print_summary(result: dict) -> None:
     header = (
-        f"{'':24} {'turns':>5} {'hit@3':>6} {'prec':>6} {'inj/none':>8} {'mem/turn':>8} {'p50 ms':>7} {'p95 ms':>7}"
+        f"{'':24} {'turns':>5} {'hit@3':>6} {'prec':>6} {'inj/none':>8} {'inj/3rd':>8} {'mem/turn':>8} "
+        f"{'p50 ms':>7} {'p95 ms':>7}"
     )
 
     def row(name: str, s: dict) -> str:
         lat = s.get("recall_ms") or {}
         return (
             f"{name:24} {s['turns']:5d} {_fmt(s['need_hit_at_3'])} {_fmt(s['precision'])} "
-            f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s['memories_per_turn']):>8} "
+            f"{_fmt(s['no_memory_injection_rate']):>8} {_fmt(s.get('third_person_handed_memory')):>8} "
+            f"{_fmt(s['memories_per_turn']):>8} "
             f"{lat.get('p50', float('nan')):7.1f} {lat.get('p95', float('nan')):7.1f}"
         )
 

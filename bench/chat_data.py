@@ -29,6 +29,7 @@ SHAPES = (
     "direct",
     "chitchat",
     "general",
+    "third_person",  # asks on behalf of someone else (a friend, neighbour, cousin...): none, unless the user's own part
     "locomo",
     "past",
     "after_change",

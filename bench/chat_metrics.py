@@ -6,6 +6,9 @@
   memory injected into a greeting counts against it).
 - no_memory_injection_rate: of the turns that need no memory, the share that were handed one or more
   (the goal is at most 0.05).
+- third_person_handed_memory: of the `third_person` turns that need no memory (asked on behalf of someone
+  else: "my neighbour wants to start running, any tips?"), the share handed one or more; None when there
+  are none. The third_person turns where the user names their own part need memories as any other.
 
 The model path (`model_path_summary`, bench.chat --model-path), where a model is handed up to k memories:
 - k: the most memories handed in one turn (what is handed is cut by tokens, memory_token_cap, not a count).
@@ -43,6 +46,7 @@ def summarise(outcomes: Iterable[TurnOutcome]) -> dict:
     outcomes = list(outcomes)
     need = [o for o in outcomes if o.needs]
     none = [o for o in outcomes if not o.needs]
+    for_someone_else = [o for o in none if o.shape == "third_person"]
     injected = sum(len(o.injected) for o in outcomes)
     relevant = sum(sum(1 for key in o.injected if key in o.relevant) for o in outcomes)
 
@@ -56,6 +60,7 @@ def summarise(outcomes: Iterable[TurnOutcome]) -> dict:
         "need_hit_at_3": share(sum(len(o.needs & set(o.injected)) / len(o.needs) for o in need), len(need)),
         "precision": share(relevant, injected),
         "no_memory_injection_rate": share(sum(1 for o in none if o.injected), len(none)),
+        "third_person_handed_memory": share(sum(1 for o in for_someone_else if o.injected), len(for_someone_else)),
         "memories_per_turn": share(injected, len(outcomes)),
         "recall_ms": latency_summary([o.recall_ms for o in outcomes]) if outcomes else None,
     }

@@ -32,3 +32,10 @@ def test_a_version_must_start_after_the_one_it_replaces():
     assert persona.memories[0].replaced_by == "new" and persona.now.date().isoformat() == "2026-11-23"
     with pytest.raises(CaseFileError, match="replaced"):
         parse_persona(_persona("2026-06-01", "2026-01-10"), "past")
+
+
+def test_every_persona_asks_on_behalf_of_someone_else():
+    for persona in load_personas(("train", *SPLITS)):
+        asked = [c for c in persona.cases if c.shape == "third_person"]
+        assert sum(1 for c in asked if not c.needs and not c.relevant) == 6, persona.name
+        assert sum(1 for c in asked if c.needs) == 2, persona.name
