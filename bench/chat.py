@@ -86,6 +86,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="PATH",
         help="cue file ({persona: {memory key: [cues]}}): also run every persona with them (with_cues)",
     )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="also run every persona with no cues at all, none inferred (plain, beside the default's inferred cues)",
+    )
     graph_bench.add_argument(parser)
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N wrong turns per split")
     return parser.parse_args(argv)
@@ -98,6 +103,7 @@ def write_memories(
     distractors: list[tuple[str, str]] | None = None,
     cues: dict[str, list[str]] | None = None,
     distractor_cues: dict[str, list[str]] | None = None,
+    label: str = "",
 ):
     """A fresh user holding the persona's memories (and synthetic ones up to `pad`, keyed "#id": never
     needed; and `distractors`, (content, kind) pairs, also never needed), each with its `cues` (memory
@@ -109,7 +115,7 @@ def write_memories(
 
     from .ingest import embed_cached
 
-    user = runtime.fresh_user(f"chat-{persona.name}{'-cues' if cues is not None else ''}")
+    user = runtime.fresh_user(f"chat-{persona.name}{'-cues' if cues is not None else ''}{'-' + label if label else ''}")
     # No extraction: the benchmark measures what a turn is handed, not what it teaches.
     MemorySettings.objects.update_or_create(user=user, defaults={"extract_every_n_turns": 10_000})
     # Persona memories were learnt over the last three months, a few days apart.
@@ -310,7 +316,10 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
     cued: list[TurnOutcome] = []  # the same turns, the persona's memories written with their cues
     model_outcomes: list[TurnOutcome] = []
     by_length: dict[int, list[TurnOutcome]] = {lines: [] for lines in LIST_LENGTHS}
+    chat_users: list[int] = []
     cued_model: list[TurnOutcome] = []  # the cued stores, handed as to a model
+    plain: list[TurnOutcome] = []  # the same turns, the stores written with no cues, none inferred
+    plain_model: list[TurnOutcome] = []
     distractors_written = distractors_cued = 0
     started = time.perf_counter()
     graph_modes = getattr(args, "graph", None) or []
@@ -320,6 +329,7 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         padded = args.distractors and persona.split != "locomo"
         distractors = distractors_for(persona, args.distractors) if padded else None
         user, key_of = write_memories(persona, now, args.pad, distractors)
+        chat_users.append(user.pk)
         for case in persona.cases:
             outcomes.append(run_case(user, persona, case, key_of))
             if args.model_path and persona.split != "locomo":
@@ -347,9 +357,27 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
                 cued.append(run_case(user, persona, case, key_of))
                 if args.model_path:
                     cued_model.append(run_case(user, persona, case, key_of, for_model=True))
+        if getattr(args, "plain", False) and persona.split != "locomo":
+            with override_settings(INFER_CUES=False):
+                user, key_of = write_memories(persona, now, args.pad, distractors, label="plain")
+            for case in persona.cases:
+                plain.append(run_case(user, persona, case, key_of))
+                if args.model_path:
+                    plain_model.append(run_case(user, persona, case, key_of, for_model=True))
         logger.info("%s: %d cases", persona.name, len(persona.cases))
     chat = [o for o in outcomes if o.split != "locomo"]
     extra = {}
+    if plain:
+        extra["plain"] = {
+            "model_path": _model_path(plain_model, args) if args.model_path else None,
+            "overall": summarise(plain),
+            "by_language": grouped(plain, "language"),
+            "by_split": {
+                split: {"overall": summarise(group), "by_language": grouped(group, "language")}
+                for split in args.split
+                if (group := [o for o in plain if o.split == split])
+            },
+        }
     if cue_file is not None:
         extra["with_cues"] = {
             "cue_file": str(args.cues),
@@ -387,6 +415,8 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         "recipe": RECALL_CHAT.model_dump(mode="json"),
         # learned: the trained relevance model chose (engine/learned/relevance.py); rules: the fixed gates.
         "decider": "learned" if usable(MODEL_NAME) else "rules",
+        # The default's stores: memories written without cues got the situation bank's (INFER_CUES).
+        "inferred_cues": _inferred_share(chat_users),
         "splits": args.split,
         "padded_to": args.pad,
         "overall": summarise(chat),
@@ -421,6 +451,15 @@ def _run(args: argparse.Namespace, settings, timezone) -> dict:
         ],
         **extra,
     }
+
+
+def _inferred_share(user_ids: list[int]) -> dict:
+    """Of the default stores' current memories: how many carry cues the situation bank inferred."""
+    from memoryapp.models import Memory
+
+    rows = Memory.objects.filter(user_id__in=user_ids, valid_until__isnull=True)
+    total, inferred = rows.count(), rows.filter(cues_inferred=True).count()
+    return {"memories": total, "with_inferred_cues": inferred, "share": round(inferred / total, 4) if total else None}
 
 
 def _by_length(by_length: dict[int, list[TurnOutcome]], args: argparse.Namespace) -> dict:
@@ -523,6 +562,12 @@ def print_summary(result: dict) -> None:
         print(row(f"shape {shape}", s))
     if result["locomo"]:
         print(row("locomo questions", result["locomo"]))
+    if result.get("plain"):
+        print("plain (no cues, none inferred), the same turns:")
+        print(row("all", result["plain"]["overall"]))
+        for split, values in result["plain"]["by_split"].items():
+            for language, s in values["by_language"].items():
+                print(row(f"  {split} {language}", s))
     if result.get("with_cues"):
         cued = result["with_cues"]
         print(f"with cues ({cued['memories_with_cues']} memories cued from {cued['cue_file']}), the same turns:")
@@ -534,6 +579,8 @@ def print_summary(result: dict) -> None:
             print(row(f"language {language}", s))
     if result.get("model_path"):
         print_model_path(result["model_path"], result.get("distractors", 0), "model path")
+    if (result.get("plain") or {}).get("model_path"):
+        print_model_path(result["plain"]["model_path"], result.get("distractors", 0), "model path, plain")
     if (result.get("with_cues") or {}).get("model_path"):
         share = result["with_cues"]["distractors_with_cues"]
         print(f"distractors with cues: {share['with_cues']} of {share['written']}")

@@ -6,6 +6,8 @@
   memory injected into a greeting counts against it).
 - no_memory_injection_rate: of the turns that need no memory, the share that were handed one or more
   (the goal is at most 0.05).
+- wrong_per_need_turn: on turns that need memories, the memories handed that the turn does not mark
+  relevant, per turn (the held-out chats' goal: at most 0.2, one wrong citation in five such turns).
 - third_person_handed_memory: of the `third_person` turns that need no memory (asked on behalf of someone
   else: "my neighbour wants to start running, any tips?"), the share handed one or more; None when there
   are none. The third_person turns where the user names their own part need memories as any other.
@@ -60,6 +62,9 @@ def summarise(outcomes: Iterable[TurnOutcome]) -> dict:
         "need_hit_at_3": share(sum(len(o.needs & set(o.injected)) / len(o.needs) for o in need), len(need)),
         "precision": share(relevant, injected),
         "no_memory_injection_rate": share(sum(1 for o in none if o.injected), len(none)),
+        "wrong_per_need_turn": share(
+            sum(sum(1 for key in o.injected if key not in o.relevant) for o in need), len(need)
+        ),
         "third_person_handed_memory": share(sum(1 for o in for_someone_else if o.injected), len(for_someone_else)),
         "memories_per_turn": share(injected, len(outcomes)),
         "recall_ms": latency_summary([o.recall_ms for o in outcomes]) if outcomes else None,

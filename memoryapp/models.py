@@ -124,6 +124,9 @@ class Memory(models.Model):
     cue_embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
     # When the cues were last written (by a model or a person); NULL: the cue job has not seen it yet.
     cues_written_at = models.DateTimeField(null=True, blank=True)
+    # True: nobody wrote these cues; they were inferred from the situation bank (engine/learned/situations.py)
+    # when the memory was written, and a model's replace them (the cue job), as a person's do.
+    cues_inferred = models.BooleanField(default=False)
     # jieba-segmented, lower-cased text; Postgres derives the tsvector from it (config in migration 0001).
     search_tokens = models.TextField(default="", blank=True)
     # The same for the context and the memory's date in words ("may 2023"): weighted below the content.

@@ -202,6 +202,9 @@ CHAT_TAB_GRACE_SECONDS = envfloat("CHAT_TAB_GRACE_SECONDS", 60)
 CHAT_STREAM_THREADS = envint("CHAT_STREAM_THREADS", 100)
 # Chat turns one web process works on at once (saving, recall, the prompt); more wait their turn.
 CHAT_TURN_THREADS = envint("CHAT_TURN_THREADS", 4)
+# A memory written without cues gets the situations of its nearest entries in the situation bank
+# (engine/learned/situations.py), until a model writes its own; off: such a memory has no cues.
+INFER_CUES = envbool("INFER_CUES", True)
 # With a model, a chat turn is handed a list of memories to mark what it used (engine/chat/offer.py): at
 # most this many, costing at most this many tokens (the relevance model's choice whole, the rest one line each).
 CHAT_MODEL_MEMORY_LINES = envint("CHAT_MODEL_MEMORY_LINES", 30)

@@ -44,8 +44,10 @@ class MemoryOut(ModelSchema):
     """A memory as the API shows it: the fields listed in Meta, no vector and no search column."""
 
     source_conversation_id: int | None
-    # Situations in which the memory helps, searched beside its content; [] until a model writes some.
+    # Situations in which the memory helps, searched beside its content: written by a model or a person,
+    # or, when nobody wrote any, inferred from the built-in situation bank (cues_inferred true).
     cues: list[str]
+    cues_inferred: bool
     replaced_by: ReplacementOut | None = None  # set on a version that is no longer current
 
     class Meta:

@@ -159,6 +159,40 @@ SHORT_MESSAGE_TERMS = 4  # content words; a message with more stands on its own
 FIRST_PERSON_EN = frozenset("i i'm im i've i'd i'll me my mine myself we we're our ours us".split())
 FIRST_PERSON_ZH = ("我", "咱", "俺", "本人")
 
+# People outside the user's household, whom a message may ask on behalf of ("my neighbour wants to start
+# running", "我表妹高考完想选专业"). Household family is not here: a child's school or a partner's diet
+# is the user's life, and in their memories.
+OTHER_PEOPLE_EN = (
+    r"neighbou?rs?|friends?|buddy|buddies|pals?|colleagues?|co-?workers?|boss|manager|classmates?|labmates?"
+    r"|room-?mates?|flatmates?|teammates?|clients?|customers?|students?|cousins?|acquaintances?|guy|someone"
+    r"|somebody|people on my team|a lady|a woman|a man"
+)
+OTHER_PEOPLE_ZH = (
+    r"朋友|好友|闺蜜|哥们|邻居|同事|同学|室友|舍友|老板|领导|客户|学生|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟"
+    r"|亲戚|熟人|网友|别人|有人|师兄|师姐|师弟|师妹"
+)
+_OTHER_PERSON = re.compile(
+    rf"\b(?:{OTHER_PEOPLE_EN})\b(?!')|(?:{OTHER_PEOPLE_ZH})|\basking for\b|\bon behalf of\b|替\S{{1,4}}问|帮\S{{1,4}}问",
+    re.I,
+)
+# "my friend", "我朋友", "我的同事": the user's words for the other person, not the user's own part.
+_THEIR_NAME = re.compile(
+    rf"\b(?:my|our|a|an)\s+(?:\w+\s+)?(?:{OTHER_PEOPLE_EN})\b|\b(?:on|in|at|from) (?:my|our) (?:team|class|floor|street|building|office|lab)\b"
+    rf"|\basking for (?:my|our|a)\b|(?:我的?|我们的?|帮我?|替我?)(?:\S{{0,3}})?(?:{OTHER_PEOPLE_ZH})",
+    re.I,
+)
+
+
+def names_someone_else(message: str) -> bool:
+    """The message speaks of someone outside the user's household (a friend, a colleague, 表妹...)."""
+    return _OTHER_PERSON.search(unicodedata.normalize("NFKC", message)) is not None
+
+
+def user_has_a_part(message: str) -> bool:
+    """Beside the other people it names, the message still speaks of the user ("my friend and I…",
+    "我同事约我…"): the words that name the others are taken out before asking."""
+    return speaks_of_user(_THEIR_NAME.sub(" ", unicodedata.normalize("NFKC", message)))
+
 
 def plain(text: str) -> str:
     """Case-folded, NFKC, punctuation and symbols (emoji included) as spaces."""

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from ..recall.past import PastReference, named_before, past_reference
-from ..text import leans_on_previous, plain, speaks_of_user
+from ..text import OTHER_PEOPLE_EN, OTHER_PEOPLE_ZH, leans_on_previous, plain, speaks_of_user
 
 # Whole messages that carry no request: greetings, thanks, acknowledgements, laughter, goodbyes.
 # A message is small talk when nothing is left after removing these (longest first).
@@ -246,17 +246,14 @@ def is_small_talk(message: str) -> bool:
     return not _SMALL_TALK_RE.sub(" ", words).strip(" '")
 
 
-# Someone outside the user's household as the subject, the user not in the question ("My neighbour wants to
-# start running, any tips?", "我朋友想学游泳，怎么入门？"): the user's own hobbies and family are not what it
-# needs. Family is not here: a child's school or a partner's diet is the user's life, and in their memories.
+# Someone outside the user's household (engine/text.py OTHER_PEOPLE_*) as the subject, the user not in the
+# question ("My neighbour wants to start running, any tips?", "我朋友想学游泳，怎么入门？"): the user's own
+# hobbies are not what it needs. Elsewhere in the message, the relevance model weighs it (someone_else).
 _SOMEONE_ELSE_EN = re.compile(
-    r"^\W*(?:my|our|a)\s+(?:\w+\s+)?(?:neighbou?rs?|friends?|colleagues?|co-?workers?|boss|manager|classmates?"
-    r"|room-?mates?|flatmates?|teammates?|clients?|customers?|students?)\b(?!')(?P<rest>.*)",
+    rf"^\W*(?:my|our|a)\s+(?:\w+\s+)?(?:{OTHER_PEOPLE_EN})\b(?!')(?P<rest>.*)",
     re.I | re.S,
 )
-_SOMEONE_ELSE_ZH = re.compile(
-    r"^\W*(?:我的?|我们的?)?(?:朋友|好友|邻居|同事|同学|室友|舍友|老板|领导|客户|学生)(?P<rest>.*)", re.S
-)
+_SOMEONE_ELSE_ZH = re.compile(rf"^\W*(?:我的?|我们的?)?(?:{OTHER_PEOPLE_ZH})(?P<rest>.*)", re.S)
 
 
 def about_someone_else(message: str) -> bool:

@@ -43,6 +43,7 @@ class TrainedModel:
     mean: np.ndarray
     scale: np.ndarray
     meta: dict = field(default_factory=dict)  # classes, threshold, embedder, features, data hash, seed
+    extra: dict[str, np.ndarray] = field(default_factory=dict)  # arrays a model keeps beside its layers
 
     @property
     def classes(self) -> list[str]:
@@ -84,6 +85,7 @@ class TrainedModel:
             scale=self.scale,
             meta=np.array(json.dumps(self.meta, sort_keys=True)),
             **{k: v.astype(np.float32) for k, v in arrays.items()},  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
+            **{f"x_{k}": v for k, v in self.extra.items()},  # type: ignore[arg-type]
         )
         return path
 
@@ -93,7 +95,12 @@ def read(path: Path) -> TrainedModel:
         depth = sum(1 for key in data.files if key.startswith("w"))
         layers = tuple((data[f"w{n}"].astype(np.float64), data[f"b{n}"].astype(np.float64)) for n in range(depth))
         return TrainedModel(
-            name=path.stem, layers=layers, mean=data["mean"], scale=data["scale"], meta=json.loads(str(data["meta"]))
+            name=path.stem,
+            layers=layers,
+            mean=data["mean"],
+            scale=data["scale"],
+            meta=json.loads(str(data["meta"])),
+            extra={key.removeprefix("x_"): data[key] for key in data.files if key.startswith("x_")},
         )
 
 

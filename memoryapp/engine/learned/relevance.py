@@ -31,7 +31,16 @@ from functools import lru_cache
 import numpy as np
 
 from ..questions import wants
-from ..text import EN_STOPWORDS, ZH_STOPWORDS, content_words, has_cjk, leans_on_previous, speaks_of_user
+from ..text import (
+    EN_STOPWORDS,
+    ZH_STOPWORDS,
+    content_words,
+    has_cjk,
+    leans_on_previous,
+    names_someone_else,
+    speaks_of_user,
+    user_has_a_part,
+)
 
 MODEL_NAME = "relevance"
 CANDIDATES = 10  # what recall proposes to the model; the prompt still takes at most 3
@@ -52,6 +61,8 @@ FEATURES = (
     *(f"kind_{kind}" for kind in KINDS),
     "cross_language",
     "cosine_cross_language",
+    "someone_else",
+    "someone_else_alone",
 )
 
 
@@ -73,6 +84,8 @@ class MessageShape:
     cjk: bool
     needs_memory: float  # the message-level probability that any memory is needed
     vector: np.ndarray  # the query's embedding, unit length
+    someone_else: bool = False  # names someone outside the household (a friend, a colleague, 表妹)
+    user_in_it: bool = True  # beside them, still speaks of the user ("my friend and I")
 
     @classmethod
     def of(cls, message: str, leans: bool, needs_memory: float, vector) -> MessageShape:
@@ -84,6 +97,8 @@ class MessageShape:
             has_cjk(message),
             float(needs_memory),
             unit(vector),
+            names_someone_else(message),
+            user_has_a_part(message),
         )
 
 
@@ -130,6 +145,8 @@ def pair_features(shape: MessageShape, candidates: list[Candidate]) -> np.ndarra
                 *(candidate.kind == kind for kind in KINDS),
                 cross,
                 cross * candidate.cosine,
+                shape.someone_else,
+                shape.someone_else and not shape.user_in_it,
             ]
         )
     return np.asarray(rows, dtype=np.float64)

@@ -6,7 +6,8 @@ once per batch (engine/llm/cues.py), and stores what it wrote with its vector (t
 a cue that holds one is dropped). A memory the model gave nothing for is dated all the same, so it is
 not asked about again. Progress goes to the user's open pages (`MemoryEventType.PROGRESS`, job "cues"). One pass
 per user at a time: a second one started meanwhile finds the user's lock taken and returns.
-No model: nothing happens, and recall works on the memories' own words.
+No model: the memories written with no cues have the situation bank's (engine/learned/situations.py),
+inferred when they were written; `infer_missing_cues` gives them to those written before it.
 """
 
 from __future__ import annotations
@@ -86,6 +87,42 @@ def write_missing_cues(
                 progress(min(done, total), max(total, done))
 
 
+def without_cues(user_id: int | None = None):
+    """Current memories with no cues at all, none inferred, that nobody chose to leave empty: written
+    before the situation bank (INFER_CUES) or while it was off."""
+    return waiting(user_id).filter(cues=[], cues_inferred=False, embedding__isnull=False)
+
+
+def infer_missing_cues(user_id: int | None = None, *, batch: int = 500, progress=None) -> int:
+    """Give the memories `without_cues` the cues the situation bank infers from their stored vectors (no
+    model, no embedding); returns how many got some. None when no bank is available (0)."""
+    from ..learned.situations import bank, infer
+    from ..memories.cue_fields import inferred_fields
+
+    if bank() is None:
+        return 0
+    total, done, last = without_cues(user_id).count(), 0, 0
+    while True:
+        rows = list(without_cues(user_id).filter(pk__gt=last).only("id", "content", "embedding").order_by("id")[:batch])
+        if not rows:
+            return done
+        guesses = infer([list(m.embedding) for m in rows], [m.content for m in rows])
+        changed = []
+        for memory, guess in zip(rows, guesses):
+            if guess is not None:
+                for name, value in inferred_fields(guess).items():
+                    setattr(memory, name, value)
+                changed.append(memory)
+        with transaction.atomic():
+            Memory.objects.bulk_update(
+                changed, ["cues", "cue_embedding", "search_cues", "cues_written_at", "cues_inferred"]
+            )
+        done += len(changed)
+        last = rows[-1].pk
+        if progress:
+            progress(min(done, total), total)
+
+
 def _store(rows: list[Memory], answers: dict[int, tuple[str, ...]]) -> int:
     cue_lists = [[cue for cue in answers.get(m.pk, ()) if not contains_sensitive(cue)] for m in rows]
     vectors = embed_cues(cue_lists)
@@ -94,11 +131,18 @@ def _store(rows: list[Memory], answers: dict[int, tuple[str, ...]]) -> int:
         # Only rows still waiting: a person who wrote cues meanwhile keeps theirs.
         still = set(waiting().filter(pk__in=[m.pk for m in rows]).select_for_update().values_list("pk", flat=True))
         changed = []
+        written = 0
         for memory, cues, vector in zip(rows, cue_lists, vectors):
             if memory.pk not in still:
                 continue
-            for name, value in cue_fields(cues, vector, written=now).items():
-                setattr(memory, name, value)
+            if cues or not memory.cues_inferred:
+                for name, value in cue_fields(cues, vector, written=now).items():
+                    setattr(memory, name, value)
+                written += bool(cues)
+            else:  # the model had nothing to add: the inferred cues stay, dated so it is not asked again
+                memory.cues_written_at = now
             changed.append(memory)
-        Memory.objects.bulk_update(changed, ["cues", "cue_embedding", "search_cues", "cues_written_at"])
-    return sum(1 for memory in changed if memory.cues)
+        Memory.objects.bulk_update(
+            changed, ["cues", "cue_embedding", "search_cues", "cues_written_at", "cues_inferred"]
+        )
+    return written

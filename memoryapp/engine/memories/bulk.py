@@ -21,9 +21,10 @@ from django.utils import timezone
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemorySource, MemoryStatus
 from memoryapp.providers.embeddings.base import Embedder
 
+from ..learned.situations import Inferred, infer
 from ..text import content_key, search_context, search_tokens
 from .copy_rows import copy_insert
-from .cue_fields import cue_fields, embed_cues
+from .cue_fields import cue_fields, embed_cues, inferred_fields
 from .snapshots import snapshot
 from .validation import MemoryInput
 from .write import _lock_user, announce
@@ -136,7 +137,12 @@ def _write_batch(
             ).values_list("content_key", flat=True)
         )
         rows, positions = [], []
-        for position, (item, key, vector, cue_vector) in enumerate(zip(batch, keys, vectors, cue_vectors)):
+        guesses = infer(
+            [None if item.cues else vector for item, vector in zip(batch, vectors)], [i.content for i in batch]
+        )
+        for position, (item, key, vector, cue_vector, inferred) in enumerate(
+            zip(batch, keys, vectors, cue_vectors, guesses)
+        ):
             if key in existing or key in seen:
                 continue
             seen.add(key)
@@ -157,7 +163,7 @@ def _write_batch(
                     search_tokens=search_tokens(item.content),
                     context=item.context,
                     search_context=search_context(item.context, valid_from),
-                    **cue_fields(item.cues, cue_vector),
+                    **(cue_fields(item.cues, cue_vector) if item.cues else _inferred_or_none(inferred)),
                 )
             )
         created = copy_insert(rows)
@@ -169,3 +175,8 @@ def _write_batch(
         )
     by_position = dict(zip(positions, created))
     return [by_position.get(i) for i in range(len(batch))]
+
+
+def _inferred_or_none(inferred: Inferred | None) -> dict:
+    """The fields of a memory written without cues: the bank's, when it found any (one call per batch)."""
+    return inferred_fields(inferred) if inferred is not None else cue_fields([])

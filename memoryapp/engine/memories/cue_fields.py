@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
+from ..learned.situations import Inferred, infer
 from ..text import search_tokens
 
 
@@ -24,12 +25,25 @@ def embed_cues(cue_lists: Sequence[Sequence[str]]) -> list[list[float] | None]:
     return [next(vectors) if cues else None for cues in cue_lists]
 
 
-def cue_fields(cues: Sequence[str], vector: list[float] | None = None, *, written=None) -> dict:
-    """Memory fields for these cues. `vector`: their embedding when already computed. No cues: no vector
-    and no date, so the cue job still writes some when a model is available."""
+def cue_fields(
+    cues: Sequence[str], vector: list[float] | None = None, *, written=None, memory: tuple[str, list] | None = None
+) -> dict:
+    """Memory fields for these cues. `vector`: their embedding when already computed. No cues and nobody
+    chose none (`written` None): the cues the situation bank infers from `memory` (its text and vector)
+    when given (engine/learned/situations.py), else none; either way no date, so the cue job still writes
+    a model's when one is available."""
     cues = list(cues)
     if not cues:
-        return {"cues": [], "cue_embedding": None, "search_cues": "", "cues_written_at": written}
+        inferred = infer([memory[1]], [memory[0]])[0] if written is None and memory is not None else None
+        if inferred is None:
+            return {
+                "cues": [],
+                "cue_embedding": None,
+                "search_cues": "",
+                "cues_written_at": written,
+                "cues_inferred": False,
+            }
+        return inferred_fields(inferred)
     if vector is None:
         vector = embed_cues([cues])[0]
     return {
@@ -37,4 +51,18 @@ def cue_fields(cues: Sequence[str], vector: list[float] | None = None, *, writte
         "cue_embedding": vector,
         "search_cues": search_tokens(cue_text(cues)),
         "cues_written_at": written or timezone.now(),
+        "cues_inferred": False,
+    }
+
+
+def inferred_fields(inferred: Inferred) -> dict:
+    """Memory fields for cues the bank inferred: undated, so a model's replace them. Their words are not
+    searched: another memory's situations ("weekend plans") would match by a word the user never tied to
+    this one; their vector finds the memory by meaning."""
+    return {
+        "cues": list(inferred.cues),
+        "cue_embedding": inferred.vector,
+        "search_cues": "",
+        "cues_written_at": None,
+        "cues_inferred": True,
     }

@@ -166,6 +166,11 @@ def reembed(
                 f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding vector_cosine_ops) "
                 "WITH (m = 16, ef_construction = 64)"
             )
+            # Inferred cues came from the situation bank of the old model's vectors: gone with them, and
+            # inferred again (manage.py cues) once `manage.py train` has built the bank for the new one.
+            cursor.execute(
+                f"UPDATE {TABLE} SET cues = '{{}}', search_cues = '', cues_inferred = false WHERE cues_inferred"
+            )
     _embed_cues(embedder, batch_size)
     _, report.total = _counts_after_swap()
     report.swapped = True

@@ -34,6 +34,7 @@ EXPORT_ONLY_FIELDS = {
     "source_conversation_id",
     "created_at",
     "updated_at",
+    "cues_inferred",  # true: the row's cues were guessed, and are guessed again here (not kept as written)
 }
 
 
@@ -79,6 +80,8 @@ def export_row(memory: Memory) -> dict:
         "created_at": memory.created_at.isoformat(),
         "context": memory.context,  # what it was learnt from: searched, not shown, but the user's data
         "cues": list(memory.cues),  # imported with the memory: no model call to write them again
+        # Guessed from the situation bank, not written: an import guesses them again from its own bank.
+        "cues_inferred": memory.cues_inferred,
     }
 
 
@@ -166,6 +169,8 @@ def validate_rows(data: object) -> tuple[list[MemoryInput], list[RowError]]:
         if unknown:
             errors.append(RowError(number, f"unknown field {unknown[0]!r}", str(unknown[0])))
             continue
+        if row.get("cues_inferred") is True:
+            row = {**row, "cues": []}
         try:
             item = MemoryInput.model_validate({k: v for k, v in row.items() if k in IMPORTED_FIELDS})
         except ValidationError as exc:

@@ -131,7 +131,8 @@ def _merge_into(existing: Memory, data: MemoryInput, actor: str, cue_values: dic
     existing.importance = max(existing.importance, data.importance)
     existing.confidence = max(existing.confidence, data.confidence)
     fields = ["importance", "confidence", "updated_at"]
-    if cue_values and data.cues and not existing.cues:  # the duplicate brings the situations the memory lacked
+    # The duplicate brings the situations the memory lacked (or had only inferred).
+    if cue_values and data.cues and (not existing.cues or existing.cues_inferred):
         for name, value in cue_values.items():
             setattr(existing, name, value)
             fields.append(name)
@@ -175,7 +176,7 @@ def add_memory(
         },
     )
     vector = embedding if embedding is not None else _embed(data.content)  # slow: outside the transaction
-    cue_values = cue_fields(data.cues)
+    cue_values = cue_fields(data.cues, memory=(data.content, vector))
     key = content_key(data.content)
     with transaction.atomic():
         _lock_user(user_id)
@@ -267,11 +268,15 @@ def supersede_memory(
     same_cues = data.cues == list(old.cues)
     # An edit's cues are the person's (emptied ones too: dated, so the cue job leaves them empty); a new
     # fact without cues waits for the cue job.
-    cue_values = cue_fields(
-        data.cues,
-        old.cue_embedding if same_cues else None,
-        written=old.cues_written_at if same_cues else (timezone.now() if keep_usage else None),
-    )
+    if same_cues and old.cues_inferred:  # inferred from the old words: inferred again from the new
+        cue_values = cue_fields([], memory=(data.content, vector))
+    else:
+        cue_values = cue_fields(
+            data.cues,
+            old.cue_embedding if same_cues else None,
+            written=old.cues_written_at if same_cues else (timezone.now() if keep_usage else None),
+            memory=(data.content, vector),
+        )
     key = content_key(data.content)
     with transaction.atomic():
         _lock_user(old.user_id)

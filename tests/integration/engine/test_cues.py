@@ -7,6 +7,7 @@ import contextlib
 import json
 
 import pytest
+from django.test import override_settings
 
 from conversations.models import Conversation
 from memoryapp.engine.chat.chat import start_turn
@@ -48,9 +49,12 @@ OTHERS = [
 
 
 def _store(user, cues: list[str]) -> Memory:
-    for content in OTHERS:
-        write.add_memory(user, content)
-    return write.add_memory(user, DOCKER, kind="lesson", cues=cues).memory
+    # The others with no cues at all (none inferred: tests/integration/engine/test_inferred_cues.py), so
+    # what the written cues do is what is measured.
+    with override_settings(INFER_CUES=False):
+        for content in OTHERS:
+            write.add_memory(user, content)
+        return write.add_memory(user, DOCKER, kind="lesson", cues=cues).memory
 
 
 def _handed(user, message: str) -> list[str]:

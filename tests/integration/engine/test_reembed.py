@@ -94,8 +94,11 @@ def test_the_cues_vectors_move_to_the_new_model_too(alice, memories, new_model):
     cued = add_memory(
         alice, "Docker builds need HTTPS_PROXY on the office network", cues=["building Docker images", "构建镜像"]
     ).memory
+    assert Memory.objects.filter(cues_inferred=True).exists()
     embedder = new_model()
     reembedding.reembed(embedder, batch_size=2)
     cued.refresh_from_db()
     assert list(cued.cue_embedding) == pytest.approx(embedder.embed_one("building Docker images; 构建镜像"), abs=1e-5)
     assert Memory.objects.filter(cue_embedding__isnull=False).count() == 1  # none made up for the rest
+    # The others' cues were inferred from the old model's bank: dropped, to be inferred again.
+    assert not Memory.objects.filter(cues_inferred=True).exists()

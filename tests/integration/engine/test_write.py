@@ -196,7 +196,9 @@ def test_it_stores_a_bulk_write_as_given_vectors_cues_history_and_words(alice, s
     assert np.array_equal(
         np.asarray(louvre.cue_embedding, dtype=np.float32), np.asarray(cue_vectors[0], dtype=np.float32)
     )
-    assert museum.cue_embedding is None and museum.context == "chat about weekends" and milk.importance == 0.9
+    # Written without cues: the situation bank's, inferred (engine/learned/situations.py).
+    assert museum.cues_inferred and museum.cue_embedding is not None and not louvre.cues_inferred
+    assert museum.context == "chat about weekends" and milk.importance == 0.9
     events = MemoryEvent.objects.filter(user=alice, action=EventAction.IMPORTED)
     assert sorted(e.memory_id for e in events) == sorted(stored)
     assert {e.after["content"] for e in events} == {m.content for m in written}
