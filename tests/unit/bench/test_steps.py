@@ -80,7 +80,7 @@ def test_it_skips_a_step_whose_extras_are_missing(monkeypatch, capsys):
     outcome = bench_all.run_step(step, 1, 1, bench_all.Console())
 
     assert outcome["status"] == "skipped" and outcome["missing"] == ["no_such_module_here"]
-    assert "skipped, needs no_such_module_here (the bench extras: pip install" in capsys.readouterr().out
+    assert "skipped, needs no_such_module_here (install: pip install" in capsys.readouterr().out
 
 
 def test_it_rewrites_only_between_the_markers(tmp_path):
