@@ -15,11 +15,13 @@ machine's load weighs on each alike. Each step's own result stays in var/embedde
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from . import runtime
@@ -107,11 +109,10 @@ def figures(r: dict) -> dict:
     }
 
 
-def run(args) -> dict:
-    """Every embedder's quality, then their latency and ingest rate interleaved (bench.embedders.run)."""
+def run(args, timing: Callable[[argparse.Namespace], dict]) -> dict:
+    """Every embedder's quality, then their latency and ingest rate interleaved (`timing`: bench.embedders'
+    own run, passed in so neither module imports the other)."""
     from memoryapp.providers.embeddings.catalog import LOCAL_MODELS
-
-    from .embedders import run as timing
 
     started = time.monotonic()
     models = {}

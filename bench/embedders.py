@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
         from .embedder_quality import run as quality
         from .tables import embedders_table
 
-        result = quality(args)
+        result = quality(args, timing=run)
         print(embedders_table(result))
         if args.json:
             runtime.write_result(args.json, result, "bench.embedders", argv)
