@@ -147,4 +147,10 @@ def test_it_stops_before_running_when_the_locomo_data_is_missing(monkeypatch, tm
 
     assert bench_all.main(["--fast"]) == 2
     assert "clone that sits beside ../shared" in capsys.readouterr().err
-    assert [step.name for step in STEPS if step.reads_locomo] == ["extraction", "chat", "locomo", "locomo_peers"]
+    assert [step.name for step in STEPS if step.reads_locomo] == [
+        "extraction",
+        "chat",
+        "locomo",
+        "locomo_peers",
+        "embedders",
+    ]
