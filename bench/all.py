@@ -23,7 +23,7 @@ import time
 from typing import TextIO
 
 from . import docs_page, runtime
-from .steps import BENCH_EXTRAS, STEPS, Step, Tier, expected_minutes, steps_for
+from .steps import STEPS, Step, Tier, expected_minutes, steps_for
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -103,7 +103,7 @@ def run_step(step: Step, index: int, total: int, console: Console) -> dict:
     prefix = f"[{index}/{total}] {step.name}"
     missing = step.missing()
     if missing:
-        console.say(f"{prefix}: skipped, needs {', '.join(missing)} (the bench extras: {BENCH_EXTRAS})")
+        console.say(f"{prefix}: skipped, needs {', '.join(missing)} (install: {step.install})")
         return {"name": step.name, "command": step.command, "status": "skipped", "missing": missing}
     console.say(f"{prefix}: {step.command}")
     # One hash seed for every step: set and dict order of strings then repeats from run to run.

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import plots, tables
-from .steps import BENCH_EXTRAS, RESULTS_DIR, STEPS, Step, Tier, expected_minutes, step_named, steps_for
+from .steps import RESULTS_DIR, STEPS, Step, Tier, expected_minutes, step_named, steps_for
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -53,6 +53,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("locomo_peers", ("locomo_peers",), _one(tables.locomo_tables)),
     Block("scale", ("scale",), _one(tables.scale_table)),
     Block("load", ("load_offline", "load_scripted", "load_offline_think15"), tables.load_table),
+    Block("embedders", ("embedders",), _one(tables.embedders_table)),
 )
 
 
@@ -165,7 +166,7 @@ def render_tiers(root: Path = REPO) -> str:
         "|---|---|---|---|---|",
     ]
     for step in STEPS:
-        needs = ", ".join(step.needs) + f" (`{BENCH_EXTRAS}`)" if step.needs else "–"
+        needs = ", ".join(step.needs) + f" (`{step.install}`)" if step.needs else "–"
         lines.append(f"| {step.name} | {step.tier.value} | `{step.command}` | {needs} | {step.minutes:g} min |")
     return "\n".join(lines) + "\n"
 

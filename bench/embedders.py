@@ -2,11 +2,13 @@
 latency (one message at a time, as a chat turn embeds it; English and Chinese apart) and ingest rate
 (memories embedded in batches, as an import or a LoCoMo sample is).
 
-    python -m bench.embedders [--models NAME ...] [--rounds N] [--json OUT]
+    python -m bench.embedders [--models NAME ...] [--rounds N] [--quality] [--json OUT]
 
 Queries are the messages of bench.chat's dev and holdout cases; ingested texts their personas' memories
-and the first LoCoMo dev conversation's turns. Quality is measured elsewhere, with each model configured
-(EMBEDDING_MODEL=... bench.locomo / bench.chat; docs/benchmarks/locomo-graph.md, "Choosing the embedder").
+and the first LoCoMo dev conversation's turns. With --quality, first each model's quality as it would
+ship: the learned models retrained on its vectors, then bench.chat, the model path, LoCoMo, extraction
+and changes on them (bench/embedder_quality.py), all in one table (docs/benchmarks/locomo-graph.md,
+"Choosing the embedder").
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .chat_data import load_personas
 from .dataset import load
 from .metrics import latency_summary
 
-MODELS = ("use-multilingual-v3", "multilingual-e5-small")
+MODELS = ("use-multilingual-v3", "multilingual-e5-small", "use-e5-fused")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -29,6 +31,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--models", nargs="+", default=list(MODELS))
     parser.add_argument("--rounds", type=int, default=3, help="passes over the queries, models interleaved")
     parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument(
+        "--quality", action="store_true", help="also retrain the learned models on each and measure them (minutes each)"
+    )
     parser.add_argument("--json", type=Path)
     return parser.parse_args(argv)
 
@@ -45,6 +50,10 @@ def build(name: str):
         from memoryapp.providers.embeddings.e5 import E5Embedder
 
         return E5Embedder(name)
+    if backend == "fused":
+        from memoryapp.providers.embeddings.fused import FusedEmbedder
+
+        return FusedEmbedder(name)
     from memoryapp.providers.embeddings.local import LocalEmbedder
 
     return LocalEmbedder(name)
@@ -101,6 +110,15 @@ def run(args: argparse.Namespace) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.quality:
+        from .embedder_quality import run as quality
+        from .tables import embedders_table
+
+        result = quality(args, timing=run)
+        print(embedders_table(result))
+        if args.json:
+            runtime.write_result(args.json, result, "bench.embedders", argv)
+        return
     result = run(args)
     for name, row in result["models"].items():
         lat = "  ".join(f"{lang} p50={v['p50']:.1f} p95={v['p95']:.1f} ms" for lang, v in row["query_ms"].items())

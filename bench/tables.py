@@ -517,6 +517,98 @@ def _entities_headline(r: dict) -> str:
     return f"{r['headline_split']}: precision {a['precision']:.3f}, recall {a['recall']:.3f}"
 
 
+# --- the embedders, each with the learned models retrained on its vectors (bench.embedders --quality) ---
+
+
+def _pair(a, b, digits: int = 3) -> str:
+    return f"{_num(a, digits)} / {_num(b, digits)}"
+
+
+def embedders_table(result: dict) -> str:
+    """One column per embedder: the chat, the model path, LoCoMo, extraction, changes, then speed."""
+    models = result["models"]
+    names = list(models)
+    rows: list[tuple[str, list[str]]] = [("dimension", [str(m["dim"]) for m in models.values()])]
+    for language in ("en", "zh", "mixed", "all"):
+        rows.append(
+            (
+                f"bench.chat dev+holdout need-hit@3 / precision, {language} "
+                f"({next(iter(models.values()))['chat'][language]['turns']} turns)",
+                [
+                    _pair(m["chat"][language]["need_hit_at_3"], m["chat"][language]["precision"])
+                    for m in models.values()
+                ],
+            )
+        )
+    rows += [
+        (
+            "small talk and general questions handed a memory",
+            [_num(m["chat"]["all"]["no_memory_injection_rate"]) for m in models.values()],
+        ),
+        ("model path need-hit (holdout, 500 distractors)", [_num(m["model_path_need_hit"]) for m in models.values()]),
+        (
+            "chat turn's recall with its query embedding at 1,000 memories, p50 / p95 ms (dev)",
+            [_pair(m["chat_recall_ms_1k"]["p50"], m["chat_recall_ms_1k"]["p95"], 1) for m in models.values()],
+        ),
+        (
+            "LoCoMo dev R@5 / R@10 / R@20 (graph off)",
+            [" / ".join(_num(m["locomo"]["recall"][k]) for k in ("5", "10", "20")) for m in models.values()],
+        ),
+        (
+            "LoCoMo recall with the query embedding, p50 / p95 ms",
+            [
+                _pair(m["locomo"]["recall_with_embedding_ms"]["p50"], m["locomo"]["recall_with_embedding_ms"]["p95"], 1)
+                for m in models.values()
+            ],
+        ),
+        (
+            "extraction, learned, all windows: precision / recall / kind accuracy / update or asked",
+            [
+                " / ".join(
+                    _num(m["extraction"][k]) for k in ("precision", "recall", "kind_accuracy", "update_or_asked")
+                )
+                for m in models.values()
+            ],
+        ),
+    ]
+    for language in ("en", "zh"):
+        rows.append(
+            (
+                f"changes holdout, learned: found / wrong replacements, {language}",
+                [
+                    _pair(
+                        m["changes_holdout"][language]["update_detection"],
+                        m["changes_holdout"][language]["wrong_replacements"],
+                    )
+                    for m in models.values()
+                ],
+            )
+        )
+    for language, count in result["queries"].items():
+        rows.append(
+            (
+                f"query embedding p50 / p95 ms, {language} ({count} queries x {result['rounds']}, interleaved)",
+                [_pair(m["query_ms"][language]["p50"], m["query_ms"][language]["p95"], 1) for m in models.values()],
+            )
+        )
+    rows += [
+        (
+            f"ingest ({result['ingested']} texts, batches of 64, interleaved), texts/s",
+            [f"{m['ingest_texts_per_s']:g}" for m in models.values()],
+        ),
+        ("minutes for its retraining and steps", [f"{m['seconds']['all'] / 60:.1f}" for m in models.values()]),
+    ]
+    return "\n".join([_head("", *names), *(_row(label, *cells) for label, cells in rows)])
+
+
+def _embedders_headline(r: dict) -> str:
+    return "; ".join(
+        f"{name}: chat hit@3 {m['chat']['all']['need_hit_at_3']:.3f}, LoCoMo R@10 {m['locomo']['recall']['10']:.3f}, "
+        f"chat recall p95 {m['chat_recall_ms_1k']['p95']:.0f} ms at 1k"
+        for name, m in r["models"].items()
+    )
+
+
 def _load_headline(r: dict) -> str:
     lat = r["latency_ms"]
     return (
@@ -540,6 +632,7 @@ HEADLINES = {
     "load_offline": _load_headline,
     "load_scripted": _load_headline,
     "load_offline_think15": _load_headline,
+    "embedders": _embedders_headline,
 }
 
 

@@ -242,6 +242,15 @@ EMBEDDING_MODEL = envstr("EMBEDDING_MODEL", embedding_catalog.DEFAULT_MODEL)
 EMBEDDING_DIM = envint("EMBEDDING_DIM", embedding_catalog.default_dimension(EMBEDDING_MODEL))
 EMBEDDING_THREADS = envint("EMBEDDING_THREADS", 1)  # torch threads per process for the local model; 0: torch's default
 EMBEDDING_BASE_URL = envstr("EMBEDDING_BASE_URL") or OPENAI_BASE_URL
+# The learned no-model defaults' weights (memoryapp/engine/learned/model.py): the shipped folder, or one
+# that `python -m bench.train --out DIR` wrote for another embedder.
+LEARNED_WEIGHTS_DIR = Path(
+    envstr("LEARNED_WEIGHTS_DIR", str(BASE_DIR / "memoryapp" / "engine" / "learned" / "weights"))
+).resolve()
+if not LEARNED_WEIGHTS_DIR.is_dir():
+    raise ImproperlyConfigured(
+        f"LEARNED_WEIGHTS_DIR must be a folder of trained weights, not {str(LEARNED_WEIGHTS_DIR)!r}"
+    )
 
 ZEP_API_URL = envstr("ZEP_API_URL")
 ZEP_API_KEY = envsecret("ZEP_API_KEY")

@@ -47,11 +47,12 @@ class Turn:
     keys: list[str]
 
 
-def _vectors(texts: list[str]) -> np.ndarray:
+def _vectors(texts: list[str], query: bool = False) -> np.ndarray:
+    """Unit vectors; `query`: the turns' queries, on the embedder's query side as the chat embeds them."""
     from bench.ingest import embed_cached
     from bench.runtime import BENCH_VAR_DIR
 
-    vectors, _ = embed_cached(texts, BENCH_VAR_DIR / "vectors")
+    vectors, _ = embed_cached(texts, BENCH_VAR_DIR / "vectors", query=query)
     matrix = np.asarray(vectors, dtype=np.float64).reshape(len(texts), -1)
     return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
 
@@ -78,7 +79,7 @@ def turns_of(personas: list[Persona], distractors: int = 0) -> list[Turn]:
             previous = [text for role, text in case.history if role == "user"]
             queries.append((case, previous, chat_recall_query(case.message, previous)))
         texts = [q.text for _, _, q in queries if q is not None]
-        query_vectors = iter(_vectors(texts)) if texts else iter(())
+        query_vectors = iter(_vectors(texts, query=True)) if texts else iter(())
         for case, previous, query in queries:
             if query is None:
                 turns.append(Turn(persona.name, persona.split, case, False, None, [], []))

@@ -77,7 +77,7 @@ def build_bank():
 def train(seed: int) -> dict:
     from django.conf import settings
 
-    from memoryapp.engine.learned.model import WEIGHTS_DIR, TrainedModel
+    from memoryapp.engine.learned.model import TrainedModel
     from memoryapp.engine.learned.situations import MODEL_NAME, fingerprint, read_entries
 
     entries = read_entries()
@@ -96,7 +96,7 @@ def train(seed: int) -> dict:
             "situation_vectors": situation_vectors.astype(np.float16),
         },
     )
-    path = model.save(WEIGHTS_DIR / f"{MODEL_NAME}.npz")
+    path = model.save()
     languages: dict[str, int] = {}
     kinds: dict[str, int] = {}
     for e in entries:
@@ -104,7 +104,7 @@ def train(seed: int) -> dict:
         kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
     return {
         "model": MODEL_NAME,
-        "weights": str(path.relative_to(WEIGHTS_DIR.parents[3])),
+        "weights": path.name,
         "weights_bytes": path.stat().st_size,
         "entries": len(entries),
         "situations": len(situations),

@@ -53,3 +53,9 @@ def test_it_names_the_sign_up_modes_when_signup_is_misspelt():
     result = _manage("check", SIGNUP="yes")
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "SIGNUP must be one of closed, open, approval, not 'yes'" in result.stderr
+
+
+def test_it_names_a_learned_weights_folder_that_is_not_there(tmp_path):
+    result = _manage("check", LEARNED_WEIGHTS_DIR=str(tmp_path / "retrained"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "LEARNED_WEIGHTS_DIR must be a folder of trained weights" in result.stderr

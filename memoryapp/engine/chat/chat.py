@@ -271,12 +271,14 @@ def _recall_learned(
     """The model's choice among recall's nearest candidates (with how many it chose, for_model: then the
     rest by cosine); a message it finds needs no memory of the user ("what's the capital of Peru?")
     recalls nothing."""
-    from memoryapp.providers.embeddings import get_embedder
+    from memoryapp.providers.embeddings import get_embedder, query_vector
 
     from ..recall.recall import recall
 
     started = time.perf_counter()
-    vector = (embedder or get_embedder()).embed_one(query.text)
+    # A search: on the embedder's query side (e5's "query: "), as recall() embeds one and the relevance
+    # model's message vectors were trained (bench/train/relevance.py).
+    vector = query_vector(embedder or get_embedder(), query.text)
     # A message the gate finds needs no memory recalls nothing, unless it names someone or something
     # (relevance.names_in) that a recalled memory may name too.
     if not relevance.message_needs_memory(model, vector, message) and not relevance.names_in(message):

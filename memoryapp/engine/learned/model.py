@@ -3,7 +3,9 @@ an .npz in weights/, run with numpy alone so the default install needs no scikit
 
 One file per model, written by `python -m bench.train` (bench/train/); each records the embedder whose
 vectors it was trained on: under another EMBEDDING_MODEL it is not used (`usable`), and the system check
-in memoryapp/checks.py tells the operator the command that retrains.
+in memoryapp/checks.py tells the operator the command that retrains. The folder is LEARNED_WEIGHTS_DIR
+(`weights_dir()`): the shipped weights/ unless the settings name another (`bench.train --out DIR`
+writes one, e.g. for another embedder, without touching the shipped files).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 from django.conf import settings
+from django.core.signals import setting_changed
 
-WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"  # the shipped models: LEARNED_WEIGHTS_DIR's default
 RETRAIN_COMMAND = "manage.py train"
 _RULES_ONLY: ContextVar[bool] = ContextVar("rules_only", default=False)
 
@@ -75,7 +78,7 @@ class TrainedModel:
         return self.probabilities(features)[:, -1]
 
     def save(self, path: Path | None = None) -> Path:
-        path = path or WEIGHTS_DIR / f"{self.name}.npz"
+        path = path or weights_dir() / f"{self.name}.npz"
         arrays = {f"w{n}": w for n, (w, _) in enumerate(self.layers)} | {
             f"b{n}": b for n, (_, b) in enumerate(self.layers)
         }
@@ -87,6 +90,7 @@ class TrainedModel:
             **{k: v.astype(np.float32) for k, v in arrays.items()},  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
             **{f"x_{k}": v for k, v in self.extra.items()},  # type: ignore[arg-type]
         )
+        load.cache_clear()  # a later load in this process reads what was just written
         return path
 
 
@@ -104,11 +108,24 @@ def read(path: Path) -> TrainedModel:
         )
 
 
+def weights_dir() -> Path:
+    """Where the models are read and written: LEARNED_WEIGHTS_DIR (the shipped weights/ by default)."""
+    return Path(settings.LEARNED_WEIGHTS_DIR)
+
+
 @cache
 def load(name: str) -> TrainedModel | None:
-    """The shipped model `name`, or None when there is none (not trained yet)."""
-    path = WEIGHTS_DIR / f"{name}.npz"
+    """The model `name` in weights_dir(), or None when there is none (not trained yet)."""
+    path = weights_dir() / f"{name}.npz"
     return read(path) if path.exists() else None
+
+
+def _on_setting_changed(setting: str, **kwargs) -> None:
+    if setting == "LEARNED_WEIGHTS_DIR":
+        load.cache_clear()
+
+
+setting_changed.connect(_on_setting_changed)
 
 
 def usable(name: str) -> TrainedModel | None:
@@ -123,6 +140,6 @@ def usable(name: str) -> TrainedModel | None:
 
 
 def mismatched() -> list[TrainedModel]:
-    """Shipped models trained on another embedder than EMBEDDING_MODEL."""
-    models = (load(path.stem) for path in sorted(WEIGHTS_DIR.glob("*.npz")))
+    """Models in weights_dir() trained on another embedder than EMBEDDING_MODEL."""
+    models = (load(path.stem) for path in sorted(weights_dir().glob("*.npz")))
     return [m for m in models if m is not None and m.embedder != settings.EMBEDDING_MODEL]

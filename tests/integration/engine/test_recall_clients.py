@@ -8,11 +8,14 @@ from django.conf import settings
 
 from conversations.models import Conversation
 from memoryapp.engine.chat import chat
+from memoryapp.engine.learned import relevance
+from memoryapp.engine.learned.model import usable
 from memoryapp.engine.memories import write
 from memoryapp.engine.recall.config import FullTextConfig, RecallConfig, TrigramConfig
 from memoryapp.engine.recall.recall import recall
 from memoryapp.graph.port import GraphFact
 from memoryapp.models import Memory
+from memoryapp.providers.embeddings import get_embedder
 
 
 def _unit(axis: int) -> list[float]:
@@ -95,3 +98,40 @@ def test_a_chat_turn_uses_the_model_embedder_and_graph_it_is_given(alice):
     assert turn.llm is None  # no model: the engine's default answers, saying so
     answer = chat.reply(turn)
     assert answer.startswith("No language model is configured") and "- I live in Berlin" in answer
+
+
+class QuerySided:
+    """The configured embedder with a query side of its own, as e5 has ("query: "), recording its searches."""
+
+    def __init__(self) -> None:
+        self.inner = get_embedder()
+        self.name, self.dim = self.inner.name, self.inner.dim
+        self.searches: list[str] = []
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed(texts)
+
+    def embed_one(self, text: str) -> list[float]:
+        return self.inner.embed_one(text)
+
+    def embed_query(self, text: str) -> list[float]:
+        self.searches.append(text)
+        return self.inner.embed_one(text)
+
+
+@pytest.mark.django_db
+def test_a_chat_turn_the_trained_model_decides_embeds_its_query_as_a_search(alice):
+    assert usable(relevance.MODEL_NAME) is not None  # the learned path, not the gates
+    write.add_memory(alice, "I live in Berlin", kind="fact")
+    embedder = QuerySided()
+
+    chat.start_turn(
+        Conversation.objects.create(user=alice),
+        "Where do I live?",
+        enqueue_extraction=lambda *args: None,
+        llm=None,
+        embedder=embedder,
+        graph=ScriptedGraph(),
+    )
+
+    assert embedder.searches == ["Where do I live?"]

@@ -66,3 +66,13 @@ def test_it_leaves_writing_results_to_runtime():
         if path.name not in ("runtime.py", "docs_page.py") and ".write_text(" in path.read_text()
     ]
     assert writers == []
+
+
+def test_each_vector_dimension_gets_a_bench_database_of_its_own(monkeypatch):
+    monkeypatch.delenv("EMBEDDING_DIM", raising=False)
+    monkeypatch.delenv("EMBEDDING_MODEL", raising=False)
+    assert runtime.bench_var_dir() == runtime.BENCH_VAR_DIR
+    monkeypatch.setenv("EMBEDDING_MODEL", "multilingual-e5-small")
+    assert runtime.bench_var_dir() == runtime.REPO / "var" / "bench-384d"
+    monkeypatch.setenv("EMBEDDING_DIM", "896")
+    assert runtime.bench_var_dir() == runtime.REPO / "var" / "bench-896d"

@@ -80,7 +80,7 @@ def test_it_skips_a_step_whose_extras_are_missing(monkeypatch, capsys):
     outcome = bench_all.run_step(step, 1, 1, bench_all.Console())
 
     assert outcome["status"] == "skipped" and outcome["missing"] == ["no_such_module_here"]
-    assert "skipped, needs no_such_module_here (the bench extras: pip install" in capsys.readouterr().out
+    assert "skipped, needs no_such_module_here (install: pip install" in capsys.readouterr().out
 
 
 def test_it_rewrites_only_between_the_markers(tmp_path):
@@ -147,4 +147,10 @@ def test_it_stops_before_running_when_the_locomo_data_is_missing(monkeypatch, tm
 
     assert bench_all.main(["--fast"]) == 2
     assert "clone that sits beside ../shared" in capsys.readouterr().err
-    assert [step.name for step in STEPS if step.reads_locomo] == ["extraction", "chat", "locomo", "locomo_peers"]
+    assert [step.name for step in STEPS if step.reads_locomo] == [
+        "extraction",
+        "chat",
+        "locomo",
+        "locomo_peers",
+        "embedders",
+    ]

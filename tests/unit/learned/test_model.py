@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from django.core.checks import run_checks
+from django.test import override_settings
 
 from memoryapp.engine.learned import model as learned
 from memoryapp.engine.learned.model import TrainedModel
@@ -35,9 +36,8 @@ def test_a_model_of_several_classes_gives_a_distribution(tmp_path):
     assert probabilities.shape == (2, 3) and np.allclose(probabilities.sum(axis=1), 1)
 
 
-def test_a_model_trained_on_another_embedder_is_not_used_and_the_operator_is_told(tmp_path, monkeypatch, settings):
-    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path)
-    learned.load.cache_clear()
+def test_a_model_trained_on_another_embedder_is_not_used_and_the_operator_is_told(tmp_path, settings):
+    settings.LEARNED_WEIGHTS_DIR = tmp_path
     _tiny("relevance", "use-multilingual-v3").save(tmp_path / "relevance.npz")
     try:
         settings.EMBEDDING_MODEL = "use-multilingual-v3"
@@ -51,9 +51,8 @@ def test_a_model_trained_on_another_embedder_is_not_used_and_the_operator_is_tol
         learned.load.cache_clear()
 
 
-def test_the_rules_can_be_asked_for_by_name(tmp_path, monkeypatch, settings):
-    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path)
-    learned.load.cache_clear()
+def test_the_rules_can_be_asked_for_by_name(tmp_path, settings):
+    settings.LEARNED_WEIGHTS_DIR = tmp_path
     _tiny("relevance", settings.EMBEDDING_MODEL).save(tmp_path / "relevance.npz")
     try:
         with learned.rules_only():
@@ -61,3 +60,14 @@ def test_the_rules_can_be_asked_for_by_name(tmp_path, monkeypatch, settings):
         assert learned.usable("relevance") is not None
     finally:
         learned.load.cache_clear()
+
+
+def test_it_reads_and_writes_the_folder_the_settings_name_and_the_shipped_one_after(tmp_path):
+    shipped = learned.load("relevance")
+    assert shipped is not None and learned.weights_dir() == learned.WEIGHTS_DIR
+    with override_settings(LEARNED_WEIGHTS_DIR=tmp_path):
+        assert learned.load("relevance") is None  # retrained elsewhere: nothing there yet
+        _tiny("relevance", "multilingual-e5-small").save()
+        assert (tmp_path / "relevance.npz").exists()
+        assert learned.load("relevance").embedder == "multilingual-e5-small"
+    assert learned.load("relevance").embedder == shipped.embedder
