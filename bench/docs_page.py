@@ -43,6 +43,7 @@ def _one(render: Callable[[dict], str]) -> Callable[[list[dict]], str]:
 BLOCKS: tuple[Block, ...] = (
     Block("extraction", ("extraction",), _one(tables.extraction_table)),
     Block("chat", ("chat",), _one(tables.chat_table)),
+    Block("chat_model_path", ("chat_model_path",), _one(tables.chat_model_path_table)),
     Block("chat_past", ("chat_past",), _one(tables.chat_shape_table)),
     Block("locomo", ("locomo",), _one(tables.locomo_tables)),
     Block("scale_1k", ("scale_1k",), _one(tables.scale_table)),

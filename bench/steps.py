@@ -53,7 +53,14 @@ class Step:
 
 STEPS: tuple[Step, ...] = (
     Step("extraction", "bench.extraction", minutes=4, reads_locomo=True),  # LoCoMo dev at turn level too
-    Step("chat", "bench.chat", minutes=1, reads_locomo=True),
+    # The default stores (inferred cues), beside the same turns with no cues (plain) and hand-written ones.
+    Step("chat", "bench.chat", ("--plain", "--cues", "bench/chat_cases/cues.json"), minutes=2, reads_locomo=True),
+    Step(
+        "chat_model_path",
+        "bench.chat",
+        ("--split", "dev", "holdout", "--locomo", "0", "--distractors", "500", "--model-path", "--plain"),
+        minutes=3,
+    ),
     Step("chat_past", "bench.chat", ("--split", "past", "--locomo", "0"), minutes=0.5),
     Step("locomo", "bench.locomo", ("--peers", "dense"), minutes=1.5, reads_locomo=True),
     Step("scale_1k", "bench.scale", ("--sizes", "1000", "--budget", "20"), minutes=2),

@@ -130,7 +130,16 @@ def scale_table(result: dict) -> str:
 
 # --- a chat turn (bench.chat) -------------------------------------------------------------------
 
-CHAT_COLUMNS = ("turns", "hit@3", "precision", "inj/none", "memories/turn", "recall p50 / p95 ms")
+CHAT_COLUMNS = (
+    "turns",
+    "hit@3",
+    "precision",
+    "wrong / needed turn",
+    "inj/none",
+    "someone else's question handed one",
+    "memories/turn",
+    "recall p50 / p95 ms",
+)
 
 
 def _chat_cells(s: dict) -> list:
@@ -139,14 +148,17 @@ def _chat_cells(s: dict) -> list:
         s["turns"],
         _num(s["need_hit_at_3"]),
         _num(s["precision"]),
+        _num(s.get("wrong_per_need_turn")),
         _num(s["no_memory_injection_rate"]),
+        _num(s.get("third_person_handed_memory")),
         _num(s["memories_per_turn"], 2),
         f"{lat.get('p50', '–')} / {lat.get('p95', '–')}",
     ]
 
 
 def chat_table(result: dict) -> str:
-    """All turns, each split and language, then the LoCoMo questions asked inside a chat."""
+    """All turns, each split and language, then the LoCoMo questions asked inside a chat; then the same
+    turns with no cues at all (plain) and with the hand-written cue file, when the run has them."""
     lines = [_head("", *CHAT_COLUMNS), _row("**all**", *_chat_cells(result["overall"]))]
     for split, part in result["by_split"].items():
         lines.append(_row(f"{split}", *_chat_cells(part["overall"])))
@@ -154,6 +166,48 @@ def chat_table(result: dict) -> str:
     lines += [_row(f"language {language}", *_chat_cells(s)) for language, s in result["by_language"].items()]
     if result.get("locomo"):
         lines.append(_row("LoCoMo questions in a chat", *_chat_cells(result["locomo"])))
+    for key, name in (("plain", "plain: no cues"), ("with_cues", "hand-written cues")):
+        if result.get(key):
+            lines.append(_row(f"**{name}, all**", *_chat_cells(result[key]["overall"])))
+            for split, part in result[key]["by_split"].items():
+                lines += [_row(f"{name}, {split} {lang}", *_chat_cells(s)) for lang, s in part["by_language"].items()]
+    return "\n".join(lines)
+
+
+def chat_model_path_table(result: dict) -> str:
+    """What a turn with a model is handed, per split and language: the product's list (its line and token
+    caps), then the list cut at 20, 30 and 50 one-liners with no token cap; beside the same stores plain."""
+    lengths = list((result["model_path"].get("candidates_hit") or {}).keys())
+    lines = [
+        _head(
+            "",
+            "turns",
+            f"in the list (≤ {result['model_path'].get('memory_lines', '–')} lines, "
+            f"≤ {result['model_path']['memory_tokens']} tokens)",
+            "tokens / turn",
+            *(f"in {n} lines (tokens)" for n in lengths),
+            "plain: in the list",
+        )
+    ]
+    for split, part in result["model_path"]["by_split"].items():
+        plain = ((result.get("plain") or {}).get("model_path") or {}).get("by_split", {}).get(split, {})
+        for language, s in [("all", part["overall"]), *part["by_language"].items()]:
+            hits = []
+            for n in lengths:
+                found = result["model_path"]["candidates_hit"][n].get(split, {})
+                c = found.get("overall") if language == "all" else found.get("by_language", {}).get(language)
+                hits.append(f"{_num(c['need_hit_at_k'])} ({c['memory_tokens_mean']:.0f})" if c else "–")
+            p = plain.get("overall") if language == "all" else plain.get("by_language", {}).get(language)
+            lines.append(
+                _row(
+                    f"{split}, {language}",
+                    s["turns"],
+                    _num(s["need_hit_at_k"]),
+                    f"{s['memory_tokens_mean']:.0f}",
+                    *hits,
+                    _num(p["need_hit_at_k"]) if p else "–",
+                )
+            )
     return "\n".join(lines)
 
 
@@ -472,9 +526,27 @@ def _extraction_headline(r: dict) -> str:
 
 def _chat_headline(r: dict) -> str:
     o = r["overall"]
-    return (
+    line = (
         f"needed memory in the top 3: {o['need_hit_at_3']:.3f}, precision {o['precision']:.3f}, small talk "
         f"handed a memory {o['no_memory_injection_rate']:.3f}; recall {_p(o['recall_ms'])}"
+    )
+    if o.get("wrong_per_need_turn") is not None:
+        line += f"; wrong memories per needed turn {o['wrong_per_need_turn']:.3f}"
+    if o.get("third_person_handed_memory") is not None:
+        line += f"; someone else's question handed one {o['third_person_handed_memory']:.3f}"
+    return line
+
+
+def _chat_model_path_headline(r: dict) -> str:
+    path = r["model_path"]
+    hits = "; ".join(
+        f"{n} lines {c['holdout']['overall']['need_hit_at_k']:.3f}"
+        for n, c in (path.get("candidates_hit") or {}).items()
+        if "holdout" in c
+    )
+    return (
+        f"holdout, needed memory in the list {path['overall']['need_hit_at_k']:.3f} at "
+        f"{path['overall']['memory_tokens_mean']:.0f} tokens a turn ({r['distractors']} distractors); {hits}"
     )
 
 
@@ -621,6 +693,7 @@ HEADLINES = {
     "extraction": _extraction_headline,
     "chat": _chat_headline,
     "chat_past": _chat_headline,
+    "chat_model_path": _chat_model_path_headline,
     "locomo": _locomo_headline,
     "locomo_peers": _locomo_headline,
     "scale_1k": _scale_headline,

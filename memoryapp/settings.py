@@ -207,7 +207,7 @@ CHAT_TURN_THREADS = envint("CHAT_TURN_THREADS", 4)
 INFER_CUES = envbool("INFER_CUES", True)
 # With a model, a chat turn is handed a list of memories to mark what it used (engine/chat/offer.py): at
 # most this many, costing at most this many tokens (the relevance model's choice whole, the rest one line each).
-CHAT_MODEL_MEMORY_LINES = envint("CHAT_MODEL_MEMORY_LINES", 30)
+CHAT_MODEL_MEMORY_LINES = envint("CHAT_MODEL_MEMORY_LINES", 50)
 CHAT_MODEL_MEMORY_TOKENS = envint("CHAT_MODEL_MEMORY_TOKENS", 400)
 if CHAT_MODEL_MEMORY_LINES < 1 or CHAT_MODEL_MEMORY_TOKENS < 20:
     raise ImproperlyConfigured("CHAT_MODEL_MEMORY_LINES must be 1 or more and CHAT_MODEL_MEMORY_TOKENS 20 or more")

@@ -172,7 +172,7 @@ OTHER_PEOPLE_ZH = (
     r"|亲戚|熟人|网友|别人|有人|师兄|师姐|师弟|师妹"
 )
 _OTHER_PERSON = re.compile(
-    rf"\b(?:{OTHER_PEOPLE_EN})\b(?!')|(?:{OTHER_PEOPLE_ZH})|\basking for\b|\bon behalf of\b|替\S{{1,4}}问|帮\S{{1,4}}问",
+    rf"\b(?:{OTHER_PEOPLE_EN})\b|(?:{OTHER_PEOPLE_ZH})|\basking for\b|\bon behalf of\b|替\S{{1,4}}问|帮\S{{1,4}}问",
     re.I,
 )
 # "my friend", "我朋友", "我的同事": the user's words for the other person, not the user's own part.

@@ -17,7 +17,15 @@ from datetime import datetime
 from django.utils import timezone
 
 from ..recall.past import PastReference, named_before, past_reference
-from ..text import OTHER_PEOPLE_EN, OTHER_PEOPLE_ZH, leans_on_previous, plain, speaks_of_user
+from ..text import (
+    OTHER_PEOPLE_EN,
+    OTHER_PEOPLE_ZH,
+    leans_on_previous,
+    names_someone_else,
+    plain,
+    speaks_of_user,
+    user_has_a_part,
+)
 
 # Whole messages that carry no request: greetings, thanks, acknowledgements, laughter, goodbyes.
 # A message is small talk when nothing is left after removing these (longest first).
@@ -260,7 +268,10 @@ def about_someone_else(message: str) -> bool:
     """The message asks on behalf of a friend, neighbour, colleague..., and says nothing of the user's own
     part ("my friend and I...", "我同事推荐我..." do)."""
     found = _SOMEONE_ELSE_EN.match(message) or _SOMEONE_ELSE_ZH.match(message)
-    return found is not None and not speaks_of_user(found.group("rest"))
+    if found is not None and not speaks_of_user(found.group("rest")):
+        return True
+    # Elsewhere in the message ("a guy on my team says…", "帮我表姐问一下…"), with nothing of the user.
+    return names_someone_else(message) and not user_has_a_part(message)
 
 
 def chat_recall_query(message: str, previous_user_messages: list[str], now: datetime | None = None) -> ChatQuery | None:

@@ -70,7 +70,7 @@ def test_a_vague_past_recalls_every_version_and_marks_the_old_one(alice, framewo
 
 def test_the_present_sees_only_the_current_version(alice, frameworks):
     vue, react = frameworks
-    result = turn(alice, "我现在喜欢用哪个前端框架？")
+    result = turn(alice, "Which frontend framework do I prefer?")
     recalled = [item.memory.pk for item in result.recalled]
     assert react.pk in recalled and vue.pk not in recalled
     assert VUE not in system_prompt(result)

@@ -14,6 +14,8 @@ from conversations.models import Conversation
 from memoryapp.engine.chat.chat import start_turn
 from memoryapp.engine.learning import cues as cue_job
 from memoryapp.engine.memories import imports, transfer, write
+from memoryapp.engine.recall.recall import recall
+from memoryapp.engine.recall.recipes import RECALL_CHAT_CANDIDATES
 from memoryapp.models import Memory
 from tests.integration.engine.test_cues import OTHERS
 
@@ -38,23 +40,46 @@ def test_cues_a_person_writes_are_theirs(alice):
     assert memory.cues == ["做饭", "点外卖"] and not memory.cues_inferred
 
 
-@pytest.mark.parametrize(
-    "memory, message",
-    [
-        ("我老婆不吃香菜", "推荐个凉拌菜的做法"),
-        ("My wife doesn't eat cilantro", "planning a dinner party menu"),
-    ],
-)
-def test_a_situation_the_memory_never_names_finds_it(alice, bob, memory, message):
+# More of a life, for a store where a memory must stand out among its likes.
+MORE = [
+    "My knee hurts after long runs",
+    "我晕船很厉害",
+    "I get seasick easily",
+    "我膝盖有旧伤，爬楼梯会疼",
+    "我对花生过敏",
+    "I'm allergic to peanuts",
+]
+
+
+def _store(user, memory: str, infer: bool) -> None:
+    with override_settings(INFER_CUES=infer):
+        for content in [*OTHERS, *MORE, memory]:
+            write.add_memory(user, content)
+
+
+def test_a_situation_the_memory_never_names_brings_it_to_the_chat(alice, bob):
     """Alice's memories were written as the app writes them; Bob's the same, with INFER_CUES off: only
-    the inferred cues bring the memory to the message."""
-    for user, infer in ((alice, True), (bob, False)):
-        with override_settings(INFER_CUES=infer):
-            for content in OTHERS:
-                write.add_memory(user, content)
-            write.add_memory(user, memory)
-    assert memory in _handed(alice, message)  # the chat turn with no model hands it
-    assert memory not in _handed(bob, message)
+    the inferred cues bring the memory to the chat turn with no model."""
+    memory = "My wife doesn't eat cilantro"
+    _store(alice, memory, infer=True)
+    _store(bob, memory, infer=False)
+    assert memory in _handed(alice, "planning a dinner party menu")
+    assert memory not in _handed(bob, "planning a dinner party menu")
+
+
+def test_a_situation_the_memory_never_names_finds_it_among_the_candidates(alice, bob):
+    """In Chinese: among the ten nearest a chat turn weighs (and a model's list starts with), only with
+    the inferred cues."""
+    memory = "我在备孕"
+    _store(alice, memory, infer=True)
+    _store(bob, memory, infer=False)
+
+    def candidates(user) -> list[str]:
+        found = recall(user, "下午能喝杯咖啡吗", config=RECALL_CHAT_CANDIDATES, record_access=False).items
+        return [item.memory.content for item in found]
+
+    assert memory in candidates(alice)
+    assert memory not in candidates(bob)
 
 
 def test_rewording_a_memory_infers_its_cues_again(alice):

@@ -114,3 +114,30 @@ def test_it_tells_a_message_about_the_user_from_one_about_the_world(message, abo
 
 def test_a_follow_up_speaks_of_the_user_when_the_message_it_leans_on_does():
     assert chat_recall_query("那周末呢？", ["我这周哪天适合去健身房？"]).about_user
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My neighbour wants to start running, any tips?",
+        "我朋友想学游泳，怎么入门？",
+        "a guy on my team says his knee hurts when he runs, what should he do?",
+        "帮我表姐问一下，考研选什么学校好",
+        "My neighbor's dad keeps forgetting his evening pills. Are there gadgets that help?",
+    ],
+)
+def test_a_question_on_behalf_of_someone_else_recalls_nothing(message):
+    assert chat_recall_query(message, []) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My friend and I are training for a marathon together, how should we plan?",
+        "我同事约我周末去爬山，走哪条线好？",
+        "what should I get my colleague for her birthday?",
+        "My sister is visiting next week, where should I take her?",  # family is the user's life
+    ],
+)
+def test_the_users_own_part_beside_someone_else_still_recalls(message):
+    assert chat_recall_query(message, []) is not None
