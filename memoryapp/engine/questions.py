@@ -53,3 +53,14 @@ REQUEST_ZH = re.compile(
 def wants(message: str) -> bool:
     """A whole message: does it ask a question or make a request?"""
     return asks(message) or bool(REQUEST_EN.search(message) or REQUEST_ZH.search(message))
+
+
+# What the speaker is about to do ("I'm about to start docker compose…", "我准备启动预发环境…"): not a
+# question, but the moment a lesson or a preference about it helps. Read by the chat's relevance gate only.
+ABOUT_TO_EN = re.compile(r"\b(?:about to|going to|gonna|heading (?:in)?to|kicking off|getting ready to)\b", re.I)
+ABOUT_TO_ZH = re.compile(r"准备|打算|马上要|正要|这就要|要开始")
+
+
+def announces(message: str) -> bool:
+    """A whole message: does it say what the speaker is about to do?"""
+    return bool(ABOUT_TO_EN.search(message) or ABOUT_TO_ZH.search(message))

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..questions import wants
+from ..questions import announces, wants
 from ..text import (
     EN_STOPWORDS,
     ZH_STOPWORDS,
@@ -159,11 +159,12 @@ def needs_memory(weights: np.ndarray, bias: float, query_vector) -> float:
 
 def asks_about_self(message: str) -> bool:
     """The user asks or requests something in the first person ("what is my favourite tea?", "帮我排个计划",
-    "我们这个仓库的 CI 怎么配？"): the message gate always lets it through. Speaking of oneself without
+    "我们这个仓库的 CI 怎么配？"), or says what they are about to do ("I'm about to start docker compose…",
+    "我准备启动…"): the message gate always lets it through. Speaking of oneself without
     asking ("lol my roommate burnt the rice again", "周一好难熬啊") is chatter, and "translate: let's go
     hiking together" asks for nothing of the user's: the gate decides those. (On bench.chat's dev turns
     and the training turns out of fold, the first person plural scored as the singular alone.)"""
-    return speaks_of_user(message) and wants(message)
+    return speaks_of_user(message) and (wants(message) or announces(message))
 
 
 def part(model, name: str) -> tuple[np.ndarray, float]:
