@@ -234,7 +234,7 @@ class HistoryExport:
                 raise NotAnExport(
                     f"{self._where} is not JSON, so it is neither a ChatGPT nor a Claude export"
                 ) from None
-            raise ExportDamaged(f"{self._where} is not valid JSON {self._so_far(position + 1)}") from None
+            raise ExportDamaged(f"{self._where} is damaged (not valid JSON) {self._so_far(position + 1)}") from None
         except (zipfile.BadZipFile, zlib.error, EOFError):
             raise ExportTruncated(f"{self._where} is cut short or damaged {self._so_far(position + 1)}") from None
 
@@ -243,7 +243,8 @@ class HistoryExport:
             return f"in conversation {at:,}: nothing before it could be read"
         last = self._last
         when = f", from {last.created_at:%d %B %Y}" if last.created_at else ""
-        return f"in conversation {at:,}: the {at - 1:,} before it were read (the last, “{last.title or last.id}”{when})"
+        before = "the one before it was read" if at == 2 else f"the {at - 1:,} before it were read"
+        return f"in conversation {at:,}: {before} (the last, “{last.title or last.id}”{when})"
 
 
 def _entries(
