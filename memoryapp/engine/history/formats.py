@@ -301,7 +301,7 @@ def _joined(parts: list[object], sep: str, limit: int) -> tuple[str, int | None]
 
 
 def _oversize(cid: str, title: str, number: int, role: str, size: int, limit: int) -> Skip:
-    who = "your" if role == USER else "the assistant's"
+    who = "yours" if role == USER else "the assistant's"
     return Skip(
         cid, title, f"message {number} ({who}) is {_megabytes(size)}, over the {_megabytes(limit)} limit; skipped"
     )

@@ -274,7 +274,7 @@ def test_a_message_over_1_mb_is_skipped_and_named(tmp_path):
         "That comes to about ",
     ]
     (skip,) = report.skipped
-    assert str(skip) == "“Moving plans and a bike”: message 3 (your) is 1.2 MB, over the 1.0 MB limit; skipped"
+    assert str(skip) == "“Moving plans and a bike”: message 3 (yours) is 1.2 MB, over the 1.0 MB limit; skipped"
     assert skip.conversation_id == "6a1b3c5d-0001-4e2f-9a1b-chatgpt00001"
     assert len(read_back) == 3
 
