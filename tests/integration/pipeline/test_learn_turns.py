@@ -4,8 +4,7 @@ after it, becomes that memory's past version."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from datetime import timezone as tz
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=tz.utc)
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
 def _learn(user, *said: tuple[str, str], **extra):
