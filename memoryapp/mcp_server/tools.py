@@ -29,6 +29,7 @@ from memoryapp.engine.memories import conflicts, imports, listing, purge, transf
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
+from memoryapp.providers.llm import ProviderError
 
 from .calls import memory_of, memory_out, run, written
 from .server import CORE_URI, CoreMemories, MemoryServer
@@ -277,7 +278,11 @@ async def learn_from_conversation(
     def work(user) -> dict:
         payload = ExtractIn.model_validate({"messages": messages, "source": source, "idempotency_key": idempotency_key})
         # The learning job, run here: the tool answers once the turns are learnt.
-        job = turns.learn_conversation(user, payload, actor=Actor.API)
+        try:
+            job = turns.learn_conversation(user, payload, actor=Actor.API)
+        except ProviderError as exc:  # the job is failed, what it learnt before stays
+            again = " (call again with the same idempotency_key to go on)" if payload.idempotency_key else ""
+            raise ToolError(f"{exc.message}; what was learnt before that stays{again}") from None
         return {name: getattr(job, name) for name in LEARNT_FIELDS}
 
     return await run(ctx, work, write=True)

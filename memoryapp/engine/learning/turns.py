@@ -118,15 +118,22 @@ def queue_learning(user, data: dict | ConversationInput, *, actor: str = Actor.A
     once the caller's transaction commits; with an idempotency key already used, that key's job (the same
     turns: MemoryConflict when other turns come with it)."""
     job, new = _new_job(user, data, actor)
-    if new:
+    if new or _again(job):
         jobs.enqueue(jobs.Job.LEARN, job.pk, if_not_queued=lambda: _not_queued(job.pk))
+        job.refresh_from_db()
     return QueuedLearning(job, new)
 
 
 def learn_conversation(user, data: dict | ConversationInput, *, actor: str = Actor.API, **run) -> LearnJob:
-    """The same job, run here and now (or, for a key already used, that key's job as it stands)."""
+    """The same job, run here and now (or, for a key already used, that key's job as it stands; one that
+    failed goes on from where it stopped)."""
     job, new = _new_job(user, data, actor)
-    return run_learning(job.pk, **run) if new else job
+    return run_learning(job.pk, **run) if new or _again(job) else job
+
+
+def _again(job: LearnJob) -> bool:
+    """A failed job sent again with its key goes on after the last window it learnt: True when it is queued."""
+    return bool(LearnJob.objects.filter(pk=job.pk, status=RunStatus.FAILED).update(status=RunStatus.QUEUED, error=""))
 
 
 def job_of(user, job_id: int) -> LearnJob | None:

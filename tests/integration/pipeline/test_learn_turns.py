@@ -11,6 +11,8 @@ import pytest
 from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import listing
 from memoryapp.models import Memory
+from memoryapp.pipeline.models import LearnJob
+from memoryapp.providers.llm import ProviderError
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +65,28 @@ def test_each_statement_holds_from_when_it_was_said_whatever_order_it_arrives_in
     paris = then[0]
     assert (paris.valid_from, paris.valid_until) == (_at("2023-03-01T10:00:00"), _at("2025-06-01T10:00:00"))
     assert paris.replaced_by.content == "I moved to Berlin"
+
+
+def test_a_failed_job_sent_again_with_its_key_goes_on_after_the_windows_it_learnt(alice, monkeypatch):
+    said = [(f"I have a cat called Mochi number {n}.", "2024-01-01T10:00:00Z") for n in range(6)]
+    real, calls = turns.extraction.learn_candidates, []
+
+    def down_on_the_second_window(window, llm):
+        calls.append(window[0].content)
+        if len(calls) == 2:
+            raise ProviderError("The language model timed out.")
+        return real(window, llm)
+
+    monkeypatch.setattr(turns.extraction, "learn_candidates", down_on_the_second_window)
+    with pytest.raises(ProviderError):
+        _learn(alice, *said, idempotency_key="k")
+    failed = LearnJob.objects.get(user=alice)
+    assert (failed.status, failed.windows_done, failed.done) == ("failed", 1, 10)
+    assert failed.created == Memory.objects.filter(user=alice).count() > 0  # the first window stays learnt
+    assert "ProviderError" in failed.error and failed.messages  # the turns wait for the next try
+
+    job = _learn(alice, *said, idempotency_key="k")
+
+    assert (job.pk, job.status, job.windows_done, job.done, job.total) == (failed.pk, "done", 2, 12, 12)
+    assert len(calls) == 3  # the first window was not learnt twice
+    assert Memory.objects.filter(user=alice, content__startswith="I have a cat").count() == job.created
