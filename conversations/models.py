@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 MAX_TITLE_LENGTH = 200
+MAX_MESSAGE_CHARS = 20_000  # a message the chat takes, or a turn another program sends to learn from
 
 
 class Conversation(models.Model):

@@ -26,6 +26,7 @@ class TasksConfig(AppConfig):
             forgetting,
             graph_sync,
             imports,
+            learning,
             maintenance,
             review,
         )
@@ -42,6 +43,7 @@ class TasksConfig(AppConfig):
                 Job.DROP_USER: graph_sync.drop_user,
                 Job.WRITE_CUES: cues.write_cues,
                 Job.IMPORT: imports.import_memories,
+                Job.LEARN: learning.learn_conversation,
             }
         )
 

@@ -27,9 +27,11 @@ from memoryapp.api.schemas import (
     ErrorOut,
     EventOut,
     ExportOut,
+    ExtractIn,
     ImportIn,
     ImportJobOut,
     Kind,
+    LearnJobOut,
     MemoryIn,
     MemoryOut,
     MemoryPageOut,
@@ -46,6 +48,7 @@ from memoryapp.api.schemas import (
 )
 from memoryapp.api.throttling import WritesPerUser
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
+from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import readable_error
 from memoryapp.models import Actor, Memory, MemoryStatus
@@ -272,6 +275,43 @@ def import_job(request: AuthedRequest, job_id: int):
     job = imports.job_of(request.auth, job_id)
     if job is None:
         raise MemoryNotFound(f"import job {job_id} not found")
+    return job
+
+
+@router.post(
+    "/extract",
+    response={202: LearnJobOut, **errors(403, 409, 413, 422, 429)},
+    openapi_extra={
+        "responses": {
+            202: {
+                "description": "Queued (or, for an idempotency_key already used, that key's job): poll it at its Location",
+                "headers": {
+                    "Location": {"schema": {"type": "string"}, "description": "/api/memories/extract/{job_id}"}
+                },
+            }
+        }
+    },
+    summary="Learn from a conversation's turns, as a chat of the app learns, in the background",
+)
+def extract_memories(request: AuthedRequest, payload: ExtractIn, response: HttpResponse):
+    """The turns are checked now (422 naming the field); the worker learns them as a chat's: each turn's
+    `created_at` is when what it says became true. The same idempotency_key again answers its first job
+    (409 when it comes with other turns)."""
+    queued = turns.queue_learning(request.auth, payload, actor=Actor.API)
+    response["Location"] = reverse("api:learn_job", kwargs={"job_id": queued.job.pk})
+    return Status(202, queued.job)
+
+
+@router.get(
+    "/extract/{int:job_id}",
+    response={200: LearnJobOut, **errors(404)},
+    url_name="learn_job",
+    summary="A learning job: its status, how far it got and what it learnt",
+)
+def learn_job(request: AuthedRequest, job_id: int):
+    job = turns.job_of(request.auth, job_id)
+    if job is None:
+        raise MemoryNotFound(f"learning job {job_id} not found")
     return job
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from ninja import ModelSchema, Schema
-from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from memoryapp.engine.memories.validation import MemoryFields, MemoryPatch, Text
+from memoryapp.engine.learning.turns import ConversationInput
+from memoryapp.engine.memories.validation import DateTimeIn, MemoryFields, MemoryPatch, Text
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import MAX_CONTENT_LENGTH, Memory, MemoryKind, MemorySource, MemoryStatus
 
@@ -17,19 +17,6 @@ from memoryapp.models import MAX_CONTENT_LENGTH, Memory, MemoryKind, MemorySourc
 Kind = MemoryKind
 StatusName = MemoryStatus
 Source = MemorySource
-
-ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
-
-
-def _date_and_time(value: object) -> object:
-    """The schema promises `format: date-time`: ISO 8601 text, not pydantic's other readings of a
-    datetime (a number of seconds since 1970, a date alone)."""
-    if isinstance(value, datetime) or isinstance(value, str) and ISO_8601.match(value):
-        return value
-    raise ValueError("must be an ISO 8601 date and time, e.g. 2026-03-15T12:00:00Z")
-
-
-DateTimeIn = Annotated[datetime, BeforeValidator(_date_and_time)]
 
 
 class ReplacementOut(Schema):
@@ -180,6 +167,30 @@ class ImportJobOut(Schema):
     total: int
     imported: int
     duplicates: int
+    error: str
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class ExtractIn(ConversationInput, Schema):
+    """A conversation to learn from: its turns in order, each with when it was said (engine/learning/turns.py)."""
+
+
+class LearnJobOut(Schema):
+    """A learning job: queued, running (`done` of `total` messages learnt from so far, each window of 10
+    visible as soon as it is learnt), done, skipped (memory is off: `error` says so) or failed (`error`;
+    what was learnt before the failure stays). `memory_ids`: the memories it wrote, oldest first."""
+
+    id: int
+    status: Literal["queued", "running", "done", "skipped", "failed"]
+    done: int
+    total: int
+    created: int  # new memories, episodes included
+    superseded: int  # memories that replaced an older one, or were placed before a newer one as its past
+    asked: int  # changes it was unsure of: questions on the memories page (GET /api/memories/conflicts)
+    suggested: int  # auto-extract off: memories waiting for the user's confirmation
+    memory_ids: list[int]
+    source: str
     error: str
     created_at: datetime
     finished_at: datetime | None

@@ -39,6 +39,7 @@ class Job(StrEnum):
     DROP_USER = "drop_user"  # (user_id): everything the graph holds for the user goes
     WRITE_CUES = "write_cues"  # (user_id): cues for the user's memories written without them
     IMPORT = "import"  # (import_id): an ImportJob's rows, written all or nothing
+    LEARN = "learn"  # (learn_id): a LearnJob's turns, learnt as a chat's are
 
     @property
     def subject(self) -> str:
@@ -56,6 +57,7 @@ _SUBJECTS = {
     Job.DROP_USER: "user_id",
     Job.WRITE_CUES: "user_id",
     Job.IMPORT: "import_id",
+    Job.LEARN: "learn_id",
 }
 
 

@@ -15,6 +15,7 @@ from memoryapp.api.schemas import (
     ConflictOut,
     DateTimeIn,
     EventOut,
+    ExtractIn,
     ImportIn,
     Kind,
     MemoryIn,
@@ -23,10 +24,12 @@ from memoryapp.api.schemas import (
     Source,
     StatusName,
 )
+from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
+from memoryapp.providers.llm import ProviderError
 
 from .calls import memory_of, memory_out, run, written
 from .server import CORE_URI, CoreMemories, MemoryServer
@@ -253,6 +256,34 @@ async def import_memories(ctx: Context, memories: list[Any]) -> dict[str, Any]:
             shown = "; ".join(f"row {e.row}: {e.reason}" for e in report.errors[:MAX_ROW_ERRORS_SHOWN])
             raise ToolError(f"{len(report.errors)} rows are invalid; nothing was imported ({shown})")
         return {"imported": report.imported, "duplicates": report.duplicates}
+
+    return await run(ctx, work, write=True)
+
+
+LEARNT_FIELDS = ("id", "status", "done", "total", "created", "superseded", "asked", "suggested", "memory_ids", "error")
+
+
+@server.tool(
+    description="Learn from a conversation, as memoryapp's own chat learns: what the user said worth "
+    "remembering becomes memories (changes replace what they change, secrets are dropped), each true from "
+    "its turn's created_at. 'messages': the turns in order, [{role: user|assistant, content, created_at?}], "
+    "at most 500. The same idempotency_key again learns nothing new and answers the first call's result."
+)
+async def learn_from_conversation(
+    ctx: Context,
+    messages: Annotated[list[Any], Field(description="[{role: 'user' or 'assistant', content, created_at?}]")],
+    source: Annotated[str, Field(description="where the turns come from, e.g. your program's name")] = "",
+    idempotency_key: Annotated[str | None, Field(description="the same key twice learns once")] = None,
+) -> dict[str, Any]:
+    def work(user) -> dict:
+        payload = ExtractIn.model_validate({"messages": messages, "source": source, "idempotency_key": idempotency_key})
+        # The learning job, run here: the tool answers once the turns are learnt.
+        try:
+            job = turns.learn_conversation(user, payload, actor=Actor.API)
+        except ProviderError as exc:  # the job is failed, what it learnt before stays
+            again = " (call again with the same idempotency_key to go on)" if payload.idempotency_key else ""
+            raise ToolError(f"{exc.message}; what was learnt before that stays{again}") from None
+        return {name: getattr(job, name) for name in LEARNT_FIELDS}
 
     return await run(ctx, work, write=True)
 

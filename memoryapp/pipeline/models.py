@@ -177,3 +177,44 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"import {self.pk} ({self.status}, {self.done}/{self.total})"
+
+
+class LearnJob(models.Model):
+    """One conversation another program sent to learn from (`POST /api/memories/extract`, the MCP tool
+    `learn_from_conversation`), learnt by the worker window by window as a chat is (engine/learning/turns.py).
+    `windows_done` moves in each window's own transaction, so a run that stops resumes after the last window
+    learnt and never learns one twice. The turns wait here until learnt, then are cleared (the memories hold
+    what was learnt, and a purge must find no copy). `idempotency_key`: the caller's, one job per key and user;
+    `digest`: what the key was first sent with, so the key cannot be reused for other turns."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    actor = models.CharField(max_length=16, default="api")  # who asked (memoryapp.models.Actor)
+    source = models.CharField(max_length=200, blank=True, default="")  # the caller's label: where the turns come from
+    idempotency_key = models.CharField(max_length=200, blank=True, default="")
+    digest = models.CharField(max_length=64)
+    messages = models.JSONField(default=list)  # [{"role", "content", "created_at"}], cleared once learnt
+    total = models.PositiveIntegerField(default=0)  # messages
+    done = models.PositiveIntegerField(default=0)  # messages learnt from so far
+    windows_done = models.PositiveIntegerField(default=0)
+    created = models.PositiveIntegerField(default=0)
+    superseded = models.PositiveIntegerField(default=0)
+    asked = models.PositiveIntegerField(default=0)  # change questions left for the user
+    suggested = models.PositiveIntegerField(default=0)  # auto-extract off: waiting for the user's confirmation
+    memory_ids = models.JSONField(default=list)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="learn_job_once_per_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"learn {self.pk} ({self.status}, {self.done}/{self.total})"

@@ -66,8 +66,11 @@ def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]
     return process, f"http://127.0.0.1:{port}"
 
 
-def start_worker(env: dict[str, str], log: Path, name: str, *, wait: bool = True) -> subprocess.Popen:
-    """A solo-pool Celery worker on both queues with `env`; waits until it answers a ping by `name`."""
+def start_worker(
+    env: dict[str, str], log: Path, name: str, *, wait: bool = True, queues: str = "celery,graph"
+) -> subprocess.Popen:
+    """A solo-pool Celery worker on `queues` (default both of the app's) with `env`; waits until it
+    answers a ping by `name`."""
     from celery import Celery
 
     with open(log, "w") as out:
@@ -84,7 +87,7 @@ def start_worker(env: dict[str, str], log: Path, name: str, *, wait: bool = True
                 "-l",
                 "INFO",
                 "-Q",
-                "celery,graph",
+                queues,
                 "-n",
                 name,
             ],

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from conversations.models import Citation, Conversation, Message, Role
+from conversations.models import MAX_MESSAGE_CHARS, Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
 from ..learned import relevance
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 TITLE_CHARS = 60
-MAX_MESSAGE_CHARS = 20_000
 WINDOW_TOKENS = 8192
 
 

@@ -89,9 +89,7 @@ def _consolidate_window(
 ) -> Episode | None:
     calls_before = getattr(llm, "calls", 0)
     said = [{"role": m.role, "content": m.content} for m in window if m.memory_command is None]  # no memory commands
-    summary = " ".join(summarise_episode(said, llm, learnt_from_chat(conversation, said, llm)).split()) if said else ""
-    if contains_sensitive(summary):  # a model's summary that repeats a secret: no episode, never a memory
-        summary = ""
+    summary = episode_summary(said, llm, learnt_from_chat(conversation, said, llm)) if said else ""
     calls = getattr(llm, "calls", 0) - calls_before
     first, last = window[0], window[-1]
     suggestion = None
@@ -108,7 +106,7 @@ def _consolidate_window(
                     "confidence": EPISODE_CONFIDENCE,
                     "valid_from": first.created_at,
                 }
-                content = f"[{_stamp(first.created_at)}] {summary}"
+                content = episode_content(first.created_at, summary)
                 if prefs.auto_extract:
                     run.memory = write.add_memory(
                         conversation.user_id,
@@ -131,6 +129,18 @@ def _consolidate_window(
     except IntegrityError:  # another worker wrote this window's episode first
         return None
     return Episode(first.pk, last.pk, run.memory_id, suggestion.pk if suggestion else None)
+
+
+def episode_summary(said: list[dict], llm: LLMProvider | None, learnt: list[str]) -> str:
+    """What a window settled or told beyond the typed memories `learnt` from it, in whole sentences; ""
+    when nothing (or when a model's summary repeats a secret: never a memory)."""
+    summary = " ".join(summarise_episode(said, llm, learnt).split())
+    return "" if contains_sensitive(summary) else summary
+
+
+def episode_content(began: datetime, summary: str) -> str:
+    """An episode memory's words: "[2026-01-03 18:00] We decided …", stamped with when the window began."""
+    return f"[{_stamp(began)}] {summary}"
 
 
 def waits_for_extraction(conversation: Conversation, *, llm: ModelChoice = CONFIGURED) -> bool:

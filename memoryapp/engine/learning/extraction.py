@@ -27,7 +27,7 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from conversations.models import Conversation, Message, Role
-from memoryapp.models import Actor, Memory, MemoryKind, MemorySettings, MemorySource, MemoryStatus
+from memoryapp.models import Actor, EventAction, Memory, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm import ProviderError
 
@@ -44,9 +44,11 @@ from ..sensitive import contains_sensitive
 from .anchoring import anchored_start
 
 if TYPE_CHECKING:
+    from memoryapp.models import ChangeQuestion
     from memoryapp.providers.embeddings.base import Embedder
+    from memoryapp.providers.llm.base import LLMProvider
 
-    from ..llm.schemas import Candidate
+    from ..llm.schemas import Candidate, Decision
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,7 @@ SLOT_SEARCH = 50  # how far down the nearest they are looked for
 STALE_AFTER = timedelta(minutes=15)  # a "running" run older than this belonged to a worker that died
 STALLED_AFTER = timedelta(minutes=10)  # a run still "queued" this long lost its message (broker down)
 SWEEP_MAX_ATTEMPTS = 8  # a failed run is re-queued by the sweep until it has been tried this often
+SAME_TIME_AFTER = timedelta(microseconds=1)  # a change said at the very time of what it replaces starts just after
 
 
 # Queues the extraction of one window: enqueue(conversation_id, message_ids).
@@ -203,8 +206,6 @@ def extract(
 ) -> ExtractionOutcome:
     """Extract one claimed run's window. Raises ProviderError (and friends); the caller records failures.
     `llm`: the model (default: the configured one; None: no model, the rules); `embedder`: default the configured one."""
-    from memoryapp.providers.embeddings import get_embedder
-
     llm = resolve(llm)
     started, calls_before = time.monotonic(), getattr(llm, "calls", 0)
     conversation = run.conversation
@@ -217,22 +218,14 @@ def extract(
     if conversation.temporary or not prefs.memory_enabled or not messages:
         return _finish(run, RunStatus.SKIPPED, started, 0, {})
 
-    result = extract_candidates([{"role": m.role, "content": m.content} for m in messages], llm)
-    candidates = clean_candidates(result.candidates)
+    candidates = learn_candidates(messages, llm)
     if not candidates:
         return _finish(run, RunStatus.DONE, started, getattr(llm, "calls", 0) - calls_before, {})
     if not prefs.auto_extract:
         return _suggest(run, messages, candidates, started, getattr(llm, "calls", 0) - calls_before)
 
-    vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
-    items = [
-        CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(run.user_id, v, c.content))
-        for c, v in zip(candidates, vectors)
-    ]
-    decisions = decide(items, llm)  # checked: a hallucinated id never reaches the write path
+    vectors, decisions = decide_candidates(run.user_id, candidates, llm, embedder)
     calls = getattr(llm, "calls", 0) - calls_before
-    applied: dict[str, int] = {}
-    memory_ids: list[int] = []
     with transaction.atomic():  # all or nothing, the run's status included
         # Still ours? A worker that outlived its claim (a redelivery took it over) must not apply twice.
         if (
@@ -241,17 +234,80 @@ def extract(
             .exists()
         ):
             raise RunTakenOver(f"extraction run {run.pk} was taken over by another attempt")
-        for decision in decisions.decisions:
-            i = decision.candidate_index
-            memory = _apply(run, decision.action, decision.target_id, candidates[i], vectors[i], messages)
-            if decision.action is DecisionAction.ADD and decision.ask_about is not None and memory is not None:
-                ask_about(run.user_id, decision.ask_about, memory)
-            applied[decision.action.value] = applied.get(decision.action.value, 0) + 1
-            if memory is not None:
-                memory_ids.append(memory.pk)
-        outcome = _finish(run, RunStatus.DONE, started, calls, applied, len(candidates))
-    outcome.memory_ids = memory_ids
+        learnt = apply_decisions(run.user_id, run.conversation_id, decisions, candidates, vectors, messages)
+        outcome = _finish(run, RunStatus.DONE, started, calls, learnt.applied, len(candidates))
+    outcome.memory_ids = learnt.memory_ids
     return outcome
+
+
+@dataclass
+class Learnt:
+    """What one window's decisions did: each action's count, the memories they wrote or touched, and how
+    many were new memories, replacements (of an older one, or as the past version of a newer one), and
+    questions left for the user."""
+
+    applied: dict[str, int] = field(default_factory=dict)
+    memory_ids: list[int] = field(default_factory=list)
+    written: list[int] = field(default_factory=list)  # new rows only: created, new and past versions
+    created: int = 0
+    superseded: int = 0
+    asked: int = 0
+
+
+def learn_candidates(messages: list[Message], llm: LLMProvider | None) -> list[Candidate]:
+    """What the window's turns say worth remembering (one model call, or the learned default), secrets and
+    repeats dropped."""
+    result = extract_candidates([{"role": m.role, "content": m.content} for m in messages], llm)
+    return clean_candidates(result.candidates)
+
+
+def decide_candidates(
+    user_id: int, candidates: list[Candidate], llm: LLMProvider | None, embedder: Embedder | None = None
+) -> tuple[list[list[float]], list[Decision]]:
+    """Each candidate's vector and what to do with it against its nearest memories (one model call, or
+    the learned default); checked: a hallucinated id never reaches the write path."""
+    from memoryapp.providers.embeddings import get_embedder
+
+    vectors = (embedder or get_embedder()).embed([c.content for c in candidates])
+    items = [
+        CandidateWithNeighbours(candidate=c, neighbours=nearest_memories(user_id, v, c.content))
+        for c, v in zip(candidates, vectors)
+    ]
+    return vectors, decide(items, llm).decisions
+
+
+def apply_decisions(
+    user_id: int,
+    conversation_id: int | None,
+    decisions: list[Decision],
+    candidates: list[Candidate],
+    vectors: list[list[float]],
+    messages: list[Message],
+    *,
+    dated: bool = False,
+) -> Learnt:
+    """Apply a window's decisions; call inside the caller's transaction. `dated`: the turns carry the
+    times they were said (another program's history, which may arrive in any order): a memory starts when
+    it was said, and a statement older than the memory it would replace becomes its past version."""
+    learnt = Learnt()
+    for decision in decisions:
+        i = decision.candidate_index
+        result = _apply(
+            user_id, conversation_id, decision.action, decision.target_id, candidates[i], vectors[i], messages, dated
+        )
+        memory = result.memory if result is not None else None
+        if decision.action is DecisionAction.ADD and decision.ask_about is not None and memory is not None:
+            learnt.asked += ask_about(user_id, decision.ask_about, memory, dated=dated) is not None
+        learnt.applied[decision.action.value] = learnt.applied.get(decision.action.value, 0) + 1
+        if memory is not None:
+            learnt.memory_ids.append(memory.pk)
+        if result is not None and result.action == EventAction.CREATED:
+            learnt.created += 1
+            learnt.written.append(result.memory.pk)
+        elif result is not None and result.action == EventAction.SUPERSEDED:
+            learnt.superseded += 1
+            learnt.written.append(result.memory.pk)
+    return learnt
 
 
 def clean_candidates(candidates: list[Candidate]) -> list[Candidate]:
@@ -286,7 +342,7 @@ def nearest_memories(user_id: int, vector: list[float], content: str = "") -> li
     ]
 
 
-def _source_message(candidate: Candidate, messages: list[Message]) -> Message:
+def source_message(candidate: Candidate, messages: list[Message]) -> Message:
     """The user message that said it, when the words are there; else the window's last user message."""
     users = [m for m in messages if m.role == Role.USER] or messages
     key = normalise_content(candidate.content)
@@ -302,17 +358,19 @@ def learnt_from(message: Message | None) -> str:
 
 
 def _apply(
-    run: ExtractionRun,
+    user_id: int,
+    conversation_id: int | None,
     action: DecisionAction,
     target_id: int | None,
     candidate: Candidate,
     vector: list[float],
     messages: list[Message],
-) -> Memory | None:
-    said = _source_message(candidate, messages)
+    dated: bool = False,
+) -> write.WriteResult | None:
+    said = source_message(candidate, messages)
     source: dict[str, Any] = {
         "source": MemorySource.EXTRACTED,
-        "source_conversation_id": run.conversation_id,
+        "source_conversation_id": conversation_id,
         "source_message_id": said.pk,
         "context": learnt_from(said),
     }
@@ -322,21 +380,31 @@ def _apply(
         "confidence": candidate.confidence,
         "cues": [cue for cue in candidate.cues if not contains_sensitive(cue)],
     }
+    # Dated turns: a memory is true from when it was said (or the past time its words name).
+    said_start = (anchored_start(candidate.content, said.created_at) or said.created_at) if dated else None
     if action is DecisionAction.ADD:
         return write.add_memory(
-            run.user_id,
+            user_id,
             candidate.content,
             **details,
             **source,
             actor=Actor.EXTRACTOR,
             embedding=vector,
-            valid_from=anchored_start(candidate.content, said.created_at),
-        ).memory
+            valid_from=said_start if dated else anchored_start(candidate.content, said.created_at),
+        )
     if action is DecisionAction.SKIP:
         return None
     assert target_id is not None  # decisions.py: every action but ADD and SKIP names its target
-    target = Memory.objects.get(pk=target_id, user_id=run.user_id)  # scoped: never another user's memory
+    target = Memory.objects.get(pk=target_id, user_id=user_id)  # scoped: never another user's memory
     if action is DecisionAction.UPDATE:
+        if said_start is not None and said_start < target.valid_from:
+            # Said before the memory it would replace began: it is that memory's past, not its successor.
+            del details["cues"]
+            return write.add_past_version(
+                target, candidate.content, **details, **source, valid_from=said_start, embedding=vector
+            )
+        if said_start is not None and said_start == target.valid_from:  # said at the same time: after it
+            said_start += SAME_TIME_AFTER
         return write.supersede_memory(
             target,
             candidate.content,
@@ -344,18 +412,24 @@ def _apply(
             **source,
             actor=Actor.EXTRACTOR,
             embedding=vector,
-            valid_from=anchored_start(candidate.content, said.created_at, target),
-        ).memory
+            valid_from=said_start if dated else anchored_start(candidate.content, said.created_at, target),
+        )
     if action is DecisionAction.BOOST:
-        return write.boost_memory(target, actor=Actor.EXTRACTOR).memory
-    return write.delete_memory(target, actor=Actor.EXTRACTOR).memory
+        return write.boost_memory(target, actor=Actor.EXTRACTOR)
+    if said_start is not None and said_start < target.valid_from:
+        return None  # "not any more", said before the memory began, does not end it
+    return write.delete_memory(target, actor=Actor.EXTRACTOR)
 
 
-def ask_about(user_id: int, older_id: int, newer: Memory) -> None:
-    """The decision was unsure the new memory replaces `older_id`: the user is asked (memories page, API, MCP)."""
+def ask_about(user_id: int, older_id: int, newer: Memory, *, dated: bool = False) -> ChangeQuestion | None:
+    """The decision was unsure the new memory replaces `older_id`: the user is asked (memories page, API, MCP).
+    `dated`: the two are ordered by when they began, not by when they were learnt."""
     older = Memory.objects.filter(pk=older_id, user_id=user_id).first()  # scoped: never another user's memory
-    if older is not None:
-        conflicts.ask(user_id, older, newer)
+    if older is None:
+        return None
+    if dated and newer.valid_from < older.valid_from:
+        older, newer = newer, older
+    return conflicts.ask(user_id, older, newer)
 
 
 def _finish(
@@ -376,7 +450,7 @@ def _suggest(
                 user_id=run.user_id,
                 run=run,
                 conversation_id=run.conversation_id,
-                message=_source_message(candidate, messages),
+                message=source_message(candidate, messages),
                 content=candidate.content,
                 kind=candidate.kind.value,
                 importance=candidate.importance,

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus, user_id_of
-from memoryapp.pipeline.models import ExtractionRun, FailedTask, ImportJob, MemorySuggestion
+from memoryapp.pipeline.models import ExtractionRun, FailedTask, ImportJob, LearnJob, MemorySuggestion
 
 from .. import jobs
 from ..errors import MemoryNotFound
@@ -76,8 +76,12 @@ def purge_all(user: AbstractBaseUser | int, *, actor: str = Actor.USER) -> int:
         rows = list(Memory.objects.filter(user_id=user_id))
         MemorySuggestion.objects.filter(user_id=user_id).delete()  # candidates are memories-to-be
         imported = ImportJob.objects.filter(user_id=user_id)  # their rows are copies of imported memories
-        _delete_failed_tasks(import_id=list(imported.values_list("pk", flat=True)))
+        learning = LearnJob.objects.filter(user_id=user_id)  # their turns, until learnt, and what they learnt
+        _delete_failed_tasks(
+            import_id=list(imported.values_list("pk", flat=True)), learn_id=list(learning.values_list("pk", flat=True))
+        )
         imported.delete()
+        learning.delete()
         _purge_rows(user_id, rows, actor, graph_each=False)
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
     return len(rows)
@@ -117,6 +121,7 @@ def delete_account(user: AbstractBaseUser) -> None:
             user_id=[user_id],
             memory_id=[pk for pk, _text in rows],
             import_id=list(ImportJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
+            learn_id=list(LearnJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
             conversation_id=list(Conversation.objects.filter(user_id=user_id).values_list("pk", flat=True)),
         )
         _delete_sessions(user_id)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -203,6 +204,21 @@ def readable_error(
 def format_first_error(exc: ValidationError) -> tuple[str, str | None]:
     error = exc.errors()[0]
     return readable_error(error, error["loc"])
+
+
+ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
+
+
+def _date_and_time(value: object) -> object:
+    """The schema promises `format: date-time`: ISO 8601 text, not pydantic's other readings of a
+    datetime (a number of seconds since 1970, a date alone)."""
+    if isinstance(value, datetime) or isinstance(value, str) and ISO_8601.match(value):
+        return value
+    raise ValueError("must be an ISO 8601 date and time, e.g. 2026-03-15T12:00:00Z")
+
+
+# A date and time as people and programs send it (the API's filters, a turn's `created_at`).
+DateTimeIn = Annotated[datetime, BeforeValidator(_date_and_time)]
 
 
 Parsed = TypeVar("Parsed", bound=BaseModel)

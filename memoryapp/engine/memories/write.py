@@ -321,6 +321,107 @@ def supersede_memory(
         return WriteResult(new, EventAction.SUPERSEDED)
 
 
+def _versions(current: Memory) -> list[Memory]:
+    """`current` and the versions it replaced, directly or through others, oldest first."""
+    chain, frontier = {current.pk: current}, [current]
+    while frontier:
+        older = Memory.objects.filter(superseded_by__in=[m.pk for m in frontier]).exclude(pk__in=chain)
+        frontier = list(older.distinct())
+        chain.update((m.pk, m) for m in frontier)
+    return sorted(chain.values(), key=lambda m: (m.valid_from, m.pk))
+
+
+def add_past_version(
+    current: Memory,
+    content: str,
+    *,
+    valid_from: datetime,
+    actor: str = Actor.EXTRACTOR,
+    kind: str | None = None,
+    importance: float | None = None,
+    confidence: float | None = None,
+    source: str | None = None,
+    source_conversation_id: int | None = None,
+    source_message_id: int | None = None,
+    embedding: list[float] | None = None,
+    context: str = "",
+) -> WriteResult:
+    """A statement that `current` replaces, learnt after it (an older turn that arrives later: another
+    program's history, an export): it becomes the past version it is, true from `valid_from` until the
+    next version began, and `current` stays current. Where it falls inside an older version's time, that
+    version now ends when it begins. A version already saying the same words is left as it is (unchanged)."""
+    data = parse(
+        MemoryInput,
+        {
+            "content": content,
+            "kind": kind or current.kind,
+            "importance": current.importance if importance is None else importance,
+            "confidence": current.confidence if confidence is None else confidence,
+            "lifecycle": current.lifecycle,
+            "valid_from": valid_from,
+            "context": context,
+            "cues": [],
+        },
+    )
+    vector = embedding if embedding is not None else _embed(data.content)
+    cue_values = cue_fields([], memory=(data.content, vector))
+    key = content_key(data.content)
+    start = data.valid_from or valid_from
+    with transaction.atomic():
+        _lock_user(current.user_id)
+        current = Memory.objects.select_for_update().get(pk=current.pk)
+        versions = _versions(current)
+        same = next((v for v in versions if v.content_key == key), None)
+        if same is not None:
+            return WriteResult(same, "unchanged")
+        later = next((v for v in versions if v.valid_from > start), None)
+        if later is None:  # not older than the current version after all: an ordinary replacement
+            return supersede_memory(
+                current,
+                data.content,
+                actor=actor,
+                kind=data.kind,
+                importance=data.importance,
+                confidence=data.confidence,
+                valid_from=start,
+                source=source,
+                source_conversation_id=source_conversation_id,
+                source_message_id=source_message_id,
+                embedding=vector,
+                context=data.context,
+            )
+        earlier = next((v for v in reversed(versions) if v.valid_from < start), None)
+        new = Memory.objects.create(
+            user_id=current.user_id,
+            content=data.content,
+            content_key=key,
+            kind=data.kind,
+            lifecycle=data.lifecycle,
+            importance=data.importance,
+            confidence=data.confidence,
+            valid_from=start,
+            valid_until=later.valid_from,
+            source=source or current.source,
+            source_conversation_id=source_conversation_id,
+            source_message_id=source_message_id,
+            embedding=vector,
+            search_tokens=search_tokens(data.content),
+            context=data.context,
+            search_context=search_context(data.context, start),
+            **cue_values,
+        )
+        later.supersedes.add(new)
+        if earlier is not None and earlier.valid_until is not None and earlier.valid_until > start:
+            before = snapshot(earlier)
+            earlier.valid_until = start
+            earlier.save(update_fields=["valid_until", "updated_at"])
+            later.supersedes.remove(earlier)
+            new.supersedes.add(earlier)
+            record(earlier, EventAction.SUPERSEDED, actor, before=before, note=f"replaced by #{new.pk}")
+        record(new, EventAction.CREATED, actor, note=f"an earlier version of #{later.pk}, replaced by it")
+        return WriteResult(new, EventAction.SUPERSEDED)
+
+
 def replace_with(older: Memory, newer: Memory, *, actor: str = Actor.USER) -> WriteResult:
     """The user says `newer`, already a memory, replaces `older`: older ends when newer began (or now, when
     newer is not later), and the two are linked as a supersede is."""

@@ -54,6 +54,7 @@ def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, b
                 "content": "bob's note",
                 "memory_id": alices.pk,
                 "memories": [{"content": "b"}],
+                "messages": [{"role": "user", "content": "bob's note"}],
                 "conflict_id": question.pk,
                 "answer": "replace",
             }

@@ -26,6 +26,7 @@ TOOLS = {
     "memory_stats",
     "export_memories",
     "import_memories",
+    "learn_from_conversation",
     "list_conflicts",
     "resolve_conflict",
 }
