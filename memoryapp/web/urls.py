@@ -16,6 +16,7 @@ urlpatterns = [
     path("memories/stats", views.memories_stats, name="memories-stats"),
     path("memories/export", views.memories_export, name="memories-export"),
     path("memories/import", views.memories_import, name="memories-import"),
+    path("memories/paste", views.memories_paste, name="memories-paste"),
     path("memories/import/<int:job_id>", views.memories_import_job, name="memories-import-job"),
     path("memories/suggestions/<int:suggestion_id>/confirm", views.suggestion_confirm, name="suggestion-confirm"),
     path("memories/suggestions/<int:suggestion_id>/dismiss", views.suggestion_dismiss, name="suggestion-dismiss"),

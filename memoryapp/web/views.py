@@ -29,7 +29,7 @@ from memoryapp.api import auth
 from memoryapp.engine import memory_map
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.learning import extraction
-from memoryapp.engine.memories import conflicts, imports, listing, transfer, write
+from memoryapp.engine.memories import conflicts, imports, listing, pasted, transfer, write
 from memoryapp.models import ApiToken, Memory, MemoryKind, MemorySettings, MemoryStatus
 from memoryapp.pipeline.models import MemorySuggestion, SuggestionStatus
 from memoryapp.web import language
@@ -392,6 +392,27 @@ def memories_import(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "memoryapp/_import_report.html", context)
     return render(request, "memoryapp/import_result.html", context, status=422)
+
+
+@login_required
+@require_POST
+def memories_paste(request: HttpRequest) -> HttpResponse:
+    """Saved memories pasted as text (what ChatGPT or Claude list when asked): first a preview of each line,
+    its day and kind, and what cannot be kept; "Save" writes the good ones."""
+    text = request.POST.get("text", "")
+    try:
+        lines = pasted.read_lines(text)
+    except MemoryValidationError as exc:
+        return render(request, "memoryapp/paste_preview.html", {"problem": exc.message, "text": text}, status=422)
+    if "save" not in request.POST:
+        return render(request, "memoryapp/paste_preview.html", {"lines": lines, "text": text})
+    report = pasted.save_lines(request.user, lines)
+    messages.success(
+        request,
+        _("Saved %(created)d new memories; %(merged)d were already here, %(superseded)d replaced older ones.")
+        % {"created": report.created, "merged": report.merged, "superseded": report.superseded},
+    )
+    return redirect("memories")
 
 
 @login_required

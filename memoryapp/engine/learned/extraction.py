@@ -325,3 +325,18 @@ def extract(messages: list[dict], model: TrainedModel) -> list[Kept]:
             continue
         found[key] = Kept(content, MemoryKind(item.kind), round(item.probability, 3))
     return list(found.values())[:20]
+
+
+def guess_kinds(texts: list[str]) -> list[str]:
+    """Per text (a memory written elsewhere, "Prefers concise answers"), the kind the model would give its
+    first piece; "fact" where there is no model for this embedder or the text gives it no piece."""
+    from .model import usable
+
+    model = usable(MODEL_NAME)
+    if model is None or not texts:
+        return [MemoryKind.FACT for _ in texts]
+    firsts = [next(iter(pieces([{"role": "user", "content": text}])), None) for text in texts]
+    found = [piece for piece in firsts if piece is not None]
+    _, kinds = score(model, found, embed([piece.text for piece in found]))
+    guessed = iter(kinds)
+    return [next(guessed) if piece is not None else MemoryKind.FACT for piece in firsts]
