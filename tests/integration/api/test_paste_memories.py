@@ -5,6 +5,7 @@ secret."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from memoryapp.engine.memories.pasted import read_lines
 from memoryapp.engine.memories.write import add_memory
@@ -24,7 +25,8 @@ PASTED = """Here is what I remember about you:
 
 
 def test_each_line_is_read_with_its_day_and_a_secret_is_refused():
-    lines = {line.content: line for line in read_lines(PASTED)}
+    with translation.override("en"):  # the refusal is said in the language of the request
+        lines = {line.content: line for line in read_lines(PASTED)}
     assert list(lines) == [
         "Prefers concise answers in bullet points.",
         "Lives in Chengdu",
