@@ -328,8 +328,16 @@ def import_a_bad_file(page: Page) -> None:
     page.locator("#import-report .row-errors li").first.wait_for()
 
 
-# What a GET page becomes after one of its forms answers in place (a form's result is a page too).
-AFTER_FORMS = {"memories": [("import-report", import_a_bad_file)]}
+def preview_pasted_memories(page: Page) -> None:
+    """The memories page's paste box: the preview page lists each line, a refused one with its reason."""
+    page.locator("#paste-box summary").click()
+    page.fill("#paste-input", "- 2023-05-02: Lives in Chengdu\n• 我对花生过敏（2023年5月）\n- My password is hunter2")
+    page.locator("#paste-box button[type=submit]").click()
+    page.locator("#paste-preview tr.refused").wait_for()
+
+
+# What a GET page becomes after one of its forms answers (in place, or with a page of its own).
+AFTER_FORMS = {"memories": [("import-report", import_a_bad_file), ("paste-preview", preview_pasted_memories)]}
 
 
 # --- One page, checked ----------------------------------------------------------------------------
