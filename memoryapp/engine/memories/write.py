@@ -141,6 +141,25 @@ def _merge_into(existing: Memory, data: MemoryInput, actor: str, cue_values: dic
     return WriteResult(existing, EventAction.MERGED)
 
 
+def _row(data: MemoryInput, key: str, start: datetime, vector, cue_values: dict) -> dict:
+    """A new row's fields that follow from what is written (its words, their search forms, its vectors):
+    one place for every write that creates a memory."""
+    return {
+        "content": data.content,
+        "content_key": key,
+        "kind": data.kind,
+        "lifecycle": data.lifecycle,
+        "importance": data.importance,
+        "confidence": data.confidence,
+        "valid_from": start,
+        "embedding": vector,
+        "search_tokens": search_tokens(data.content),
+        "context": data.context,
+        "search_context": search_context(data.context, start),
+        **cue_values,
+    }
+
+
 def add_memory(
     user: AbstractBaseUser | int,
     content: str,
@@ -206,21 +225,10 @@ def add_memory(
         start = data.valid_from or timezone.now()
         memory = Memory.objects.create(
             user_id=user_id,
-            content=data.content,
-            content_key=key,
-            kind=data.kind,
-            lifecycle=data.lifecycle,
-            importance=data.importance,
-            confidence=data.confidence,
-            valid_from=start,
             source=source,
             source_conversation_id=source_conversation_id,
             source_message_id=source_message_id,
-            embedding=vector,
-            search_tokens=search_tokens(data.content),
-            context=data.context,
-            search_context=search_context(data.context, start),
-            **cue_values,
+            **_row(data, key, start, vector, cue_values),
         )
         record(memory, EventAction.IMPORTED if source == MemorySource.IMPORTED else EventAction.CREATED, actor)
         return WriteResult(memory, EventAction.CREATED)
@@ -295,21 +303,10 @@ def supersede_memory(
             with transaction.atomic():
                 new = Memory.objects.create(
                     user_id=old.user_id,
-                    content=data.content,
-                    content_key=key,
-                    kind=data.kind,
-                    lifecycle=data.lifecycle,
-                    importance=data.importance,
-                    confidence=data.confidence,
-                    valid_from=start,
                     source=source or old.source,
                     source_conversation_id=source_conversation_id or old.source_conversation_id,
                     source_message_id=source_message_id,
-                    embedding=vector,
-                    search_tokens=search_tokens(data.content),
-                    context=data.context,
-                    search_context=search_context(data.context, start),
-                    **cue_values,
+                    **_row(data, key, start, vector, cue_values),
                     access_count=old.access_count if keep_usage else 0,
                     last_accessed_at=old.last_accessed_at if keep_usage else None,
                 )
@@ -393,22 +390,11 @@ def add_past_version(
         earlier = next((v for v in reversed(versions) if v.valid_from < start), None)
         new = Memory.objects.create(
             user_id=current.user_id,
-            content=data.content,
-            content_key=key,
-            kind=data.kind,
-            lifecycle=data.lifecycle,
-            importance=data.importance,
-            confidence=data.confidence,
-            valid_from=start,
             valid_until=later.valid_from,
             source=source or current.source,
             source_conversation_id=source_conversation_id,
             source_message_id=source_message_id,
-            embedding=vector,
-            search_tokens=search_tokens(data.content),
-            context=data.context,
-            search_context=search_context(data.context, start),
-            **cue_values,
+            **_row(data, key, start, vector, cue_values),
         )
         later.supersedes.add(new)
         if earlier is not None and earlier.valid_until is not None and earlier.valid_until > start:
