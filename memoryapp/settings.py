@@ -221,6 +221,7 @@ CELERY_BEAT_SCHEDULE = {
     "graph-drain-pending": {"task": "tasks.graph_sync.drain_pending", "schedule": 300.0},
     "consolidate-due": {"task": "tasks.consolidation.consolidate_due", "schedule": 300.0},
     "extraction-requeue-stalled": {"task": "tasks.extraction.requeue_stalled", "schedule": 600.0},
+    "history-imports-sweep": {"task": "tasks.learning.sweep_history_imports", "schedule": 600.0},
     "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
     "purge-deleted": {"task": "tasks.maintenance.purge_deleted", "schedule": 3600.0},
     "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},

@@ -44,6 +44,7 @@ class TasksConfig(AppConfig):
                 Job.WRITE_CUES: cues.write_cues,
                 Job.IMPORT: imports.import_memories,
                 Job.LEARN: learning.learn_conversation,
+                Job.LEARN_HISTORY: learning.learn_history,
             }
         )
 

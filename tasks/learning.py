@@ -1,10 +1,12 @@
-"""Learning from another program's conversation (Job.LEARN): engine/learning/turns.py."""
+"""Learning from another program's conversation (Job.LEARN: engine/learning/turns.py) and from a ChatGPT or Claude
+export (Job.LEARN_HISTORY: engine/history/importing.py)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
 from memoryapp.engine.errors import MemoryConflict
+from memoryapp.engine.history import importing
 from memoryapp.engine.learning import turns
 from memoryapp.providers.llm import ProviderError
 
@@ -26,3 +28,24 @@ def learn_conversation(self, learn_id: int) -> dict:
     if job is None:
         return {"status": "gone"}
     return {"status": job.status, "created": job.created, "superseded": job.superseded}
+
+
+@shared_task(bind=True, base=PipelineTask, name="tasks.learning.learn_history")
+def learn_history(self, history_id: int) -> dict:
+    # Each conversation is learnt in its own transaction with the import's count done, so a retry (or a
+    # redelivery after a crash: acks_late) goes on after the last conversation learnt.
+    try:
+        job = importing.run_history_import(history_id, will_retry=self.request.retries < self.max_retries)
+    except ProviderError as exc:
+        if exc.retryable:
+            self.retry_later(exc)
+        raise
+    if job is None:
+        return {"status": "gone"}
+    return {"status": job.status, "done": job.done, "created": job.created}
+
+
+@shared_task(base=PipelineTask, name="tasks.learning.sweep_history_imports")
+def sweep_history_imports() -> dict:
+    """The beat: imports whose worker died go on; previews never started go, with their files."""
+    return {"requeued": importing.requeue_stalled(), "dropped": importing.drop_stale_previews()}

@@ -40,6 +40,7 @@ class Job(StrEnum):
     WRITE_CUES = "write_cues"  # (user_id): cues for the user's memories written without them
     IMPORT = "import"  # (import_id): an ImportJob's rows, written all or nothing
     LEARN = "learn"  # (learn_id): a LearnJob's turns, learnt as a chat's are
+    LEARN_HISTORY = "learn_history"  # (history_id): a HistoryImport's conversations, oldest first
 
     @property
     def subject(self) -> str:
@@ -58,6 +59,7 @@ _SUBJECTS = {
     Job.WRITE_CUES: "user_id",
     Job.IMPORT: "import_id",
     Job.LEARN: "learn_id",
+    Job.LEARN_HISTORY: "history_id",
 }
 
 

@@ -218,3 +218,54 @@ class LearnJob(models.Model):
 
     def __str__(self) -> str:
         return f"learn {self.pk} ({self.status}, {self.done}/{self.total})"
+
+
+class HistoryImportStatus(models.TextChoices):
+    PREVIEW = "preview", _("Waiting to be started")
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Learning")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+    UNDONE = "undone", _("Undone")
+
+
+class HistoryImport(models.Model):
+    """A ChatGPT or Claude export a user brought (engine/history/importing.py): read once for its preview,
+    then, once the user starts it, learnt from by the worker one conversation at a time, oldest first.
+
+    The upload waits at `path` (under the var directory, never in the database) until the import is done,
+    undone or dropped. `rows` is the preview, one row per conversation as `[id, title, created_at, user
+    turns, messages, archived, temporary]`; `selected` the ids the user left ticked, in the order they are
+    learnt. Each conversation is learnt in one transaction with `done`, so a worker that stops resumes after
+    the last conversation done and none is half-written. `memory_ids` and `conversation_ids`: what the import
+    wrote, for its undo."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=HistoryImportStatus.choices, default=HistoryImportStatus.PREVIEW)
+    actor = models.CharField(max_length=16, default="user")  # who asked (memoryapp.models.Actor)
+    format = models.CharField(max_length=16)  # engine/history/formats.py ExportFormat
+    name = models.CharField(max_length=255)  # the file's name, as the user's computer called it
+    path = models.CharField(max_length=500, blank=True, default="")  # the stored upload; "" once removed
+    rows = models.JSONField(default=list)
+    skipped = models.JSONField(default=list)  # what the reader left out, each named in one sentence
+    selected = models.JSONField(default=list)
+    keep_chats = models.BooleanField(default=False)  # also keep the conversations in the chat history
+    total = models.PositiveIntegerField(default=0)  # conversations to learn from
+    done = models.PositiveIntegerField(default=0)  # conversations learnt from so far
+    created = models.PositiveIntegerField(default=0)
+    superseded = models.PositiveIntegerField(default=0)
+    suggested = models.PositiveIntegerField(default=0)  # auto-extract off: waiting for the user's confirmation
+    model_calls = models.PositiveIntegerField(default=0)
+    memory_ids = models.JSONField(default=list)
+    conversation_ids = models.JSONField(default=list)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)  # the last conversation learnt: a stalled run's sign
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"history import {self.pk} ({self.status}, {self.done}/{self.total})"

@@ -34,6 +34,7 @@ class PreviewRow:
     messages: int
     archived: bool = False
     temporary: bool = False
+    chars: int = 0  # of its messages' text: how much of it a job holds in memory
 
     @property
     def selected(self) -> bool:
@@ -43,7 +44,8 @@ class PreviewRow:
     @classmethod
     def of(cls, conversation: HistoryConversation) -> PreviewRow:
         c = conversation
-        return cls(c.id, c.title, c.created_at, c.user_turns, len(c.messages), c.archived, c.temporary)
+        chars = sum(len(m.text) for m in c.messages)
+        return cls(c.id, c.title, c.created_at, c.user_turns, len(c.messages), c.archived, c.temporary, chars)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ RESTATED = 0.75  # share of the old memory's words the statement repeats: the sa
 _SLOT_WORDS: dict[str, str] = {
     "home": r"\b(?:live[sd]? in|living in|based in|mov(?:ed|ing|e) (?:to|back to|out of|into)|relocat\w* to"
     r"|my (?:flat|apartment|house|home|neighbou?rhood)|(?:flat|apartment|house) in|bought a (?:place|house|flat|home))\b"
-    r"|住在|住的地方|搬(?:到|去|回|家|离|过去|过来)|定居|租(?:了|的)?房|买了?房|我家在|落户",
+    r"|住在|住的地方|搬(?:到|去|回|家|离|过去|过来)|定居|租(?:了|的)?房|买了?房|我家在|落户"
+    rf"|在[{HAN_RANGES}]{{1,6}}(?:已经|一直|还)?住",  # 我在成都已经住了三年了
     "work": r"\b(?:work(?:ing|s)? (?:at|for|as|in)|job|employer|joined|hired|promoted|position|role at|quit|resigned"
     r"|transferred to|laid off|unemployed|engineer|developer|designer|nurse|teacher|doctor at|intern(?:ship)?)\b"
     r"|工作|上班|跳槽|入职|辞职|离职|职位|岗位|实习|调到|调去|升(?:职|了)?(?:店长|经理|主管|组长)|失业"
@@ -174,7 +175,9 @@ def restated(new: str, old: str) -> bool:
         return False
     old_names = values_in(old)
     if old_names and all(name.casefold() in new.casefold() for name in old_names):
-        return not (set(values_in(new)) - set(old_names))  # no other name: no new value
+        # No other name, or no word of a change ("My flat in Berlin is close to the Spree" beside "Lives in
+        # Berlin"): the same value, told more of.
+        return not (set(values_in(new)) - set(old_names)) or not says_a_change(new)
     return not says_a_change(new) and old_covered(new, old) >= RESTATED
 
 

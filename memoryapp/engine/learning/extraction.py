@@ -395,7 +395,11 @@ def _apply(
     if action is DecisionAction.SKIP:
         return None
     assert target_id is not None  # decisions.py: every action but ADD and SKIP names its target
-    target = Memory.objects.get(pk=target_id, user_id=user_id)  # scoped: never another user's memory
+    target = _now_version(Memory.objects.get(pk=target_id, user_id=user_id))  # scoped: never another user's
+    if target is None:  # deleted by an earlier decision of the window: a new value is a new memory
+        if action is not DecisionAction.UPDATE:
+            return None
+        return _apply(user_id, conversation_id, DecisionAction.ADD, None, candidate, vector, messages, dated)
     if action is DecisionAction.UPDATE:
         if said_start is not None and said_start < target.valid_from:
             # Said before the memory it would replace began: it is that memory's past, not its successor.
@@ -419,6 +423,19 @@ def _apply(
     if said_start is not None and said_start < target.valid_from:
         return None  # "not any more", said before the memory began, does not end it
     return write.delete_memory(target, actor=Actor.EXTRACTOR)
+
+
+def _now_version(memory: Memory) -> Memory | None:
+    """The memory as it stands now: the version that replaced it, where an earlier decision of the same
+    window (decided against the same neighbours) already did; None where one deleted it."""
+    seen = set()
+    while not memory.is_current and memory.pk not in seen:
+        seen.add(memory.pk)
+        newer = memory.replaced_by
+        if newer is None:
+            return None
+        memory = newer
+    return memory if memory.is_current else None
 
 
 def ask_about(user_id: int, older_id: int, newer: Memory, *, dated: bool = False) -> ChangeQuestion | None:

@@ -249,7 +249,7 @@ def _learn(job: LearnJob, llm: LLMProvider | None, embedder: Embedder | None, pr
                     job.user_id, None, decisions, candidates, vectors, window, dated=True
                 )
             elif candidates:
-                suggested = _suggest(job.user_id, candidates, window)
+                suggested = suggest(job.user_id, candidates, window)
             written = list(learnt.written)
             episode = None
             if last or (index + 1) % WINDOWS_PER_EPISODE == 0:  # a chat's window of 30 is over
@@ -270,7 +270,7 @@ def _learn(job: LearnJob, llm: LLMProvider | None, embedder: Embedder | None, pr
             )
 
 
-def _suggest(user_id: int, candidates: list[Candidate], window: list[Message]) -> int:
+def suggest(user_id: int, candidates: list[Candidate], window: list[Message]) -> int:
     """Auto-extract is off: each candidate waits on the memories page for the user's confirmation, as a
     chat's do, dated when it was said."""
     for candidate in candidates:

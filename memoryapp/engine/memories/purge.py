@@ -22,8 +22,9 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
+from memoryapp.lib import uploads
 from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStatus, user_id_of
-from memoryapp.pipeline.models import ExtractionRun, FailedTask, ImportJob, LearnJob, MemorySuggestion
+from memoryapp.pipeline.models import ExtractionRun, FailedTask, HistoryImport, ImportJob, LearnJob, MemorySuggestion
 
 from .. import jobs
 from ..errors import MemoryNotFound
@@ -82,6 +83,9 @@ def purge_all(user: AbstractBaseUser | int, *, actor: str = Actor.USER) -> int:
         )
         imported.delete()
         learning.delete()
+        # An export brought in: its preview names the conversations, its file holds them.
+        HistoryImport.objects.filter(user_id=user_id).delete()
+        transaction.on_commit(lambda: uploads.remove_user(user_id))
         _purge_rows(user_id, rows, actor, graph_each=False)
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
     return len(rows)
@@ -122,11 +126,13 @@ def delete_account(user: AbstractBaseUser) -> None:
             memory_id=[pk for pk, _text in rows],
             import_id=list(ImportJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
             learn_id=list(LearnJob.objects.filter(user_id=user_id).values_list("pk", flat=True)),
+            history_id=list(HistoryImport.objects.filter(user_id=user_id).values_list("pk", flat=True)),
             conversation_id=list(Conversation.objects.filter(user_id=user_id).values_list("pk", flat=True)),
         )
         _delete_sessions(user_id)
         user.delete()  # memories, events, chats, runs, suggestions, tokens, settings: ON DELETE CASCADE
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
+        transaction.on_commit(lambda: uploads.remove_user(user_id))
     logger.info("account %s deleted with all its data", user_id)
 
 
