@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from memoryapp.web import purge, views
+from memoryapp.web import history, purge, views
 
 urlpatterns = [
     path("", views.settings_page, name="settings"),
@@ -18,6 +18,12 @@ urlpatterns = [
     path("memories/import", views.memories_import, name="memories-import"),
     path("memories/paste", views.memories_paste, name="memories-paste"),
     path("memories/import/<int:job_id>", views.memories_import_job, name="memories-import-job"),
+    path("memories/history", history.history_upload, name="memories-history-upload"),
+    path("memories/history/<int:history_id>", history.history_preview, name="memories-history"),
+    path("memories/history/<int:job_id>/drop", history.history_drop, name="memories-history-drop"),
+    path("memories/history/<int:job_id>/progress", history.history_progress, name="memories-history-progress"),
+    path("memories/history/<int:job_id>/undo", history.history_undo, name="memories-history-undo"),
+    path("memories/history/<int:job_id>/resume", history.history_resume, name="memories-history-resume"),
     path("memories/suggestions/<int:suggestion_id>/confirm", views.suggestion_confirm, name="suggestion-confirm"),
     path("memories/suggestions/<int:suggestion_id>/dismiss", views.suggestion_dismiss, name="suggestion-dismiss"),
     path("memories/questions/<int:question_id>/<str:answer>", views.question_answer, name="question-answer"),

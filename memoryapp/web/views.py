@@ -28,6 +28,7 @@ from memoryapp import accounts
 from memoryapp.api import auth
 from memoryapp.engine import memory_map
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
+from memoryapp.engine.history import importing
 from memoryapp.engine.learning import extraction
 from memoryapp.engine.memories import conflicts, imports, listing, pasted, transfer, write
 from memoryapp.models import ApiToken, Memory, MemoryKind, MemorySettings, MemoryStatus
@@ -152,6 +153,7 @@ def memories_page(request: HttpRequest) -> HttpResponse:
             .order_by("-created_at", "-id")[:MAX_SUGGESTIONS_SHOWN]
         ),
         questions=list(conflicts.open_questions(request.user)[:MAX_SUGGESTIONS_SHOWN]),
+        history=importing.shown(request.user),
     )
     return render(request, "memoryapp/memories.html", context)
 

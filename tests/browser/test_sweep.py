@@ -27,6 +27,7 @@ from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -35,7 +36,7 @@ from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
-from memoryapp.pipeline.models import ImportJob, MemorySuggestion, RunStatus
+from memoryapp.pipeline.models import HistoryImport, HistoryImportStatus, ImportJob, MemorySuggestion, RunStatus
 from tests.support.servers import offline_server  # noqa: F401  (a fixture)
 from tests.support.threads import off_loop
 
@@ -60,6 +61,7 @@ NOT_PAGES = {
     "memory-card": "fragment: one memory's card, swapped back in by Cancel on its edit form",
     "memories-export": "a file to download (JSON or Markdown), not a page",
     "memories-import-job": "fragment: an import job's report, polled by the memories page that started it",
+    "memories-history-progress": "fragment: an import's line from ChatGPT or Claude, polled by the memories page",
 }
 # The pages the sweep must find, whatever else it finds: a classifier that sweeps nothing fails here.
 # (Sign-up is swept as whatever it serves: a form, or where it sends a visitor when sign-up is closed.)
@@ -95,6 +97,7 @@ SEED = {
         "suggestion": "Can run four days a week",
         "homes": ("I live in Leipzig", "We moved to Dresden in the spring"),
         "token": "Work laptop (Firefox)",
+        "chats": ("Moving plans and a bike", "Old tax question"),
     },
     "zh-hans": {
         "title": "为十月的莱比锡半程马拉松制定训练计划",
@@ -113,6 +116,7 @@ SEED = {
         "suggestion": "每周可以跑四天",
         "homes": ("我住在莱比锡", "我们春天搬到了德累斯顿"),
         "token": "工作用的笔记本电脑（Firefox）",
+        "chats": ("搬家以后的周末安排", "以前的报税问题"),
     },
 }
 
@@ -292,6 +296,25 @@ def _seed(alice, language: str) -> dict[str, object]:
     question = conflicts.ask(alice.pk, *(add_memory(alice, home, kind="fact").memory for home in text["homes"]))
     create_token(alice, text["token"])
     job = ImportJob.objects.create(user=alice, status=RunStatus.DONE, total=2, done=2, imported=2)
+    # An export from ChatGPT waiting for its preview's Start, and an earlier one learnt (the memories page
+    # shows its line and Undo).
+    rows = [
+        [f"c{n}", title, f"2024-0{n}-02T10:00:00+00:00", 3, 6, n == 2, False, 300]
+        for n, title in enumerate(text["chats"], 1)
+    ]
+    history = HistoryImport.objects.create(user=alice, format="chatgpt", name="chatgpt-export.zip", rows=rows)
+    HistoryImport.objects.create(
+        user=alice,
+        format="claude",
+        name="claude.zip",
+        status=HistoryImportStatus.DONE,
+        total=2,
+        done=2,
+        created=3,
+        superseded=1,
+        finished_at=timezone.now(),
+        skipped=[f"“{text['chats'][0]}”: a message over 1 MB was left out"],
+    )
     return {
         "conversation_id": chat.pk,
         "message_id": answer.pk,
@@ -300,6 +323,7 @@ def _seed(alice, language: str) -> dict[str, object]:
         "question_id": question.pk,
         "answer": "keep",
         "job_id": job.pk,
+        "history_id": history.pk,
         "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
         "token": default_token_generator.make_token(alice),
     }
@@ -337,7 +361,23 @@ def preview_pasted_memories(page: Page) -> None:
 
 
 # What a GET page becomes after one of its forms answers (in place, or with a page of its own).
-AFTER_FORMS = {"memories": [("import-report", import_a_bad_file), ("paste-preview", preview_pasted_memories)]}
+def upload_what_is_not_an_export(page: Page) -> None:
+    """The memories page's import from ChatGPT or Claude, given a file of neither: one sentence, nothing kept."""
+    page.locator("#history-box summary").click()
+    page.set_input_files(
+        "#history-file", files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b'{"notes": []}'}]
+    )
+    page.locator("#history-upload").click()
+    page.locator("#history-problem").wait_for()
+
+
+AFTER_FORMS = {
+    "memories": [
+        ("import-report", import_a_bad_file),
+        ("paste-preview", preview_pasted_memories),
+        ("history-problem", upload_what_is_not_an_export),
+    ]
+}
 
 
 # --- One page, checked ----------------------------------------------------------------------------
