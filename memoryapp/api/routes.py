@@ -15,8 +15,9 @@ from typing import Literal
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.urls import reverse
-from ninja import Field, NinjaAPI, Query, Router, Schema, Status
+from ninja import Field, File, Form, NinjaAPI, Query, Router, Schema, Status, UploadedFile
 from ninja.errors import Throttled, ValidationError
 
 from conversations.api import router as conversations_router
@@ -28,6 +29,8 @@ from memoryapp.api.schemas import (
     EventOut,
     ExportOut,
     ExtractIn,
+    HistoryImportOut,
+    HistoryStartIn,
     ImportIn,
     ImportJobOut,
     Kind,
@@ -48,6 +51,8 @@ from memoryapp.api.schemas import (
 )
 from memoryapp.api.throttling import WritesPerUser
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
+from memoryapp.engine.history import importing
+from memoryapp.engine.history.exports import DEFAULT_LIMITS, ExportError, ExportTooLarge
 from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import readable_error
@@ -120,6 +125,11 @@ def on_not_found(request: HttpRequest, exc: MemoryNotFound) -> HttpResponse:
 def on_body_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     limit_mb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 2**20
     return api.create_response(request, {"detail": f"the request body is larger than {limit_mb:g} MB"}, status=413)
+
+
+@api.exception_handler(MultiPartParserError)
+def on_bad_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpResponse:
+    return api.create_response(request, {"detail": f"the upload could not be read: {exc}"}, status=400)
 
 
 @api.exception_handler(Throttled)
@@ -312,6 +322,99 @@ def learn_job(request: AuthedRequest, job_id: int):
     job = turns.job_of(request.auth, job_id)
     if job is None:
         raise MemoryNotFound(f"learning job {job_id} not found")
+    return job
+
+
+@router.post(
+    "/import/history",
+    response={201: HistoryImportOut, 202: HistoryImportOut, **errors(403, 413, 422, 429)},
+    openapi_extra={
+        "responses": {
+            202: {
+                "description": "Started: poll the import at its Location",
+                "headers": {
+                    "Location": {"schema": {"type": "string"}, "description": "/api/memories/import/history/{id}"}
+                },
+            },
+            201: {"description": "start=false: read and previewed, waiting for POST .../{id}/start"},
+        }
+    },
+    summary="Learn from a ChatGPT or Claude export (the .zip or its conversations.json), oldest first",
+)
+def import_history(
+    request: AuthedRequest,
+    response: HttpResponse,
+    export: File[UploadedFile],
+    format: Form[Literal["auto", "chatgpt", "claude"]] = "auto",
+    start: Form[bool] = True,
+):
+    """The file is read now: one that is not an export of `format` answers 422 in one sentence, and nothing
+    is kept. With `start` (the default) the conversations a person would leave ticked (all but archived and
+    temporary ones) are learnt by the worker; `start=false` answers the preview, to choose with `/start`."""
+    if export.size and export.size > DEFAULT_LIMITS.max_file_bytes:
+        return Status(413, {"detail": "an export over 2 GB is refused", "field": "export"})
+    try:
+        job = importing.receive(request.auth, export, export.name or "export", actor=Actor.API)
+    except ExportError as exc:
+        return Status(413 if isinstance(exc, ExportTooLarge) else 422, {"detail": str(exc), "field": "export"})
+    if format != "auto" and job.format != format:
+        importing.drop(job)
+        return Status(422, {"detail": f"this is a {job.format} export, not a {format} one", "field": "format"})
+    response["Location"] = reverse("api:history_import", kwargs={"history_id": job.pk})
+    if not start:
+        return Status(201, job)
+    return Status(202, importing.start(job))
+
+
+@router.post(
+    "/import/history/{int:history_id}/start",
+    response={202: HistoryImportOut, **errors(403, 404, 409, 422, 429)},
+    summary="Start a previewed import: the conversations chosen, oldest first",
+)
+def start_history_import(request: AuthedRequest, history_id: int, payload: HistoryStartIn, response: HttpResponse):
+    job = _history(request, history_id)
+    started = importing.start(
+        job, ticked=payload.conversations, since=payload.since, until=payload.until, keep_chats=payload.keep_chats
+    )
+    response["Location"] = reverse("api:history_import", kwargs={"history_id": job.pk})
+    return Status(202, started)
+
+
+@router.get(
+    "/import/history/{int:history_id}",
+    response={200: HistoryImportOut, **errors(404)},
+    url_name="history_import",
+    summary="An import of a ChatGPT or Claude export: how far it got and what it learnt",
+)
+def history_import(request: AuthedRequest, history_id: int):
+    return _history(request, history_id)
+
+
+@router.post(
+    "/import/history/{int:history_id}/undo",
+    response={200: HistoryImportOut, **errors(403, 404, 409, 429)},
+    summary="Undo an import: every memory it wrote deleted, what it replaced current again, its chats removed",
+)
+def undo_history_import(request: AuthedRequest, history_id: int):
+    job = _history(request, history_id)
+    importing.undo(job, actor=Actor.API)
+    job.refresh_from_db()
+    return job
+
+
+@router.post(
+    "/import/history/{int:history_id}/resume",
+    response={202: HistoryImportOut, **errors(403, 404, 409, 429)},
+    summary="Resume an import that stopped, after the last conversation it learnt",
+)
+def resume_history_import(request: AuthedRequest, history_id: int):
+    return Status(202, importing.resume(_history(request, history_id)))
+
+
+def _history(request: AuthedRequest, history_id: int):
+    job = importing.job_of(request.auth, history_id)
+    if job is None:
+        raise MemoryNotFound(f"import {history_id} not found")
     return job
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from ninja import ModelSchema, Schema
@@ -194,6 +194,44 @@ class LearnJobOut(Schema):
     error: str
     created_at: datetime
     finished_at: datetime | None
+
+
+class HistoryImportOut(Schema):
+    """An import of a ChatGPT or Claude export: preview (read, waiting for its start), queued, running
+    (`done` of `total` conversations learnt, each visible once learnt, oldest first), done, failed (`error`;
+    what was learnt stays, and `POST .../resume` goes on) or undone. `conversations`: in the export;
+    `skipped`: what the reader left out, each named; `memory_ids`: the memories it wrote."""
+
+    id: int
+    status: Literal["preview", "queued", "running", "done", "failed", "undone"]
+    format: Literal["chatgpt", "claude"]
+    name: str
+    conversations: int
+    done: int
+    total: int
+    created: int
+    superseded: int
+    suggested: int
+    keep_chats: bool
+    skipped: list[str]
+    memory_ids: list[int]
+    error: str
+    created_at: datetime
+    finished_at: datetime | None
+
+    @staticmethod
+    def resolve_conversations(job) -> int:
+        return len(job.rows)
+
+
+class HistoryStartIn(Schema):
+    """Which conversations to learn from: their ids (default: all but archived and temporary ones), held
+    between `since` and `until` (days, both included), and whether to keep them as chats too."""
+
+    conversations: list[str] | None = None
+    since: date | None = None
+    until: date | None = None
+    keep_chats: bool = False
 
 
 class ErrorOut(Schema):
