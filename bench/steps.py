@@ -70,7 +70,7 @@ STEPS: tuple[Step, ...] = (
     Step("changes", "bench.changes", ("--split", "dev", "holdout"), minutes=0.3),
     Step("entities", "bench.entities", minutes=0.5),
     # A 1,000-conversation ChatGPT and Claude export learnt whole, no model; 100 with the scripted one.
-    Step("ingest_history", "bench.ingest_history", minutes=4),
+    Step("ingest_history", "bench.ingest_history", minutes=3),
     Step(
         "locomo_peers",
         "bench.locomo",

@@ -753,8 +753,9 @@ def _embedders_headline(r: dict) -> str:
 
 def _ingest_history_headline(r: dict) -> str:
     line = "; ".join(
-        f"{f['conversations']:,} conversations ({f['file']}) learnt in {f['learn_s']:.0f} s, memory +"
-        f"{f['rss_mb']['growth_peak']:.0f} MB, dated questions {sum(c['passed'] for c in f['dated'])}/{len(f['dated'])}"
+        f"{f['conversations']:,} conversations ({f['file']}) learnt in {f['learn_s']:.0f} s, "
+        + ("" if f["rss_mb"]["ran_before"] else f"memory +{f['rss_mb']['growth_peak']:.0f} MB, ")
+        + f"dated questions {sum(c['passed'] for c in f['dated'])}/{len(f['dated'])}"
         for f in r["formats"].values()
     )
     if r.get("scripted"):
