@@ -69,6 +69,8 @@ STEPS: tuple[Step, ...] = (
     Step("secrets", "bench.secrets", ("--split", "dev", "holdout", "--baseline"), minutes=0.5),
     Step("changes", "bench.changes", ("--split", "dev", "holdout"), minutes=0.3),
     Step("entities", "bench.entities", minutes=0.5),
+    # A 1,000-conversation ChatGPT and Claude export learnt whole, no model; 100 with the scripted one.
+    Step("ingest_history", "bench.ingest_history", minutes=3),
     Step(
         "locomo_peers",
         "bench.locomo",

@@ -505,6 +505,76 @@ def entities_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+# --- learning from a ChatGPT or Claude export (bench.ingest_history) ----------------------------------
+
+
+def _against(value: float, goal: float, digits: int = 1) -> str:
+    """A figure, marked where it misses its goal (at most `goal`)."""
+    return f"{value:.{digits}f}" + ("" if value <= goal else " **missed**")
+
+
+def ingest_history_table(result: dict) -> str:
+    """Per export: the preview, the learning with no model, memory growth, what it queued; then the dated
+    questions, then the scripted model's calls."""
+    formats, goals = result["formats"], result["goals"]
+    rows = [
+        (
+            "conversations (user turns)",
+            [f"{f['conversations']:,} ({f['user_turns']:,})" for f in formats.values()],
+            "–",
+        ),
+        ("receive: kept and previewed, s", [f"{f['receive_s']:.2f}" for f in formats.values()], "–"),
+        (
+            "learn, no model, s",
+            [_against(f["learn_s"], goals["learn_seconds"]) for f in formats.values()],
+            f"≤ {goals['learn_seconds']}",
+        ),
+        ("conversations/s", [f"{f['conversations_per_s']:.2f}" for f in formats.values()], "–"),
+        (
+            "memories created / superseded (the preview expected)",
+            [f"{f['created']:,} / {f['superseded']:,} ({f['expected_memories']:,})" for f in formats.values()],
+            "–",
+        ),
+        ("changes left as questions to the user", [f"{f['questions_asked']:,}" for f in formats.values()], "–"),
+        (
+            "resident memory growth, peak / at the end, MB",
+            [
+                f"{_against(f['rss_mb']['growth_peak'], goals['rss_growth_mb'])} / {f['rss_mb']['growth_after']:.1f}"
+                + "".join(f" (after {name} in the same process)" for name in f["rss_mb"]["ran_before"][-1:])
+                for f in formats.values()
+            ],
+            f"≤ {goals['rss_growth_mb']} (peak)",
+        ),
+        (
+            "graph syncs queued (counted, not run)",
+            [f"{f['queued'].get('sync_memory', 0):,}" for f in formats.values()],
+            "–",
+        ),
+    ]
+    lines = [_head("", *(f["file"] for f in formats.values()), "goal")]
+    lines += [_row(label, *cells, goal) for label, cells, goal in rows]
+    lines += ["", _head("asked after the import (no model)", "must name", *(f["file"] for f in formats.values()))]
+    first = next(iter(formats.values()))
+    for n, check in enumerate(first["dated"]):
+        cells = []
+        for f in formats.values():
+            c = f["dated"][n]
+            cells.append("pass" if c["passed"] else "**fail**: " + " · ".join(c["handed"][:3] or ["nothing"]))
+        lines.append(_row(check["question"], check["expects"], *cells))
+    s = result.get("scripted")
+    if s:
+        calls = ", ".join(f"{task} {n}" for task, n in s["calls_by_task"].items() if n)
+        lines += [
+            "",
+            f"Scripted model, {s['conversations']} conversations of {s['file']} spread over its dates "
+            f"({s['user_turns']:,} user turns): {s['model_calls']} model calls ({calls}), "
+            f"{_against(s['calls_per_5_user_turns'], goals['calls_per_5_user_turns'], 3)} per 5 user turns "
+            f"(goal ≤ {goals['calls_per_5_user_turns']:g}; the extraction calls alone, one a window, "
+            f"{s['extract_calls_per_5_user_turns']:.3f}); {s['learn_s']:.1f} s.",
+        ]
+    return "\n".join(lines)
+
+
 # --- The summary: one line of figures per step (docs/benchmarks.md's first table) ----------------------
 
 
@@ -681,6 +751,18 @@ def _embedders_headline(r: dict) -> str:
     )
 
 
+def _ingest_history_headline(r: dict) -> str:
+    line = "; ".join(
+        f"{f['conversations']:,} conversations ({f['file']}) learnt in {f['learn_s']:.0f} s, "
+        + ("" if f["rss_mb"]["ran_before"] else f"memory +{f['rss_mb']['growth_peak']:.0f} MB, ")
+        + f"dated questions {sum(c['passed'] for c in f['dated'])}/{len(f['dated'])}"
+        for f in r["formats"].values()
+    )
+    if r.get("scripted"):
+        line += f"; scripted model {r['scripted']['calls_per_5_user_turns']:.2f} calls per 5 user turns"
+    return line
+
+
 def _load_headline(r: dict) -> str:
     lat = r["latency_ms"]
     return (
@@ -706,6 +788,7 @@ HEADLINES = {
     "load_scripted": _load_headline,
     "load_offline_think15": _load_headline,
     "embedders": _embedders_headline,
+    "ingest_history": _ingest_history_headline,
 }
 
 

@@ -1,0 +1,77 @@
+"""bench.ingest_history: its scripted model answers the engine's own prompts (so a changed prompt fails here,
+not an hour into a run), and its table marks a missed goal and a failed question."""
+
+from __future__ import annotations
+
+from bench.ingest_history import GOALS, scripted_model
+from bench.tables import _ingest_history_headline, ingest_history_table
+from memoryapp.engine.llm.candidates import extract_candidates
+from memoryapp.engine.llm.decisions import decide
+from memoryapp.engine.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour
+from memoryapp.providers.llm.openai_compat import OpenAICompatibleLLM
+
+
+def test_the_scripted_model_finds_the_first_user_turn_and_adds_it():
+    with scripted_model() as server:
+        llm = OpenAICompatibleLLM(server.url, "bench", "scripted-model")
+        window = [
+            {"role": "user", "content": "I live in Chengdu"},
+            {"role": "assistant", "content": "Nice."},
+            {"role": "user", "content": "我喜欢爬山"},
+        ]
+        found = extract_candidates(window, llm).candidates
+        near = [Neighbour(id=7, content="I live in Berlin", kind="fact")]
+        decided = decide([CandidateWithNeighbours(candidate=found[0], neighbours=near)], llm).decisions
+
+    assert [c.content for c in found] == ["I live in Chengdu"]
+    assert [d.action for d in decided] == [DecisionAction.ADD]
+    assert llm.calls == 2
+
+
+def _format(name: str, learn_s: float, passed: bool) -> dict:
+    return {
+        "file": name,
+        "conversations": 1000,
+        "user_turns": 9964,
+        "receive_s": 0.4,
+        "learn_s": learn_s,
+        "conversations_per_s": 1000 / learn_s,
+        "created": 203,
+        "superseded": 113,
+        "expected_memories": 996,
+        "questions_asked": 40,
+        "rss_mb": {"growth_peak": 63.8, "growth_after": 47.8, "ran_before": []},
+        "queued": {"sync_memory": 431},
+        "dated": [
+            {
+                "question": "Where did I live in 2024?",
+                "expects": "Chengdu",
+                "passed": passed,
+                "handed": ["under 20 euros"],
+            }
+        ],
+    }
+
+
+def test_the_table_marks_a_missed_goal_and_a_failed_question():
+    result = {
+        "goals": GOALS,
+        "formats": {"chatgpt": _format("chatgpt.zip", 100.7, True), "claude": _format("claude.zip", 301.0, False)},
+        "scripted": {
+            "file": "chatgpt.zip",
+            "conversations": 100,
+            "user_turns": 973,
+            "model_calls": 271,
+            "calls_by_task": {"extract": 142, "decide": 129},
+            "calls_per_5_user_turns": 1.393,
+            "extract_calls_per_5_user_turns": 0.73,
+            "learn_s": 15.0,
+        },
+    }
+
+    table = ingest_history_table(result)
+
+    assert "| learn, no model, s | 100.7 | 301.0 **missed** | ≤ 300 |" in table
+    assert "| Where did I live in 2024? | Chengdu | pass | **fail**: under 20 euros |" in table
+    assert "1.393 **missed** per 5 user turns" in table
+    assert "scripted model 1.39 calls per 5 user turns" in _ingest_history_headline(result)
