@@ -7,12 +7,13 @@ holds; a file that is not an export raises exports.ExportError and leaves nothin
 conversations the user left ticked, within the dates they chose, and puts them oldest first: neither export
 promises an order, and a change is learnt as a change only after what it changes. `run_history_import` (the
 worker's `Job.LEARN_HISTORY`) reads the file again in passes that hold at most BATCH_CHARS of text, and
-learns each conversation in one transaction with the job's count of conversations done: a worker that stops
-resumes after the last conversation learnt, and none is ever half-written. Each conversation is learnt in
-windows of WINDOW messages, each one model call for what they say and one for what it changes (none when
-nothing was found): a history of 10 user turns a conversation costs at most one call per 5 user turns. No
-episode is left per conversation, as a chat leaves: a thousand summaries of old chats would crowd the
-memories and double the calls; the conversations themselves can be kept as chats instead (`keep_chats`).
+learns the conversations in groups of about GROUP_USER_TURNS user turns, each group in one transaction with
+the job's count of conversations done: a worker that stops resumes after the last group learnt, and no
+conversation is ever half-written. A model reads a group in one call for what it says (a long conversation in
+several) and one for what that changes (none when nothing is near): a history costs about one call per 10
+user turns, where a chat's windows of 10 messages would cost one per 2 or 3. No episode is left per
+conversation, as a chat leaves: a thousand summaries of old chats would crowd the memories and double the
+calls; the conversations themselves can be kept as chats instead (`keep_chats`).
 
 `undo` takes every memory the import wrote back (engine/memories/write.py revert_memory: what one replaced is
 current again) and the chats it kept.
@@ -52,7 +53,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WINDOW = 20  # messages a model call reads: a typical conversation (10 user turns) in one
+GROUP_USER_TURNS = 20  # user turns a model call reads: short conversations are packed together up to this
+WINDOW_CHARS = 24_000  # text a model call reads, at most (a long conversation is read in several)
+ASSISTANT_CHARS = 600  # of an answer, what the model reads: the user's words are what is learnt
 BATCH_CHARS = 20_000_000  # text of the conversations held at once to learn them oldest first
 STALLED_AFTER = timedelta(minutes=15)  # "running" with no conversation learnt this long: its worker died
 STALE_PREVIEW = timedelta(days=1)  # a preview never started is dropped with its file after this
@@ -244,8 +247,8 @@ def run_history_import(
     try:
         for batch in _batches(job):
             found = _read(job.path, batch)
-            for cid in batch:
-                if not _learn_one(job.pk, cid, found.get(cid), model, embedder, prefs):
+            for group in _groups(batch, found):
+                if not _learn_group(job.pk, group, found, model, embedder, prefs):
                     return HistoryImport.objects.get(pk=job.pk)  # another run of the job is at it
     except Exception as exc:
         if will_retry and isinstance(exc, ProviderError) and exc.retryable:
@@ -288,32 +291,47 @@ def _read(path: str, wanted: list[str]) -> dict[str, HistoryConversation]:
     return found
 
 
-def _learn_one(
+def _groups(batch: list[str], found: dict[str, HistoryConversation]) -> Iterator[list[str]]:
+    """The batch's conversations packed in order, each group at least GROUP_USER_TURNS user turns where the
+    conversations allow (a long one alone is a group): one transaction each, and a model call reads a whole
+    group, so short conversations share their calls."""
+    group: list[str] = []
+    turns = 0
+    for cid in batch:
+        group.append(cid)
+        conversation = found.get(cid)
+        turns += conversation.user_turns if conversation else 0
+        if turns >= GROUP_USER_TURNS:
+            yield group
+            group, turns = [], 0
+    if group:
+        yield group
+
+
+def _learn_group(
     job_id: int,
-    cid: str,
-    conversation: HistoryConversation | None,
+    group: list[str],
+    found: dict[str, HistoryConversation],
     llm: LLMProvider | None,
     embedder: Embedder | None,
     prefs: MemorySettings,
 ) -> bool:
-    """Learn one conversation in one transaction with the job's counters; False when another run of the
-    job learnt it first (this one stops)."""
+    """Learn a group of conversations in one transaction with the job's counters; False when another run
+    of the job learnt them first (this one stops)."""
+    calls_before = getattr(llm, "calls", 0)  # before the first attempt: calls of one rolled back count too
     for attempt in range(ATTEMPTS):
-        calls_before = getattr(llm, "calls", 0)
         try:
             with transaction.atomic():
                 job = HistoryImport.objects.select_for_update().get(pk=job_id)
-                if job.status != HistoryImportStatus.RUNNING or job.done >= job.total or job.selected[job.done] != cid:
+                if job.status != HistoryImportStatus.RUNNING or job.selected[job.done : job.done + len(group)] != group:
                     return False
-                changes: dict = {"skipped": job.skipped}
-                if conversation is None:
-                    changes["skipped"] = [*job.skipped, f"“{cid}”: {MISSING}"]
-                else:
-                    changes.update(_learn(job, conversation, llm, embedder, prefs))
+                missing = [f"“{cid}”: {MISSING}" for cid in group if cid not in found]
+                changes = _learn(job, [found[cid] for cid in group if cid in found], llm, embedder, prefs)
                 HistoryImport.objects.filter(pk=job_id).update(
-                    done=job.done + 1,
+                    done=job.done + len(group),
                     updated_at=timezone.now(),
                     model_calls=job.model_calls + getattr(llm, "calls", 0) - calls_before,
+                    skipped=[*job.skipped, *missing],
                     **changes,
                 )
             return True
@@ -325,30 +343,30 @@ def _learn_one(
 
 def _learn(
     job: HistoryImport,
-    conversation: HistoryConversation,
+    conversations: list[HistoryConversation],
     llm: LLMProvider | None,
     embedder: Embedder | None,
     prefs: MemorySettings,
 ) -> dict:
-    """What learning the conversation wrote, as the job's new counters; inside the job's transaction."""
-    messages = _messages(conversation, job.created_at)
-    kept = _keep_chat(job, conversation, messages) if job.keep_chats else None
+    """What learning the conversations wrote, as the job's new counters; inside the job's transaction."""
+    messages: list[Message] = []
+    kept: list[int] = []
+    for conversation in conversations:
+        said = _messages(conversation, job.created_at)
+        if job.keep_chats:  # saved: the memories learnt from them then point at their chat
+            kept.append(_keep_chat(job, conversation, said).pk)
+        messages += said
     created, superseded, suggested = job.created, job.superseded, job.suggested
     written: list[int] = []
-    for start in range(0, len(messages), WINDOW):
-        window = messages[start : start + WINDOW]
-        if not any(m.role == Role.USER for m in window):
-            continue
-        candidates = extraction.learn_candidates(window, llm)
+    for window in _windows(messages):
+        candidates = extraction.learn_candidates(_read_as_window(window), llm)
         if not candidates:
             continue
         if not prefs.auto_extract:
             suggested += suggest(job.user_id, candidates, window)
             continue
         vectors, decisions = extraction.decide_candidates(job.user_id, candidates, llm, embedder)
-        learnt = extraction.apply_decisions(
-            job.user_id, kept.pk if kept else None, decisions, candidates, vectors, window, dated=True
-        )
+        learnt = extraction.apply_decisions(job.user_id, None, decisions, candidates, vectors, window, dated=True)
         created += learnt.created
         superseded += learnt.superseded
         written += learnt.written
@@ -357,8 +375,38 @@ def _learn(
         "superseded": superseded,
         "suggested": suggested,
         "memory_ids": [*job.memory_ids, *written],
-        "conversation_ids": [*job.conversation_ids, kept.pk] if kept else job.conversation_ids,
+        "conversation_ids": [*job.conversation_ids, *kept],
     }
+
+
+def _windows(messages: list[Message]) -> Iterator[list[Message]]:
+    """The messages in windows a model call reads: up to GROUP_USER_TURNS user turns and WINDOW_CHARS of
+    text, each holding a user turn."""
+    window: list[Message] = []
+    turns = chars = 0
+    for message in messages:
+        size = min(len(message.content), ASSISTANT_CHARS) if message.role != Role.USER else len(message.content)
+        is_user = message.role == Role.USER
+        if window and ((is_user and turns >= GROUP_USER_TURNS) or chars + size > WINDOW_CHARS):
+            if turns:
+                yield window
+            window, turns, chars = [], 0, 0
+        window.append(message)
+        turns += is_user
+        chars += size
+    if turns:
+        yield window
+
+
+def _read_as_window(window: list[Message]) -> list[Message]:
+    """What the model reads of a window: the user's words whole, each answer's opening (the user's words
+    are what is learnt; an answer is context, and a long one costs tokens for nothing)."""
+    return [
+        m
+        if m.role == Role.USER or len(m.content) <= ASSISTANT_CHARS
+        else Message(role=m.role, content=m.content[:ASSISTANT_CHARS] + "…", created_at=m.created_at)
+        for m in window
+    ]
 
 
 def _messages(conversation: HistoryConversation, fallback: datetime) -> list[Message]:

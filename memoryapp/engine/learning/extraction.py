@@ -370,7 +370,7 @@ def _apply(
     said = source_message(candidate, messages)
     source: dict[str, Any] = {
         "source": MemorySource.EXTRACTED,
-        "source_conversation_id": conversation_id,
+        "source_conversation_id": said.conversation_id or conversation_id,  # kept history: each its own chat
         "source_message_id": said.pk,
         "context": learnt_from(said),
     }
