@@ -17,6 +17,7 @@ from functools import lru_cache
 import pysbd
 
 from .scripts import HAN_RANGES
+from .values import values_in
 
 _LINE = re.compile(r"[^\n]+")
 # A semicolon ends a sentence where the user opens a new statement about themselves ("我住在上海；我打算…");
@@ -172,3 +173,55 @@ POINTS_BACK = re.compile(
     r"|这个|那个|这些|那些|它们?|这样|她|他|那边|那里|那儿|那时",
     re.I,
 )
+
+
+# A sentence opening on a pronoun or "that"/"there", whose antecedent must come before it.
+_OPENS_POINTING_BACK = re.compile(
+    r"^\W*(?:they|them|it|this|that|these|those|she|he|her|him|there|then)\b|^\W*(?:这|那|它|她|他)", re.I
+)
+
+
+# A sentence that is a question as a whole: it opens on a question word or an auxiliary ("Can I…?", "Any
+# tips?", "Hmm, what would you do?"), is a word or two ("Ideas?"), or is a Chinese question of one clause
+# ("下午能喝咖啡吗？"). "I moved to Denver, any tips for a dentist there?" is not: its first clause is news.
+_QUESTION_OPENS = re.compile(
+    r"^\W*(?:(?:hmm|ok|okay|so|and|also|btw|oh|well|right)\W+)?"
+    r"(?:what|what's|how|why|where|when|who|which|can|could|would|should|shall|may|do|does|did|is|are|was|were"
+    r"|will|any|anything|anyone|is there|are there)\b",
+    re.I,
+)
+
+
+def _a_question(sentence: str) -> bool:
+    if not sentence.rstrip().endswith(("?", "？")):
+        return False
+    if _QUESTION_OPENS.search(sentence) or len(sentence.split()) <= 2 and sentence.isascii():
+        return True
+    return not sentence.isascii() and not re.search(r"[，,；;]", sentence)
+
+
+def _names_what_follows(question: str, after: list[Span]) -> bool:
+    """The question names what the next sentence points back to ("你知道 Obsidian 吗？我现在所有笔记都用它记"):
+    kept, for the name."""
+    names = [value for value in values_in(question) if not _QUESTION_OPENS.search(value)]
+    return bool(after) and bool(POINTS_BACK.search(after[0].text)) and bool(names)
+
+
+def without_questions(text: str) -> str:
+    """`text` without its questions: what is asked is not something to remember ("Can I make it less spicy?
+    It has been raining all week" keeps the second sentence). Empty when nothing else is left, or when what is
+    left opens by pointing back past a question cut out ("What would you do? They like tea": who?)."""
+    spans = sentence_spans(text)
+    kept = [
+        span
+        for n, span in enumerate(spans)
+        if not _a_question(span.text) or _names_what_follows(span.text, spans[n + 1 :])
+    ]
+    if len(kept) == len(spans):
+        return text
+    if not kept or _OPENS_POINTING_BACK.search(kept[0].text):
+        return ""
+    joined = kept[0].text
+    for span in kept[1:]:
+        joined += ("" if _HAN_NEXT.match(span.text) and not joined[-1:].isascii() else " ") + span.text
+    return joined

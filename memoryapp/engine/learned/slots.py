@@ -177,7 +177,7 @@ def restated(new: str, old: str) -> bool:
     if old_names and all(name.casefold() in new.casefold() for name in old_names):
         # No other name, or no word of a change ("My flat in Berlin is close to the Spree" beside "Lives in
         # Berlin"): the same value, told more of.
-        return not (set(values_in(new)) - set(old_names)) or not says_a_change(new)
+        return not (set(values_in(new)) - set(old_names))
     return not says_a_change(new) and old_covered(new, old) >= RESTATED
 
 

@@ -27,6 +27,7 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from conversations.models import Conversation, Message, Role
+from memoryapp.lib.sentences import without_questions
 from memoryapp.models import Actor, EventAction, Memory, MemoryKind, MemorySettings, MemorySource, MemoryStatus
 from memoryapp.pipeline.models import ExtractionRun, MemorySuggestion, RunStatus, SuggestionStatus
 from memoryapp.providers.llm import ProviderError
@@ -311,9 +312,15 @@ def apply_decisions(
 
 
 def clean_candidates(candidates: list[Candidate]) -> list[Candidate]:
-    """Drop secrets (whatever the model says) and repeats within the batch."""
+    """Drop secrets (whatever the model says), questions (a memory holds what the user said, not asked) and
+    repeats within the batch."""
     kept, seen = [], set()
     for candidate in candidates:
+        content = without_questions(candidate.content)
+        if not content:
+            continue
+        if content != candidate.content:
+            candidate = candidate.model_copy(update={"content": content})
         key = normalise_content(candidate.content)
         if key in seen or contains_sensitive(candidate.content):
             continue

@@ -120,6 +120,8 @@ def test_it_runs_a_window_once_however_often_it_is_queued(alice, llm_server, use
 
 def test_it_applies_nothing_when_a_decision_fails_part_way(alice, llm_server, use_scripted_llm):
     vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    angular = write.add_memory(alice, "I use Angular at work", kind="fact").memory
+    write.add_memory(alice, "I now prefer React for frontend work", kind="preference")
     conversation, ids = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
     llm_server.script(
         EXTRACT_MARKER,
@@ -128,17 +130,39 @@ def test_it_applies_nothing_when_a_decision_fails_part_way(alice, llm_server, us
             ("I now prefer React for frontend work", "preference"),
         ),
     )
-    # Deleting the memory and then replacing it cannot both happen: the second fails after the first.
-    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
+    # The second replaces Angular with words already current in another memory: it fails after the first.
+    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", angular.pk)))
     events = MemoryEvent.objects.count()
 
     outcome = extract_messages.apply(args=[conversation.pk, ids], retries=4)  # no retries left
 
     assert outcome.failed()
     vue.refresh_from_db()
-    assert vue.is_current and _current(alice) == ["I like Vue 3 for frontend work"]
+    assert vue.is_current and sorted(_current(alice)) == [
+        "I like Vue 3 for frontend work",
+        "I now prefer React for frontend work",
+        "I use Angular at work",
+    ]
     assert MemoryEvent.objects.count() == events
     assert ExtractionRun.objects.get().status == "failed"
+
+
+def test_a_replacement_of_a_memory_deleted_earlier_in_the_window_is_a_new_memory(alice, llm_server, use_scripted_llm):
+    vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    conversation, ids = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
+    llm_server.script(
+        EXTRACT_MARKER,
+        candidates(
+            ("I no longer like Vue for frontend work", "preference"),
+            ("I now prefer React for frontend work", "preference"),
+        ),
+    )
+    # Both decided against Vue as it was: the second finds it deleted by the first.
+    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
+
+    assert extract_messages.apply(args=[conversation.pk, ids]).successful()
+    vue.refresh_from_db()
+    assert vue.status == "deleted" and _current(alice) == ["I now prefer React for frontend work"]
 
 
 def test_it_turns_candidates_into_suggestions_when_auto_extract_is_off(alice, llm_server, use_scripted_llm):

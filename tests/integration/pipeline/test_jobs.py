@@ -59,6 +59,8 @@ def test_it_extracts_a_conversation_from_the_command_line(alice):
 
 def test_it_marks_the_window_failed_when_the_command_meets_a_conflict(alice, llm_server, use_scripted_llm):
     vue = write.add_memory(alice, "I like Vue 3 for frontend work", kind="preference").memory
+    angular = write.add_memory(alice, "I use Angular at work", kind="fact").memory
+    write.add_memory(alice, "I now prefer React for frontend work", kind="preference")
     conversation, _ = chat(alice, "I no longer like Vue", "I now prefer React for frontend work")
     llm_server.script(
         EXTRACT_MARKER,
@@ -67,11 +69,11 @@ def test_it_marks_the_window_failed_when_the_command_meets_a_conflict(alice, llm
             ("I now prefer React for frontend work", "preference"),
         ),
     )
-    # Deleting the memory and then replacing it cannot both happen: the batch conflicts with itself.
-    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", vue.pk)))
+    # Replacing Angular with words another memory holds already: the batch conflicts with what is current.
+    llm_server.script(DECIDE_MARKER, decisions(("DELETE", vue.pk), ("UPDATE", angular.pk)))
     out = io.StringIO()
     call_command("extract", "--conversation", str(conversation.pk), stdout=out, stderr=io.StringIO())
 
     assert "run it again later" in out.getvalue()
     run = ExtractionRun.objects.get()
-    assert run.status == "failed" and "no longer current" in run.error  # not left "running" for 15 minutes
+    assert run.status == "failed" and "already current" in run.error  # not left "running" for 15 minutes
