@@ -8,8 +8,9 @@ from datetime import date
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -26,6 +27,7 @@ from memoryapp.engine.history.exports import (
     NotAnExport,
 )
 from memoryapp.engine.history.formats import ExportFormat
+from memoryapp.lib import uploads
 from memoryapp.pipeline.models import HistoryImport, HistoryImportStatus
 
 
@@ -63,6 +65,50 @@ def history_upload(request: HttpRequest) -> HttpResponse:
             return redirect("memories-history", history_id=job.pk)
     # The page itself says what is wrong, as a form re-shown with its error does.
     return render(request, "memoryapp/history_preview.html", {"problem": problem, "detail": detail})
+
+
+# A part of an upload sent by the page's script: under DATA_UPLOAD_MAX_MEMORY_SIZE, and small enough that
+# the web server never holds much of a large export (Daphne reads a request body whole before the app does).
+PART_BYTES = 8 * 2**20
+
+
+@login_required
+@require_POST
+def history_part(request: HttpRequest, token: str = "") -> JsonResponse:
+    """One part of an export the page sends in parts (static/js/memories.js): the first (no token) starts
+    the upload; `?offset=` says where each part goes. Answers the upload's token and its size so far."""
+    user_id = request.user.pk
+    if not token:
+        token = uploads.start_parts(user_id)
+    path = uploads.parts_path(user_id, token)
+    if path is None:
+        return JsonResponse({"problem": _("This upload is gone; choose the file again.")}, status=404)
+    data = request.body
+    if len(data) > PART_BYTES:
+        return JsonResponse({"problem": _("The upload could not be read; try again.")}, status=413)
+    try:
+        offset = int(request.GET.get("offset", "0"))
+        size = uploads.append_part(path, offset, data)
+    except ValueError:
+        return JsonResponse({"problem": _("The upload could not be read; try again.")}, status=409)
+    if size > DEFAULT_LIMITS.max_file_bytes:
+        uploads.remove(path)
+        return JsonResponse({"problem": _problem(ExportTooLarge(""))}, status=413)
+    return JsonResponse({"token": token, "size": size})
+
+
+@login_required
+@require_POST
+def history_parts_done(request: HttpRequest, token: str) -> JsonResponse:
+    """The last part arrived: the upload is previewed as a whole one is; answers where its preview is."""
+    path = uploads.parts_path(request.user.pk, token)
+    if path is None:
+        return JsonResponse({"problem": _("This upload is gone; choose the file again.")}, status=404)
+    try:
+        job = importing.receive_kept(request.user, path, request.POST.get("name", "")[:255] or "export")
+    except ExportError as exc:  # read, and not an export: an answer the page shows, as the form's page does
+        return JsonResponse({"problem": _problem(exc), "detail": str(exc)})
+    return JsonResponse({"preview": reverse("memories-history", kwargs={"history_id": job.pk})})
 
 
 def _job(request: HttpRequest, history_id: int) -> HistoryImport:

@@ -24,4 +24,41 @@
     bar().hidden = false;
     bar().value = Math.round((e.detail.loaded / e.detail.total) * bar().max);
   });
+  // An export from ChatGPT or Claude goes up in parts (memoryapp/web/history.py history_part): the web
+  // server holds one part at a time, not a file of hundreds of MB. Without this script the form posts it whole.
+  const historyForm = document.getElementById("history-form");
+  if (historyForm && window.fetch) historyForm.addEventListener("submit", async (e) => {
+    const file = historyForm.querySelector("input[type=file]").files[0];
+    if (!file) return;
+    e.preventDefault();
+    const PART = 8 * 1024 * 1024;
+    const base = historyForm.dataset.parts;
+    const status = document.getElementById("history-upload-status");
+    const button = historyForm.querySelector("button[type=submit]");
+    const csrf = historyForm.querySelector("[name=csrfmiddlewaretoken]").value;
+    const post = (url, body) => fetch(url, { method: "POST", body, credentials: "same-origin", headers: { "X-CSRFToken": csrf } });
+    const say = (text, alert) => { status.textContent = text; status.setAttribute("role", alert ? "alert" : "status"); };
+    const fail = async (answer) => {
+      let text = historyForm.dataset.failed;
+      try { text = (await answer.json()).problem || text; } catch (_) { /* not JSON: the general sentence */ }
+      say(text, true);
+      button.disabled = false;
+    };
+    button.disabled = true;
+    let token = "";
+    for (let offset = 0; offset === 0 || offset < file.size; offset += PART) {
+      const answer = await post(`${token ? `${base}/${token}` : base}?offset=${offset}`, file.slice(offset, offset + PART));
+      if (!answer.ok) return fail(answer);
+      token = (await answer.json()).token;
+      say(`${historyForm.dataset.uploading} ${Math.min(100, Math.round((100 * (offset + PART)) / Math.max(file.size, 1)))}%`);
+    }
+    const named = new FormData();
+    named.append("name", file.name);
+    const done = await post(`${base}/${token}/done`, named);
+    if (!done.ok) return fail(done);
+    const read = await done.json();
+    if (read.preview) { window.location.assign(read.preview); return; }
+    say(read.problem, true);
+    button.disabled = false;
+  });
 })();

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from memoryapp.engine.llm.candidates import EXTRACT_MARKER
 from memoryapp.engine.llm.decisions import DECIDE_MARKER
 from memoryapp.models import Memory, MemoryStatus
+from memoryapp.pipeline.models import HistoryImport
 from tests.browser.test_memories_page import open_memories
 from tests.support.llm_server import _last_user, system_text
 
@@ -87,3 +88,21 @@ def test_an_export_is_previewed_learnt_and_undone(page: Page, app_server, celery
         assert not Memory.objects.filter(user=alice, status=MemoryStatus.ACTIVE).exists()
     finally:
         app_server.llm.default = None
+
+
+@pytest.mark.parametrize(
+    "language, words", [("en", "neither a ChatGPT nor a Claude export"), ("zh-hans", "既不是 ChatGPT 的导出")]
+)
+def test_a_file_that_is_not_an_export_is_one_sentence_under_the_form(page: Page, app_server, alice, language, words):
+    open_memories(page, app_server)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": app_server.url}])
+    page.goto(f"{app_server.url}/settings/memories")
+    page.wait_for_function("window.htmx !== undefined")
+    page.locator("#history-box summary").click()
+    page.set_input_files(
+        "#history-file", files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b'{"notes": []}'}]
+    )
+    page.locator("#history-upload").click()
+    expect(page.locator("#history-upload-status[role=alert]")).to_contain_text(words)
+    expect(page.locator("#history-upload")).to_be_enabled()  # the user can choose another file
+    assert not HistoryImport.objects.filter(user=alice).exists()

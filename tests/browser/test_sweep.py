@@ -362,20 +362,21 @@ def preview_pasted_memories(page: Page) -> None:
 
 # What a GET page becomes after one of its forms answers (in place, or with a page of its own).
 def upload_what_is_not_an_export(page: Page) -> None:
-    """The memories page's import from ChatGPT or Claude, given a file of neither: one sentence, nothing kept."""
+    """The memories page's import from ChatGPT or Claude, given a file of neither: sent in parts, read, and
+    one sentence under the form; nothing kept."""
     page.locator("#history-box summary").click()
     page.set_input_files(
         "#history-file", files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b'{"notes": []}'}]
     )
     page.locator("#history-upload").click()
-    page.locator("#history-problem").wait_for()
+    page.locator("#history-upload-status[role=alert]").wait_for()
 
 
 AFTER_FORMS = {
     "memories": [
         ("import-report", import_a_bad_file),
         ("paste-preview", preview_pasted_memories),
-        ("history-problem", upload_what_is_not_an_export),
+        ("history-upload-status", upload_what_is_not_an_export),
     ]
 }
 

@@ -25,6 +25,7 @@ import logging
 import os
 from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from django.db import transaction
@@ -74,7 +75,13 @@ def receive(user, source: IO[bytes], name: str, *, actor: str = Actor.USER) -> H
     a file that is not an export, keeping nothing."""
     user_id = user_id_of(user)
     suffix = ".zip" if name.lower().endswith(".zip") else ".json"
-    path = uploads.keep(user_id, source, suffix)
+    return receive_kept(user, uploads.keep(user_id, source, suffix), name, actor=actor)
+
+
+def receive_kept(user, path: Path, name: str, *, actor: str = Actor.USER) -> HistoryImport:
+    """`receive` for an upload already kept at `path` (one sent in parts, lib/uploads.py); the file is the
+    job's now, or removed with an ExportError."""
+    user_id = user_id_of(user)
     try:
         preview = preview_export(path, name=name)
     except BaseException:
@@ -144,6 +151,9 @@ def drop_stale_previews(now: datetime | None = None) -> int:
     )
     for job in stale:
         uploads.remove(job.path)
+    # Uploads sent in parts never finished: no job holds them (a job's own file is never this old unused).
+    started = set(HistoryImport.objects.exclude(path="").values_list("path", flat=True))
+    uploads.remove_stale_parts(STALE_PREVIEW.total_seconds(), keep=started)
     return stale.delete()[0]
 
 
