@@ -35,7 +35,7 @@ from django.utils import timezone
 from conversations.models import Conversation, Message, Role
 from memoryapp.lib import uploads
 from memoryapp.models import Actor, Memory, MemorySettings, MemoryStatus, user_id_of
-from memoryapp.pipeline.models import HistoryImport, HistoryImportStatus
+from memoryapp.pipeline.models import ExtractionRun, HistoryImport, HistoryImportStatus, RunStatus
 from memoryapp.providers.llm import ProviderError
 
 from .. import jobs
@@ -444,6 +444,16 @@ def _keep_chat(job: HistoryImport, conversation: HistoryConversation, messages: 
     for message, moment in zip(messages, said):  # auto_now_add stamped them now: they were said then
         Message.objects.filter(pk=message.pk).update(created_at=moment)
         message.created_at = moment
+    # Learnt here: a chat the user goes on with later learns only its new turns (chat_end.unextracted_windows).
+    ids = [message.pk for message in messages]
+    ExtractionRun.objects.create(
+        user_id=job.user_id,
+        conversation=chat,
+        key=extraction.window_key(chat.pk, ids),
+        message_ids=ids,
+        last_message_id=ids[-1],
+        status=RunStatus.DONE,
+    )
     return chat
 
 

@@ -15,6 +15,7 @@ from bench.history_data import write_exports
 from conversations.models import Conversation
 from memoryapp.engine import jobs
 from memoryapp.engine.chat.chat import start_turn
+from memoryapp.engine.chat.chat_end import unextracted_windows
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.engine.history import importing
 from memoryapp.engine.history.exports import NotAnExport
@@ -109,6 +110,7 @@ def test_undo_takes_back_every_memory_it_made_and_restores_what_it_replaced(alic
     assert job.status == "done" and len(job.conversation_ids) == job.total
     kept = Conversation.objects.filter(user=alice).order_by("created_at").first()
     assert kept.ended_at is not None and kept.created_at.year == 2023  # dated as it was held
+    assert unextracted_windows(kept) == []  # learnt already: going on with it later learns only what is new
     assert Memory.objects.filter(pk__in=job.memory_ids, source_conversation__isnull=False).exists()
 
     taken = importing.undo(job)
