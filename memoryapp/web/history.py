@@ -209,6 +209,8 @@ def history_undo(request: HttpRequest, history_id: int) -> HttpResponse:
             )
             % {"count": taken},
         )
+    if request.htmx:  # asked first in the page (hx-confirm): the whole page comes back, with its message
+        return HttpResponse(headers={"HX-Redirect": reverse("memories")})
     return redirect("memories")
 
 

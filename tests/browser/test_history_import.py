@@ -27,11 +27,13 @@ TEXT = {
         "summary": "chatgpt_conversations.json (ChatGPT): 3 conversations",
         "done": "Learnt from 2 conversations: 2 new memories",
         "undone": "The import was undone: 2 memories were removed.",
+        "asks": "Remove every memory this import made",
     },
     "zh-hans": {
         "summary": "chatgpt_conversations.json（ChatGPT）：3 段对话",
         "done": "已从 2 段对话中学习：新增 2 条记忆",
         "undone": "已撤销这次导入：移除了 2 条记忆。",
+        "asks": "移除这次导入产生的所有记忆",
     },
 }
 
@@ -82,10 +84,13 @@ def test_an_export_is_previewed_learnt_and_undone(page: Page, app_server, celery
         page.reload()
         expect(page.locator(".memory-card", has_text="Lives in Chengdu")).to_be_visible()
 
+        asked = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         page.locator("#history-undo").click()
         expect(page.locator(".messages, [role=status], [role=alert]").filter(has_text=text["undone"])).to_have_count(1)
         expect(page.locator(".memory-card", has_text="Lives in Chengdu")).to_have_count(0)
         assert not Memory.objects.filter(user=alice, status=MemoryStatus.ACTIVE).exists()
+        assert asked and text["asks"] in asked[0]  # it asked first
     finally:
         app_server.llm.default = None
 
