@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from memoryapp.engine.errors import MemoryConflict, MemoryValidationError
 from memoryapp.engine.history import importing
@@ -210,7 +211,7 @@ def history_undo(request: HttpRequest, history_id: int) -> HttpResponse:
             % {"count": taken},
         )
     if request.htmx:  # asked first in the page (hx-confirm): the whole page comes back, with its message
-        return HttpResponse(headers={"HX-Redirect": reverse("memories")})
+        return HttpResponseClientRedirect(reverse("memories"))
     return redirect("memories")
 
 
