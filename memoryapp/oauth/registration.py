@@ -35,6 +35,8 @@ def refusal(body: bytes) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
+    if not isinstance(data.get("client_name", ""), str):
+        return "client_name must be a string"
     grant_types = data.get("grant_types", ["authorization_code"])
     if isinstance(grant_types, list) and all(isinstance(g, str) for g in grant_types):
         other = [g for g in grant_types if g not in GRANT_TYPES]

@@ -7,8 +7,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.utils.translation import gettext_lazy as _
+from oauth2_provider.models import get_application_model
 from oauth2_provider.views import AuthorizationView, DynamicClientRegistrationView, OAuthProtectedResourceMetadataView
 from oauth2_provider.views.dynamic_client_registration import DynamicClientRegistrationManagementView
+from oauthlib.oauth2.rfc6749.errors import InvalidClientIdError, InvalidRequestError
 
 from memoryapp.principals import READ, WRITE
 
@@ -24,6 +26,22 @@ SCOPE_WORDS = {
 class ConsentView(AuthorizationView):
     """GET: the consent page (after the login page, which sends the user back here). POST: Allow or Deny,
     then the redirect to the client with a code, or with error=access_denied."""
+
+    def dispatch(self, request, *args, **kwargs):
+        """A URL the standard library cannot even parse (https://[::1) is refused here with the error page:
+        the library's own checks would raise on it."""
+        if request.user.is_authenticated:
+            data = request.POST if request.method == "POST" else request.GET
+            urls = data.getlist("redirect_uri") + " ".join(data.getlist("resource")).split()
+            broken = next((url for url in urls if not _parses(url)), None)
+            if broken is not None:
+                self.oauth2_data = {}
+                error = InvalidRequestError(description=f"{broken!r} is not a URL")
+                return self.render_to_response({"error": error}, status=400)
+            if request.method == "POST" and not _client_exists(data.get("client_id", "")):
+                self.oauth2_data = {}
+                return self.render_to_response({"error": InvalidClientIdError()}, status=400)
+        return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -45,6 +63,20 @@ class ConsentView(AuthorizationView):
     def render_to_response(self, context, **response_kwargs):
         response = super().render_to_response(context, **response_kwargs)
         return _allow_form_action(response, context.get("redirect_uri"))
+
+
+def _parses(url: str) -> bool:
+    try:
+        urlsplit(url).port  # noqa: B018  an unclosed [ or a port that is not a number raises
+    except ValueError:
+        return False
+    return True
+
+
+def _client_exists(client_id: str) -> bool:
+    """The consent's POST names its client in a hidden field; one that is not registered (any more) gets the
+    error page, not a server error."""
+    return bool(client_id) and get_application_model().objects.filter(client_id=client_id).exists()
 
 
 def _allow_form_action(response, redirect_uri: str | None):

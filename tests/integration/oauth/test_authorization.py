@@ -11,7 +11,7 @@ from oauth2_provider.models import get_access_token_model, get_refresh_token_mod
 
 from memoryapp.principals import hash_token
 
-from .flow import App, signed_in
+from .flow import App, hidden_fields, signed_in
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -35,8 +35,6 @@ def test_allow_sends_a_code_with_the_state_and_issuer(app_server, alice):
     http = signed_in(app_server.url, alice)
     page = http.get("/authorize", params=params)
     assert page.status_code == 200 and "Test Assistant" in page.text
-
-    from .flow import hidden_fields
 
     form = hidden_fields(page.text)
     assert form["resource"] == app.resource and form["code_challenge"] == params["code_challenge"]
@@ -65,8 +63,6 @@ def test_the_consent_needs_the_csrf_token(app_server, alice):
     app = App.registered(app_server.url)
     http = signed_in(app_server.url, alice)
     page = http.get("/authorize", params=app.authorize_params())
-    from .flow import hidden_fields
-
     form = {k: v for k, v in hidden_fields(page.text).items() if k != "csrfmiddlewaretoken"}
     answer = http.post("/authorize", data={**form, "allow": "Authorize"})
 
@@ -107,6 +103,22 @@ def test_an_unknown_client_is_a_page_not_a_redirect(app_server, alice):
     app = App(app_server.url, "no-such-client")
     answer = signed_in(app_server.url, alice).get("/authorize", params=app.authorize_params())
     assert answer.status_code == 400 and "location" not in answer.headers
+
+
+@pytest.mark.parametrize("field", ["redirect_uri", "resource"])
+def test_a_url_that_does_not_parse_is_a_400_page(app_server, alice, field):
+    app = App.registered(app_server.url)
+    answer = signed_in(app_server.url, alice).get("/authorize", params=app.authorize_params(**{field: "https://[::1"}))
+    assert answer.status_code == 400 and "is not a URL" in answer.text
+
+
+def test_a_consent_for_a_client_that_is_gone_is_a_400_page(app_server, alice):
+    app = App.registered(app_server.url)
+    http = signed_in(app_server.url, alice)
+    form = hidden_fields(http.get("/authorize", params=app.authorize_params()).text)
+    answer = http.post("/authorize", data={**form, "client_id": "gone", "allow": "Authorize"})
+    assert answer.status_code == 400 and "location" not in answer.headers
+    assert "This sign-in request cannot go on" in answer.text
 
 
 def test_a_loopback_redirect_may_use_any_port(app_server, alice):
