@@ -28,8 +28,8 @@ class ConsentView(AuthorizationView):
     then the redirect to the client with a code, or with error=access_denied."""
 
     def dispatch(self, request, *args, **kwargs):
-        """A URL the standard library cannot even parse (https://[::1) is refused here with the error page:
-        the library's own checks would raise on it."""
+        """A URL the standard library cannot even parse (https://[::1), and a consent for a client that is not
+        registered, get the error page here: the library would raise a server error on either."""
         if request.user.is_authenticated:
             data = request.POST if request.method == "POST" else request.GET
             urls = data.getlist("redirect_uri") + " ".join(data.getlist("resource")).split()
@@ -54,10 +54,14 @@ class ConsentView(AuthorizationView):
         return context
 
     def form_valid(self, form):
-        """The write scope goes only with its box ticked: a user may let a client read and not write."""
+        """The write scope goes only with its box ticked: a user may let a client read and not write. A
+        request for writing alone, unticked, is a Deny (an empty scope would mean the default ones)."""
         requested = form.cleaned_data.get("scope", "").split()
         if WRITE in requested and not self.request.POST.get("write"):
-            form.cleaned_data["scope"] = " ".join(scope for scope in requested if scope != WRITE)
+            kept = [scope for scope in requested if scope != WRITE]
+            form.cleaned_data["scope"] = " ".join(kept)
+            if not kept:
+                form.cleaned_data["allow"] = False
         return super().form_valid(form)
 
     def render_to_response(self, context, **response_kwargs):

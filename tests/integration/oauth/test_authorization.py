@@ -179,3 +179,10 @@ def test_the_consent_page_lets_the_user_leave_out_writing(app_server, alice):
     app = App.registered(app_server.url)
     tokens = app.tokens(signed_in(app_server.url, alice), write=False)
     assert tokens["scope"] == "memories:read"
+
+
+def test_unticking_writing_when_only_writing_was_asked_for_is_a_deny(app_server, alice):
+    app = App.registered(app_server.url)
+    answer = app.consent(signed_in(app_server.url, alice), write=False, scope="memories:write")
+    assert answer.status_code == 302
+    assert query(answer)["error"] == "access_denied" and "code" not in query(answer)
