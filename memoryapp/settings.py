@@ -6,6 +6,7 @@ only names them. They start where the user asks (`./run`, `manage.py stack start
 
 from __future__ import annotations
 
+import re
 import secrets
 from pathlib import Path
 
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "channels",
+    "oauth2_provider",  # the OAuth 2.1 authorization server for remote MCP clients (memoryapp/oauth)
     "ninja",  # serves the API docs' Swagger UI from our static files, not a CDN (the CSP allows 'self' only)
     "memoryapp",
     "conversations",
@@ -224,6 +226,10 @@ CELERY_BEAT_SCHEDULE = {
     "history-imports-sweep": {"task": "tasks.learning.sweep_history_imports", "schedule": 600.0},
     "purge-temporary": {"task": "tasks.maintenance.purge_temporary", "schedule": 3600.0},
     "purge-deleted": {"task": "tasks.maintenance.purge_deleted", "schedule": 3600.0},
+    "clear-oauth-tokens": {
+        "task": "tasks.maintenance.clear_oauth_tokens",
+        "schedule": crontab(minute=15, hour=FORGET_HOUR),
+    },
     "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},
     "cues-pending": {"task": "tasks.cues.queue_cues", "schedule": 300.0},
     "forget-nightly": {"task": "tasks.forgetting.forget_all", "schedule": crontab(minute=0, hour=FORGET_HOUR)},
@@ -283,6 +289,54 @@ SIGNUP = envchoice("SIGNUP", ["closed", "open", "approval"], "closed")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
+
+# --- OAuth 2.1 for remote MCP clients (memoryapp/oauth; docs/mcp.md, docs/security.md) -------------
+
+# The address people reach the app at (https://memory.example.com). Behind a proxy that rewrites the Host,
+# it is the issuer the authorization server names and the resource /mcp tokens are bound to; unset, both
+# are read from each request (scheme and Host), which is right when the app sees the address it is called by.
+PUBLIC_URL = (envstr("PUBLIC_URL", "") or "").rstrip("/")
+if PUBLIC_URL and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", PUBLIC_URL):
+    raise ImproperlyConfigured(
+        f"PUBLIC_URL must be the app's origin, such as https://memory.example.com (no path), not {PUBLIC_URL!r}"
+    )
+OAUTH_REGISTRATIONS_PER_HOUR = envint("OAUTH_REGISTRATIONS_PER_HOUR", 20)  # per client address
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "memories:read": "Search and read your memories",
+        "memories:write": "Add, change and delete your memories",
+    },
+    "DEFAULT_SCOPES": ["memories:read", "memories:write"],
+    "PKCE_REQUIRED": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,  # a refresh token used twice revokes the whole family
+    # RFC 9700, the OAuth security best practice: S256 only, no implicit or password grant, tokens stored
+    # as sha256, the issuer in the authorization response, no token in a query string.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    # Open registration (RFC 7591), as Claude.ai and ChatGPT expect; memoryapp/oauth/registration.py
+    # takes authorization-code clients only, and throttles it per address.
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "memoryapp",
+    "OIDC_ISS_ENDPOINT": PUBLIC_URL,
+}
+# oauth2_provider.W008 warns that http redirect URIs are allowed: registration takes http only for a
+# loopback address (RFC 8252, native apps such as Claude Code), https for anything else.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]

@@ -21,4 +21,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("admin/", admin.site.urls),
+    # OAuth 2.1 for remote MCP clients, at the root: /.well-known/oauth-*, /authorize, /token, /revoke, /register
+    path("", include("memoryapp.oauth.urls")),
 ]

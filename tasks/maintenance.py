@@ -1,5 +1,6 @@
 """Housekeeping on the beat: temporary conversations are not kept (the chat owns the rule), and deleted
-memories are purged once DELETED_RETENTION_DAYS have passed (the engine owns that rule)."""
+memories are purged once DELETED_RETENTION_DAYS have passed (the engine owns that rule); expired OAuth
+tokens go daily."""
 
 from __future__ import annotations
 
@@ -22,3 +23,12 @@ def purge_deleted() -> int:
     from memoryapp.engine.memories.purge import purge_expired
 
     return purge_expired()
+
+
+@shared_task(base=PipelineTask, name="tasks.maintenance.clear_oauth_tokens")
+def clear_oauth_tokens() -> None:
+    """Delete expired OAuth access and refresh tokens and used codes, as django-oauth-toolkit's
+    `manage.py cleartokens` does (expired refresh tokens after REFRESH_TOKEN_EXPIRE_SECONDS)."""
+    from oauth2_provider.models import clear_expired
+
+    clear_expired()

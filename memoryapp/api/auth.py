@@ -1,13 +1,12 @@
-"""API authentication: personal Bearer tokens (stored as sha256) and the browser session (with CSRF).
+"""API authentication: personal Bearer tokens (stored as sha256; looked up in memoryapp/principals.py, which
+/mcp shares) and the browser session (with CSRF). OAuth access tokens are for /mcp only, for now.
 
 Both are applied to every route by `NinjaAPI(auth=...)` in api.py, so every router gets them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
@@ -15,6 +14,7 @@ from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
 
 from memoryapp.models import ApiToken
+from memoryapp.principals import TOKEN_PREFIX, hash_token, user_for_token
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -25,14 +25,6 @@ class AuthedRequest(HttpRequest):
     session's), before the route runs; a route never sees an anonymous caller."""
 
     auth: User
-
-
-TOKEN_PREFIX = "mem_"
-LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per token per minute for `last_used_at`
-
-
-def hash_token(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def create_token(user: User, name: str) -> tuple[ApiToken, str]:
@@ -46,24 +38,6 @@ def revoke_token(user: User, token_id: int) -> bool:
     return bool(
         ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(revoked_at=timezone.now())
     )
-
-
-def user_for_token(secret: str) -> User | None:
-    """The active user a live token belongs to, or None; notes when the token was last used. Shared by
-    the REST API and the MCP server (memoryapp/mcp_server), so both accept exactly the same tokens."""
-    if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
-        return None
-    found = (
-        ApiToken.objects.select_related("user")
-        .filter(token_hash=hash_token(secret), revoked_at__isnull=True, user__is_active=True)
-        .first()
-    )
-    if found is None:
-        return None
-    now = timezone.now()
-    if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
-        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
-    return found.user
 
 
 class BearerTokenAuth(HttpBearer):

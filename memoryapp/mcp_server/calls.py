@@ -17,25 +17,39 @@ from memoryapp.engine.errors import EngineError, MemoryNotFound
 from memoryapp.engine.memories import listing
 from memoryapp.engine.memories.validation import format_first_error
 from memoryapp.models import Memory
+from memoryapp.principals import READ, WRITE
 
 USER_KEY = "memoryapp.user"  # where memoryapp/mcp_server/http.py leaves the token's user in the ASGI scope
+SCOPES_KEY = "memoryapp.scopes"  # and the scopes it was granted (a personal token has both)
+
+READ_ONLY = (
+    "this connection may only read memories; to add, change or delete them, connect again and allow "
+    "changes on the consent page"
+)
 
 T = TypeVar("T")
 
 
-def token_user(ctx: Context) -> Any:
-    """The user whose Bearer token authenticated this HTTP request (http.py refuses any other)."""
+def token_user(ctx: Context, *, write: bool = False) -> Any:
+    """The user whose Bearer token authenticated this HTTP request (http.py refuses any other), once the
+    token's scopes allow the call: memories:read for every call, memories:write for a write."""
     request = ctx.request_context.request
-    user = request.scope.get(USER_KEY) if request is not None else None
+    scope = request.scope if request is not None else {}
+    user = scope.get(USER_KEY)
     if user is None:  # not through http.py: an in-process client; nobody to act for
         raise ToolError("not authenticated")
+    granted = scope.get(SCOPES_KEY, frozenset())
+    if READ not in granted:
+        raise ToolError("this connection may not read memories")
+    if write and WRITE not in granted:
+        raise ToolError(READ_ONLY)
     return user
 
 
 async def run(ctx: Context, work: Callable[[Any], T], *, write: bool = False) -> T:
-    """`work(user)` in a worker thread, as the REST views run; a write first counts against the API's
-    per-user write limit (the same counter the REST routes use)."""
-    user = token_user(ctx)
+    """`work(user)` in a worker thread, as the REST views run; a write first needs the memories:write scope
+    and counts against the API's per-user write limit (the same counter the REST routes use)."""
+    user = token_user(ctx, write=write)
 
     def as_user() -> T:
         if write and not allow_write(user):

@@ -2,8 +2,9 @@
 to the SDK's streamable HTTP app and the rest to Django.
 
 Around the SDK: the host is checked against ALLOWED_HOSTS and, with SECURE_SSL_REDIRECT, the scheme is
-HTTPS (as Django checks them for its pages); the Bearer token is checked with the REST API's own lookup
-(401 without a valid one); each request runs in a thread context of its own with Django's request
+HTTPS (as Django checks them for its pages); the Bearer token, a personal `mem_…` token or an OAuth access
+token bound to /mcp, is checked by memoryapp/principals.py (401 without a valid one, naming where the
+protected resource metadata is so an OAuth client can sign its user in); each request runs in a thread context of its own with Django's request
 signals, as Django's ASGI handler runs a view, so its database connection is opened and closed the
 same way.
 
@@ -29,9 +30,10 @@ from django.core import signals
 from django.http.request import split_domain_port, validate_host
 from mcp.server.transport_security import TransportSecuritySettings
 
-from memoryapp.api.auth import user_for_token
+from memoryapp.oauth.origin import bearer_challenge, public_origin
+from memoryapp.principals import principal_for_token
 
-from .calls import USER_KEY
+from .calls import SCOPES_KEY, USER_KEY
 from .tools import server
 
 MCP_PATH = "/mcp"
@@ -117,23 +119,28 @@ async def mcp_app(scope, receive, send) -> None:
         await _answer(send, 403, "use https: this server takes API tokens over HTTPS only")
         return
     scheme, _, token = _header(scope, b"authorization").partition(" ")
+    origin = public_origin("https" if _secure(scope) else "http", _header(scope, b"host"))
     async with ThreadSensitiveContext():  # this request's own worker thread, as Django gives a view
         await signals.request_started.asend(sender=None, scope=scope)  # drops a stale DB connection
         try:
-            user = await sync_to_async(user_for_token)(token.strip()) if scheme.lower() == "bearer" else None
-            if user is None:
+            principal = (
+                await sync_to_async(principal_for_token)(token.strip(), origin + MCP_PATH)
+                if scheme.lower() == "bearer"
+                else None
+            )
+            if principal is None:
                 await _answer(
                     send,
                     401,
-                    "a valid API token is needed: Authorization: Bearer mem_…",
-                    [(b"www-authenticate", b'Bearer realm="memoryapp"')],
+                    "a valid API token is needed: Authorization: Bearer mem_…, or an OAuth sign-in (WWW-Authenticate)",
+                    [(b"www-authenticate", bearer_challenge(origin, MCP_PATH).encode("latin-1"))],
                 )
                 return
             await ensure_started()
             if server.session_manager._task_group is None:  # noqa: SLF001  the start failed (logged by the SDK)
                 await _answer(send, 503, "the MCP server could not start; see the server log")
                 return
-            await sdk_app({**scope, USER_KEY: user}, receive, send)
+            await sdk_app({**scope, USER_KEY: principal.user, SCOPES_KEY: principal.scopes}, receive, send)
         finally:
             await signals.request_finished.asend(sender=None)  # closes it, as after a view
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from django.conf import settings
@@ -30,6 +30,7 @@ from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, reso
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from oauth2_provider.models import get_application_model
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from conversations.models import Citation, Conversation, Message, Role
@@ -62,7 +63,13 @@ NOT_PAGES = {
     "memories-export": "a file to download (JSON or Markdown), not a page",
     "memories-import-job": "fragment: an import job's report, polled by the memories page that started it",
     "memories-history-progress": "fragment: an import's line from ChatGPT or Claude, polled by the memories page",
+    "oauth2_provider:oauth-server-metadata": "JSON: the OAuth authorization server's metadata (RFC 8414)",
+    "oauth2_provider:oauth-resource-metadata": "JSON: the origin's protected resource metadata (RFC 9728)",
+    "oauth2_provider:oauth-resource-metadata-mcp": "JSON: /mcp's protected resource metadata (RFC 9728)",
+    "oauth2_provider:dcr-register-management": "JSON: a client's registration (RFC 7592), read with its token",
 }
+# Routes that are a page only with a query: the consent page needs a client's authorization request.
+QUERIES = {"oauth2_provider:authorize": "oauth_request"}
 # The pages the sweep must find, whatever else it finds: a classifier that sweeps nothing fails here.
 # (Sign-up is swept as whatever it serves: a form, or where it sends a visitor when sign-up is closed.)
 MUST_SWEEP = {
@@ -75,6 +82,7 @@ MUST_SWEEP = {
     "settings",
     "login",
     "password_change",
+    "oauth2_provider:authorize",
 }
 
 # Problems a teammate's branch fixes; each entry matches the text of one problem. The lead removes them
@@ -254,9 +262,10 @@ def probe(
         if route.pattern.startswith(tuple(EXCLUDED_PREFIXES)):
             continue
         path = route.path(params)
-        who, response = "visitor", visitor.request.get(base + path)
+        url = path + (f"?{params[QUERIES[route.name]]}" if route.name in QUERIES else "")
+        who, response = "visitor", visitor.request.get(base + url)
         if urlsplit(response.url).path == login and path != login:
-            who, response = "alice", alice.request.get(base + path)
+            who, response = "alice", alice.request.get(base + url)
         landed = urlsplit(response.url).path
         if route.name in NOT_PAGES:
             if _is_page(response):
@@ -267,7 +276,7 @@ def probe(
             # Only sends the browser on (set_language, a static file): swept where it lands, if that is a page.
             sweep.redirects.append(route.name)
         elif _is_page(response):
-            sweep.pages[route.name] = (path, who)
+            sweep.pages[route.name] = (url, who)
         else:
             kind = response.headers.get("content-type", "").split(";")[0]
             what = "an HTML fragment" if response.status == 200 and kind == "text/html" else f"{response.status} {kind}"
@@ -280,7 +289,8 @@ def probe(
 
 def _seed(alice, language: str) -> dict[str, object]:
     """A chat with a cited answer, memories (one edited, so its history has two versions; one deleted),
-    a pending suggestion, a question about two homes, a finished import and an API token: the parameters every route of the URLconf needs."""
+        a pending suggestion, a question about two homes, a finished import, an API token and an OAuth client asking
+    for consent: the parameters every route of the URLconf needs."""
     text = SEED[language]
     memories = [add_memory(alice, content, kind=kind, importance=0.7).memory for content, kind in text["memories"]]
     edited = edit_memory(memories[1], {"content": text["edited"]}).memory
@@ -295,6 +305,22 @@ def _seed(alice, language: str) -> dict[str, object]:
     )
     question = conflicts.ask(alice.pk, *(add_memory(alice, home, kind="fact").memory for home in text["homes"]))
     create_token(alice, text["token"])
+    client = get_application_model().objects.create(
+        name="Claude",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+        redirect_uris="https://claude.ai/api/mcp/auth_callback",
+    )
+    oauth_request = {
+        "response_type": "code",
+        "client_id": client.client_id,
+        "redirect_uri": client.redirect_uris,
+        "state": "sweep",
+        "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        "code_challenge_method": "S256",
+        "scope": "memories:read memories:write",
+        "resource": "http://127.0.0.1/mcp",
+    }
     job = ImportJob.objects.create(user=alice, status=RunStatus.DONE, total=2, done=2, imported=2)
     # An export from ChatGPT waiting for its preview's Start, and an earlier one learnt (the memories page
     # shows its line and Undo).
@@ -326,6 +352,8 @@ def _seed(alice, language: str) -> dict[str, object]:
         "history_id": history.pk,
         "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
         "token": default_token_generator.make_token(alice),
+        "client_id": client.client_id,
+        "oauth_request": urlencode(oauth_request),
     }
 
 

@@ -59,3 +59,15 @@ def test_it_names_a_learned_weights_folder_that_is_not_there(tmp_path):
     result = _manage("check", LEARNED_WEIGHTS_DIR=str(tmp_path / "retrained"))
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "LEARNED_WEIGHTS_DIR must be a folder of trained weights" in result.stderr
+
+
+@pytest.mark.parametrize("url", ["memory.example.com", "https://memory.example.com/app", "ftp://memory.example.com"])
+def test_it_wants_public_url_to_be_an_origin(url):
+    result = _manage("check", PUBLIC_URL=url)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "PUBLIC_URL must be the app's origin, such as https://memory.example.com (no path)" in result.stderr
+
+
+def test_it_takes_public_url_with_a_trailing_slash():
+    result = _manage("check", PUBLIC_URL="https://memory.example.com/")
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,90 @@
+"""Who a Bearer secret speaks for, and what it may do: a personal API token (`mem_…`, made on the Settings
+page) or an OAuth access token that a remote MCP client got through the consent page (memoryapp/oauth).
+
+Both are stored as sha256 of the secret, never the secret. One lookup for every edge that takes Bearer
+tokens (the REST API, /mcp), so they cannot drift on what counts as a live token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model
+
+from memoryapp.models import ApiToken
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+TOKEN_PREFIX = "mem_"
+LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per token per minute for `last_used_at`
+MAX_SECRET_LENGTH = 200
+
+READ = "memories:read"
+WRITE = "memories:write"
+ALL_SCOPES = frozenset({READ, WRITE})
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The user a request acts for and the scopes its token was granted (a personal token has both)."""
+
+    user: User
+    scopes: frozenset[str]
+
+    @property
+    def can_write(self) -> bool:
+        return WRITE in self.scopes
+
+
+def hash_token(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def user_for_token(secret: str) -> User | None:
+    """The active user a live personal token (`mem_…`) belongs to, or None; notes when the token was last
+    used."""
+    if not secret.startswith(TOKEN_PREFIX) or len(secret) > MAX_SECRET_LENGTH:
+        return None
+    found = (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=hash_token(secret), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if found is None:
+        return None
+    now = timezone.now()
+    if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return found.user
+
+
+def principal_for_token(secret: str, resource: str) -> Principal | None:
+    """Who `secret` acts for at `resource` (the absolute URL of the endpoint called, such as
+    https://memory.example.com/mcp), or None.
+
+    An OAuth access token counts while it is unexpired, its user is active, it was granted at least
+    `memories:read`, and it is bound to `resource` (RFC 8707; a token bound to nothing is allowed, as the
+    library has it). A client's registration token (no user, scope `oauth2_provider:registration`) never
+    counts."""
+    if not secret or len(secret) > MAX_SECRET_LENGTH:
+        return None
+    if secret.startswith(TOKEN_PREFIX):
+        user = user_for_token(secret)
+        return Principal(user, ALL_SCOPES) if user is not None else None
+    token = (
+        get_access_token_model()
+        .objects.select_related("user")
+        .filter(token_checksum=hash_token(secret), user__isnull=False, user__is_active=True)
+        .first()
+    )
+    if token is None or token.is_expired():
+        return None
+    scopes = frozenset(token.scope.split()) & ALL_SCOPES
+    if READ not in scopes or not token.allows_audience(resource):
+        return None
+    return Principal(token.user, scopes)
