@@ -572,6 +572,39 @@ def ingest_history_table(result: dict) -> str:
             f"(goal ≤ {goals['calls_per_5_user_turns']:g}; the extraction calls alone, one a window, "
             f"{s['extract_calls_per_5_user_turns']:.3f}); {s['learn_s']:.1f} s.",
         ]
+    if result.get("responsiveness"):
+        lines += ["", responsiveness_table(result["responsiveness"], first["file"])]
+    return "\n".join(lines)
+
+
+RESPONSIVENESS_PHASES = {
+    "alone": "nothing else of the bench's running",
+    "import": "an import learning in another process",
+    "import_niced": "the same, that process under `nice -n 19`",
+}
+
+
+def responsiveness_table(r: dict, searched: str) -> str:
+    """The API's p50 / p95 per phase, the p95 against the phase with nothing running, what the import took."""
+    phases = r["phases"]
+    calls = list(phases["alone"]["latency_ms"])
+    low, high = r["pause_s"]
+    lines = [
+        f"The API while an import learns: one client, {' and '.join(f'`{c}`' for c in calls)} in turn, one at "
+        f"a time, {low:g}–{high:g} s apart, as the user of the {searched} import ({r['searched_memories']} "
+        "current memories):",
+        "",
+        _head("while", *(f"{c}: p50 / p95 ms (n)" for c in calls), "p95 ÷ alone", "the import: learnt in (its CPU)"),
+    ]
+    for name, phase in phases.items():
+        cells = [f"{v['p50']:.1f} / {v['p95']:.1f} ({v['n']})" for v in phase["latency_ms"].values()]
+        ratio = " / ".join(f"×{x:.2f}" for x in phase["p95_ratio"].values()) if name != "alone" else "–"
+        learner = phase.get("learner")
+        took = f"{learner['learn_s']:.1f} s ({learner['cpu_s']:.1f} s)" if learner else "–"
+        lines.append(_row(RESPONSIVENESS_PHASES.get(name, name), *cells, ratio, took))
+    errors = {name: sum(p["errors"].values()) for name, p in phases.items() if p["errors"]}
+    if errors:
+        lines += ["", "**Failed requests**: " + ", ".join(f"{n} {RESPONSIVENESS_PHASES[k]}" for k, n in errors.items())]
     return "\n".join(lines)
 
 
@@ -760,6 +793,12 @@ def _ingest_history_headline(r: dict) -> str:
     )
     if r.get("scripted"):
         line += f"; scripted model {r['scripted']['calls_per_5_user_turns']:.2f} calls per 5 user turns"
+    phases = (r.get("responsiveness") or {}).get("phases", {})
+    if "import" in phases:
+        search = "POST /api/memories/search"
+        line += f"; search p95 while an import learns ×{phases['import']['p95_ratio'][search]:.2f}"
+        if "import_niced" in phases:
+            line += f" (niced ×{phases['import_niced']['p95_ratio'][search]:.2f})"
     return line
 
 
