@@ -35,7 +35,8 @@ time, 0.05-0.15 s apart, each timed (p50, p95). Three phases: nothing else of ou
 of each call); then while another process (`python -m bench.ingest_history --learn-job ID`: the
 worker's call, run_history_import, with its embedder warmed first, on the same Postgres) learns the
 first format's export into a fresh user, for as long as it learns; then the same with that process
-under `nice -n 19` (its Postgres connection's backend is not niced).
+under `nice -n 19` (its Postgres connection's backend is not niced); then with OPENBLAS_NUM_THREADS=1 in
+its environment.
 """
 
 from __future__ import annotations
@@ -317,6 +318,14 @@ def learn_scripted(path: Path, count: int) -> dict:
 CALLS = (("POST /api/memories/search", "POST", "/api/memories/search"), ("GET /api/memories", "GET", "/api/memories"))
 SEARCHES = ("where do I live", "我住在哪里", "cooking for friends", "my running plan", "我的猫", "learning German")
 PAUSE_S = (0.05, 0.15)  # between one answer and the next request: a person clicking about, a little fast
+# How each phase's learning process is started: under nice or not, with what added to its environment.
+# OpenBLAS (numpy's) runs a matrix product on every core and its idle threads spin; the embedder limits
+# its own products to one thread, the engine's other numpy products (the learned models) do not.
+LEARNERS = {
+    "import": (False, {}),
+    "import_niced": (True, {}),
+    "import_one_blas_thread": (False, {"OPENBLAS_NUM_THREADS": "1"}),
+}
 
 
 def learn_job(job_id: int) -> None:
@@ -417,7 +426,7 @@ def _phase(tally, seconds: float) -> dict:
 
 
 def responsiveness(user, path: Path, requests: int) -> dict:
-    """p50/p95 of the API alone, then while another process learns `path`, then with that process niced."""
+    """p50/p95 of the API alone, then while another process learns `path`, started each way of LEARNERS."""
     import httpx
 
     from memoryapp.api.auth import create_token
@@ -440,13 +449,14 @@ def responsiveness(user, path: Path, requests: int) -> dict:
         with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=30) as http:
             sample(http, lambda tally: sum(map(len, tally.latencies.values())) >= 20, rng)  # warm: untimed
             phases["alone"] = _phase(*sample(http, enough, rng))
-            for phase, niced in (("import", False), ("import_niced", True)):
+            for phase, (niced, added) in LEARNERS.items():
                 learners.append(runtime.fresh_user("ingest-history-learner"))
                 log = logs / f"{phase}.log"
-                child = start_learner(learners[-1], path, env, log, niced)
+                child = start_learner(learners[-1], path, {**env, **added}, log, niced)
                 phases[phase] = _phase(*sample(http, lambda _: child.poll() is not None, rng))  # noqa: B023
-                phases[phase]["learner"] = {"niced": niced, **learnt(child, log)}
+                phases[phase]["learner"] = {"niced": niced, "env": added, **learnt(child, log)}
                 logger.info("%s: %s", phase, phases[phase])
+                learners.pop().delete()  # each phase starts from the same database
     finally:
         if child is not None and child.poll() is None:
             stop_process(child)

@@ -572,8 +572,6 @@ def ingest_history_table(result: dict) -> str:
             f"(goal ≤ {goals['calls_per_5_user_turns']:g}; the extraction calls alone, one a window, "
             f"{s['extract_calls_per_5_user_turns']:.3f}); {s['learn_s']:.1f} s.",
         ]
-    if result.get("responsiveness"):
-        lines += ["", responsiveness_table(result["responsiveness"], first["file"])]
     return "\n".join(lines)
 
 
@@ -581,11 +579,18 @@ RESPONSIVENESS_PHASES = {
     "alone": "nothing else of the bench's running",
     "import": "an import learning in another process",
     "import_niced": "the same, that process under `nice -n 19`",
+    "import_one_blas_thread": "the same, that process with `OPENBLAS_NUM_THREADS=1`",
+}
+SHORT_PHASES = {
+    "import": "while an import learns",
+    "import_niced": "niced",
+    "import_one_blas_thread": "one BLAS thread",
 }
 
 
-def responsiveness_table(r: dict, searched: str) -> str:
+def ingest_history_api_table(result: dict) -> str:
     """The API's p50 / p95 per phase, the p95 against the phase with nothing running, what the import took."""
+    r, searched = result["responsiveness"], next(iter(result["formats"].values()))["file"]
     phases = r["phases"]
     calls = list(phases["alone"]["latency_ms"])
     low, high = r["pause_s"]
@@ -793,13 +798,20 @@ def _ingest_history_headline(r: dict) -> str:
     )
     if r.get("scripted"):
         line += f"; scripted model {r['scripted']['calls_per_5_user_turns']:.2f} calls per 5 user turns"
-    phases = (r.get("responsiveness") or {}).get("phases", {})
-    if "import" in phases:
-        search = "POST /api/memories/search"
-        line += f"; search p95 while an import learns ×{phases['import']['p95_ratio'][search]:.2f}"
-        if "import_niced" in phases:
-            line += f" (niced ×{phases['import_niced']['p95_ratio'][search]:.2f})"
     return line
+
+
+def _ingest_history_api_headline(r: dict) -> str:
+    phases = r["responsiveness"]["phases"]
+    return "; ".join(
+        f"{call} p95 {phases['alone']['latency_ms'][call]['p95']:.0f} ms alone, "
+        + ", ".join(
+            f"{phase['latency_ms'][call]['p95']:.0f} ms (×{phase['p95_ratio'][call]:.2f}) {SHORT_PHASES.get(name, name)}"
+            for name, phase in phases.items()
+            if name != "alone"
+        )
+        for call in phases["alone"]["latency_ms"]
+    )
 
 
 def _load_headline(r: dict) -> str:
@@ -828,6 +840,7 @@ HEADLINES = {
     "load_offline_think15": _load_headline,
     "embedders": _embedders_headline,
     "ingest_history": _ingest_history_headline,
+    "ingest_history_api": _ingest_history_api_headline,
 }
 
 

@@ -4,7 +4,12 @@ not an hour into a run), and its table marks a missed goal and a failed question
 from __future__ import annotations
 
 from bench.ingest_history import GOALS, scripted_model
-from bench.tables import _ingest_history_headline, ingest_history_table
+from bench.tables import (
+    _ingest_history_api_headline,
+    _ingest_history_headline,
+    ingest_history_api_table,
+    ingest_history_table,
+)
 from memoryapp.engine.llm.candidates import extract_candidates
 from memoryapp.engine.llm.decisions import decide
 from memoryapp.engine.llm.schemas import CandidateWithNeighbours, DecisionAction, Neighbour
@@ -102,7 +107,7 @@ def test_the_table_shows_the_api_alone_and_while_an_import_learns():
         },
     }
 
-    table = ingest_history_table(result)
+    table = ingest_history_api_table(result)
 
     assert "as the user of the chatgpt.zip import (203 current memories)" in table
     assert "| nothing else of the bench's running | 20.0 / 40.0 (200) | 20.0 / 40.0 (200) | – | – |" in table
@@ -111,4 +116,6 @@ def test_the_table_shows_the_api_alone_and_while_an_import_learns():
     )
     assert "| 80.0 s (49.9 s) |" in table
     assert "**Failed requests**: 2 the same, that process under `nice -n 19`" in table
-    assert "search p95 while an import learns ×3.00 (niced ×1.50)" in _ingest_history_headline(result)
+    assert _ingest_history_api_headline(result).startswith(
+        "POST /api/memories/search p95 40 ms alone, 120 ms (×3.00) while an import learns, 60 ms (×1.50) niced; "
+    )
