@@ -31,7 +31,7 @@ turns (the preview's count of the ticked conversations' user turns).
 `responsiveness` (issue #44: "the app stays responsive while an import runs"): the app served by Daphne
 as `./run` starts it (bench/load.py's helpers), and one client signed in as the first format's user (the
 memories its import left) sending `POST /api/memories/search` and `GET /api/memories` in turn, one at a
-time, 0.05-0.15 s apart, each timed (p50, p95). Three phases: nothing else of ours running (`--requests`
+time, 0.05-0.15 s apart, each timed (p50, p95). Four phases: nothing else of ours running (`--requests`
 of each call); then while another process (`python -m bench.ingest_history --learn-job ID`: the
 worker's call, run_history_import, with its embedder warmed first, on the same Postgres) learns the
 first format's export into a fresh user, for as long as it learns; then the same with that process
@@ -320,7 +320,7 @@ SEARCHES = ("where do I live", "我住在哪里", "cooking for friends", "my run
 PAUSE_S = (0.05, 0.15)  # between one answer and the next request: a person clicking about, a little fast
 # How each phase's learning process is started: under nice or not, with what added to its environment.
 # OpenBLAS (numpy's) runs a matrix product on every core and its idle threads spin; the embedder limits
-# its own products to one thread, the engine's other numpy products (the learned models) do not.
+# its own products to one thread, the engine's other numpy products (the learned models' among them) do not.
 LEARNERS = {
     "import": (False, {}),
     "import_niced": (True, {}),
@@ -467,6 +467,7 @@ def responsiveness(user, path: Path, requests: int) -> dict:
     for phase in phases.values():  # p95 while importing, over p95 alone
         phase["p95_ratio"] = {k: round(v["p95"] / alone[k]["p95"], 2) for k, v in phase["latency_ms"].items()}
     return {
+        # active: the current ones and the earlier versions the import's changes left
         "searched_memories": Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE).count(),
         "pause_s": list(PAUSE_S),
         "phases": phases,

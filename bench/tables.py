@@ -597,7 +597,7 @@ def ingest_history_api_table(result: dict) -> str:
     lines = [
         f"The API while an import learns: one client, {' and '.join(f'`{c}`' for c in calls)} in turn, one at "
         f"a time, {low:g}–{high:g} s apart, as the user of the {searched} import ({r['searched_memories']} "
-        "current memories):",
+        "memories, earlier versions included):",
         "",
         _head("while", *(f"{c}: p50 / p95 ms (n)" for c in calls), "p95 ÷ alone", "the import: learnt in (its CPU)"),
     ]

@@ -109,7 +109,7 @@ def test_the_table_shows_the_api_alone_and_while_an_import_learns():
 
     table = ingest_history_api_table(result)
 
-    assert "as the user of the chatgpt.zip import (203 current memories)" in table
+    assert "as the user of the chatgpt.zip import (203 memories, earlier versions included)" in table
     assert "| nothing else of the bench's running | 20.0 / 40.0 (200) | 20.0 / 40.0 (200) | – | – |" in table
     assert (
         "| an import learning in another process | 20.0 / 120.0 (200) | 20.0 / 120.0 (200) | ×3.00 / ×3.00 |" in table
