@@ -52,6 +52,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("changes", ("changes",), _one(tables.changes_table)),
     Block("entities", ("entities",), _one(tables.entities_table)),
     Block("ingest_history", ("ingest_history",), _one(tables.ingest_history_table)),
+    Block("ingest_history_api", ("ingest_history_api",), _one(tables.ingest_history_api_table)),
     Block("locomo_peers", ("locomo_peers",), _one(tables.locomo_tables)),
     Block("scale", ("scale",), _one(tables.scale_table)),
     Block("load", ("load_offline", "load_scripted", "load_offline_think15"), tables.load_table),

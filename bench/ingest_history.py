@@ -2,6 +2,7 @@
 calls, and whether the dates it learnt answer "where did I live in 2024?".
 
     python -m bench.ingest_history [--conversations 1000] [--formats chatgpt claude] [--scripted 100]
+                                   [--requests 200] [--no-responsiveness]
                                    [--seed 44] [--json bench/results/ingest_history.json]
 
 The exports are bench/history_data.py's (written once under var/bench/history, reused while their
@@ -26,6 +27,16 @@ which counts its calls. The model finds a memory in every window it reads (the w
 verbatim) and adds it: every window with a user turn costs an extraction call and, once there are
 memories near it, a decision call, the most the import can spend. The goal: at most one call per 5 user
 turns (the preview's count of the ticked conversations' user turns).
+
+`responsiveness` (issue #44: "the app stays responsive while an import runs"): the app served by Daphne
+as `./run` starts it (bench/load.py's helpers), and one client signed in as the first format's user (the
+memories its import left) sending `POST /api/memories/search` and `GET /api/memories` in turn, one at a
+time, 0.05-0.15 s apart, each timed (p50, p95). Four phases: nothing else of ours running (`--requests`
+of each call); then while another process (`python -m bench.ingest_history --learn-job ID`: the
+worker's call, run_history_import, with its embedder warmed first, on the same Postgres) learns the
+first format's export into a fresh user, for as long as it learns; then the same with that process
+under `nice -n 19` (its Postgres connection's backend is not niced); then with OPENBLAS_NUM_THREADS=1 in
+its environment.
 """
 
 from __future__ import annotations
@@ -35,7 +46,10 @@ import gc
 import json
 import logging
 import os
+import random
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -63,6 +77,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--data", type=Path, default=DATA, help="where the exports are written and reused")
     parser.add_argument("--json", type=Path, default=RESULTS / "ingest_history.json")
+    parser.add_argument("--requests", type=int, default=200, help="timed API calls of each kind, nothing running")
+    parser.add_argument(
+        "--responsiveness",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time the API alone and while another process learns an import",
+    )
+    parser.add_argument("--learn-job", type=int, help=argparse.SUPPRESS)  # the learning process's mode
     return parser.parse_args(argv)
 
 
@@ -142,9 +164,10 @@ def receive(user, path: Path):
 # --- the measurements ----------------------------------------------------------------------------------
 
 
-def learn_whole(path: Path, truth: dict, runners: dict, ran_before: list[str]) -> dict:
+def learn_whole(path: Path, truth: dict, runners: dict, ran_before: list[str]):
     """One export, every conversation ticked, learnt with no model; then the dated questions. `ran_before`:
-    the imports this process ran already (its memory then grows from what they left allocated)."""
+    the imports this process ran already (its memory then grows from what they left allocated). Returns
+    the result and the user (the caller deletes it: the responsiveness phase searches its memories)."""
     from memoryapp.engine.history import importing
     from memoryapp.models import ChangeQuestion, Memory, MemoryStatus
 
@@ -189,8 +212,7 @@ def learn_whole(path: Path, truth: dict, runners: dict, ran_before: list[str]) -
         "dated": dated_check(user, truth),
     }
     logger.info("%s: %s", path.name, {k: v for k, v in result.items() if k != "dated"})
-    user.delete()  # the bench database is shared by every bench: leave no user behind
-    return result
+    return result, user
 
 
 def dated_check(user, truth: dict) -> list[dict]:
@@ -291,6 +313,167 @@ def learn_scripted(path: Path, count: int) -> dict:
     return result
 
 
+# --- responsiveness: the API's latency while another process learns an import -----------------------------
+
+CALLS = (("POST /api/memories/search", "POST", "/api/memories/search"), ("GET /api/memories", "GET", "/api/memories"))
+SEARCHES = ("where do I live", "我住在哪里", "cooking for friends", "my running plan", "我的猫", "learning German")
+PAUSE_S = (0.05, 0.15)  # between one answer and the next request: a person clicking about, a little fast
+# How each phase's learning process is started: under nice or not, with what added to its environment.
+# OpenBLAS (numpy's) runs a matrix product on every core and its idle threads spin; the embedder limits
+# its own products to one thread, the engine's other numpy products (the learned models' among them) do not.
+LEARNERS = {
+    "import": (False, {}),
+    "import_niced": (True, {}),
+    "import_one_blas_thread": (False, {"OPENBLAS_NUM_THREADS": "1"}),
+}
+
+
+def learn_job(job_id: int) -> None:
+    """The learning process (--learn-job): what the worker's task runs, in a process of its own on the
+    parent's Postgres (its environment: bench.load's app_env). Says "learning" once warm, then its figures."""
+    runtime.setup_django()
+    from memoryapp.engine.history.importing import run_history_import
+    from memoryapp.engine.warmup import warm_embedder
+
+    count_jobs()  # graph syncs counted, not queued, as in `learn`
+    warm_embedder()  # a worker's is loaded before its first task
+    print("learning", flush=True)
+    started, cpu = time.perf_counter(), time.process_time()
+    job = run_history_import(job_id, llm=None)
+    seconds = time.perf_counter() - started
+    print(
+        json.dumps(
+            {
+                "status": job.status,
+                "conversations": job.done,
+                "learn_s": round(seconds, 1),
+                "cpu_s": round(time.process_time() - cpu, 1),
+            }
+        ),
+        flush=True,
+    )
+
+
+def start_learner(user, path: Path, env: dict, log: Path, niced: bool) -> subprocess.Popen:
+    """`user`'s import of `path`, started (queued to the stand-in) and learnt by a child process; returns
+    once that process is warm and learning."""
+    from memoryapp.engine.history import importing
+
+    job, _ = receive(user, path)
+    importing.start(job, ticked=[row.id for row in importing.rows_of(job)])
+    command = [sys.executable, "-m", "bench.ingest_history", "--learn-job", str(job.pk)]
+    with open(log, "w") as out:
+        child = subprocess.Popen(
+            ["nice", "-n", "19", *command] if niced else command,
+            cwd=runtime.REPO,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=out,
+            text=True,
+        )
+    for line in child.stdout:  # whatever a library prints first is skipped
+        if line.strip() == "learning":
+            return child
+    child.wait()
+    raise RuntimeError(f"the learning process failed: {log.read_text()[-3000:]}")
+
+
+def learnt(child: subprocess.Popen, log: Path) -> dict:
+    """The figures the learning process printed last."""
+    lines = child.stdout.read().strip().splitlines()
+    if child.wait() != 0 or not lines:
+        raise RuntimeError(f"the learning process failed: {log.read_text()[-3000:]}")
+    figures = json.loads(lines[-1])
+    assert figures["status"] == "done", figures
+    return figures
+
+
+def sample(http, done, rng: random.Random):
+    """The calls in turn, one at a time, paced, until `done(tally)`; bench.load's tally of latencies (ms)."""
+    import httpx
+
+    from .load import Tally
+
+    tally, n, started = Tally(), 0, time.monotonic()
+    while not done(tally):
+        name, method, path = CALLS[n % len(CALLS)]
+        body = {"query": SEARCHES[n // len(CALLS) % len(SEARCHES)]} if method == "POST" else None
+        n += 1
+        sent = time.perf_counter()
+        try:
+            response = http.request(method, path, json=body)
+        except httpx.HTTPError as exc:
+            tally.fail(name, f"{type(exc).__name__}: {exc}")
+            continue
+        if response.status_code == 200:
+            tally.ok(name, time.perf_counter() - sent)
+        else:
+            tally.fail(name, f"{response.status_code} {response.text}")
+        time.sleep(rng.uniform(*PAUSE_S))
+    return tally, time.monotonic() - started
+
+
+def _phase(tally, seconds: float) -> dict:
+    from .metrics import latency_summary
+
+    return {
+        "latency_ms": {name: latency_summary(tally.latencies[name]) for name, *_ in CALLS},
+        "errors": dict(tally.errors),
+        "error_examples": tally.examples,
+        "seconds": round(seconds, 1),
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],  # ours included: what else ran shows here
+    }
+
+
+def responsiveness(user, path: Path, requests: int) -> dict:
+    """p50/p95 of the API alone, then while another process learns `path`, started each way of LEARNERS."""
+    import httpx
+
+    from memoryapp.api.auth import create_token
+    from memoryapp.models import Memory, MemoryStatus
+    from tests.support.processes import start_daphne, stop_process
+
+    from .load import app_env
+
+    env, logs = app_env(None), runtime.bench_var_dir() / "ingest-history-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    daphne, base = start_daphne(env, logs / "daphne.log")  # loads its embedder before it listens (asgi.py)
+    token = create_token(user, "bench")[1]
+    rng = random.Random(44)
+    phases, learners, child = {}, [], None
+
+    def enough(tally) -> bool:
+        return all(len(tally.latencies[name]) >= requests for name, *_ in CALLS)
+
+    try:
+        with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=30) as http:
+            sample(http, lambda tally: sum(map(len, tally.latencies.values())) >= 20, rng)  # warm: untimed
+            phases["alone"] = _phase(*sample(http, enough, rng))
+            for phase, (niced, added) in LEARNERS.items():
+                learners.append(runtime.fresh_user("ingest-history-learner"))
+                log = logs / f"{phase}.log"
+                child = start_learner(learners[-1], path, {**env, **added}, log, niced)
+                phases[phase] = _phase(*sample(http, lambda _: child.poll() is not None, rng))  # noqa: B023
+                phases[phase]["learner"] = {"niced": niced, "env": added, **learnt(child, log)}
+                logger.info("%s: %s", phase, phases[phase])
+                learners.pop().delete()  # each phase starts from the same database
+    finally:
+        if child is not None and child.poll() is None:
+            stop_process(child)
+        stop_process(daphne)
+        for learner in learners:
+            learner.delete()
+    alone = phases["alone"]["latency_ms"]
+    for phase in phases.values():  # p95 while importing, over p95 alone
+        phase["p95_ratio"] = {k: round(v["p95"] / alone[k]["p95"], 2) for k, v in phase["latency_ms"].items()}
+    return {
+        # active: the current ones and the earlier versions the import's changes left
+        "searched_memories": Memory.objects.filter(user=user, status=MemoryStatus.ACTIVE).count(),
+        "pause_s": list(PAUSE_S),
+        "phases": phases,
+    }
+
+
 def run(args: argparse.Namespace) -> dict:
     os.environ.setdefault("GRAPH_BACKEND", "off")  # no graph server in the bench; its syncs are counted below
     runtime.setup_django()
@@ -310,11 +493,21 @@ def run(args: argparse.Namespace) -> dict:
         "export": {k: truth[k] for k in ("conversations", "messages", "user_turns")},
         "formats": {},
     }
-    for name in args.formats:
-        path = getattr(files, f"{name}_zip")
-        result["formats"][name] = learn_whole(path, truth, runners, [f["file"] for f in result["formats"].values()])
-    if args.scripted:
-        result["scripted"] = learn_scripted(getattr(files, f"{args.formats[0]}_zip"), args.scripted)
+    users = []
+    try:
+        for name in args.formats:
+            path = getattr(files, f"{name}_zip")
+            ran_before = [f["file"] for f in result["formats"].values()]
+            result["formats"][name], user = learn_whole(path, truth, runners, ran_before)
+            users.append(user)
+        if args.scripted:
+            result["scripted"] = learn_scripted(getattr(files, f"{args.formats[0]}_zip"), args.scripted)
+        if args.responsiveness:
+            first = getattr(files, f"{args.formats[0]}_zip")
+            result["responsiveness"] = responsiveness(users[0], first, args.requests)
+    finally:
+        for user in users:
+            user.delete()  # the bench database is shared by every bench: leave no user behind
     return result
 
 
@@ -323,9 +516,20 @@ def main(argv: list[str] | None = None) -> None:
     for name in ("httpx", "httpx2"):  # a line per scripted call drowns the figures
         logging.getLogger(name).setLevel(logging.WARNING)
     args = parse_args(argv)
+    if args.learn_job is not None:
+        return learn_job(args.learn_job)
     result = run(args)
     runtime.write_result(args.json, result, "bench.ingest_history", argv)
-    print(json.dumps({k: v for k, v in result.items() if k != "formats"}, indent=1, ensure_ascii=False))
+    print(
+        json.dumps(
+            {k: v for k, v in result.items() if k not in ("formats", "responsiveness")}, indent=1, ensure_ascii=False
+        )
+    )
+    for phase, figures in result.get("responsiveness", {}).get("phases", {}).items():
+        for name, summary in figures["latency_ms"].items():
+            print(
+                f"  {phase:13} {name:26} p50 {summary['p50']:7.1f} ms  p95 {summary['p95']:7.1f} ms  n {summary['n']}"
+            )
 
 
 if __name__ == "__main__":

@@ -575,6 +575,44 @@ def ingest_history_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+RESPONSIVENESS_PHASES = {
+    "alone": "nothing else of the bench's running",
+    "import": "an import learning in another process",
+    "import_niced": "the same, that process under `nice -n 19`",
+    "import_one_blas_thread": "the same, that process with `OPENBLAS_NUM_THREADS=1`",
+}
+SHORT_PHASES = {
+    "import": "while an import learns",
+    "import_niced": "niced",
+    "import_one_blas_thread": "one BLAS thread",
+}
+
+
+def ingest_history_api_table(result: dict) -> str:
+    """The API's p50 / p95 per phase, the p95 against the phase with nothing running, what the import took."""
+    r, searched = result["responsiveness"], next(iter(result["formats"].values()))["file"]
+    phases = r["phases"]
+    calls = list(phases["alone"]["latency_ms"])
+    low, high = r["pause_s"]
+    lines = [
+        f"The API while an import learns: one client, {' and '.join(f'`{c}`' for c in calls)} in turn, one at "
+        f"a time, {low:g}–{high:g} s apart, as the user of the {searched} import ({r['searched_memories']} "
+        "memories, earlier versions included):",
+        "",
+        _head("while", *(f"{c}: p50 / p95 ms (n)" for c in calls), "p95 ÷ alone", "the import: learnt in (its CPU)"),
+    ]
+    for name, phase in phases.items():
+        cells = [f"{v['p50']:.1f} / {v['p95']:.1f} ({v['n']})" for v in phase["latency_ms"].values()]
+        ratio = " / ".join(f"×{x:.2f}" for x in phase["p95_ratio"].values()) if name != "alone" else "–"
+        learner = phase.get("learner")
+        took = f"{learner['learn_s']:.1f} s ({learner['cpu_s']:.1f} s)" if learner else "–"
+        lines.append(_row(RESPONSIVENESS_PHASES.get(name, name), *cells, ratio, took))
+    errors = {name: sum(p["errors"].values()) for name, p in phases.items() if p["errors"]}
+    if errors:
+        lines += ["", "**Failed requests**: " + ", ".join(f"{n} {RESPONSIVENESS_PHASES[k]}" for k, n in errors.items())]
+    return "\n".join(lines)
+
+
 # --- The summary: one line of figures per step (docs/benchmarks.md's first table) ----------------------
 
 
@@ -763,6 +801,19 @@ def _ingest_history_headline(r: dict) -> str:
     return line
 
 
+def _ingest_history_api_headline(r: dict) -> str:
+    phases = r["responsiveness"]["phases"]
+    return "; ".join(
+        f"{call} p95 {phases['alone']['latency_ms'][call]['p95']:.0f} ms alone, "
+        + ", ".join(
+            f"{phase['latency_ms'][call]['p95']:.0f} ms (×{phase['p95_ratio'][call]:.2f}) {SHORT_PHASES.get(name, name)}"
+            for name, phase in phases.items()
+            if name != "alone"
+        )
+        for call in phases["alone"]["latency_ms"]
+    )
+
+
 def _load_headline(r: dict) -> str:
     lat = r["latency_ms"]
     return (
@@ -789,6 +840,7 @@ HEADLINES = {
     "load_offline_think15": _load_headline,
     "embedders": _embedders_headline,
     "ingest_history": _ingest_history_headline,
+    "ingest_history_api": _ingest_history_api_headline,
 }
 
 
