@@ -17,6 +17,14 @@ app.autodiscover_tasks(["tasks"], related_name=None)
 
 @worker_process_init.connect
 def _warm_up(**kwargs) -> None:
+    from django.conf import settings
+    from threadpoolctl import threadpool_limits
+
     from memoryapp.engine.warmup import warm_embedder
 
+    # Background work behind the pages: a lower priority, and numpy's BLAS on one thread (a second one
+    # spins waiting on the core the web process needs, and made the import no faster).
+    if settings.WORKER_NICENESS:
+        os.nice(settings.WORKER_NICENESS)
+    threadpool_limits(1)
     warm_embedder()

@@ -195,6 +195,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Graph syncs wait on the model several times per memory: their own queue keeps extraction prompt.
 CELERY_TASK_ROUTES = {"tasks.graph_sync.*": {"queue": "graph"}}
 FORGET_HOUR = envint("FORGET_HOUR", 3)  # nightly forgetting, in CELERY_TIMEZONE
+# A worker's processes yield the CPU to the pages and the API: a long import with the worker at the web's
+# priority doubled the API's p95 on 2 cores; niced it left it unchanged (docs/benchmarks/speed.md).
+WORKER_NICENESS = envint("WORKER_NICENESS", 10)
 # A chat left this long ends: its last turns are extracted and its last episode written (engine/chat/chat_end.py).
 CHAT_IDLE_MINUTES = envint("CHAT_IDLE_MINUTES", 30)
 # A chat whose last tab left ends (a temporary one is discarded) this long after, unless a tab shows it
