@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 
@@ -88,3 +89,68 @@ def principal_for_token(secret: str, resource: str) -> Principal | None:
     if READ not in scopes or not token.allows_audience(resource):
         return None
     return Principal(token.user, scopes)
+
+
+@dataclass(frozen=True)
+class ConnectedApp:
+    """An OAuth client the user let in (memoryapp/oauth), as Settings lists it: what it may do, since when,
+    when it last asked for a token."""
+
+    id: int
+    name: str
+    scopes: frozenset[str]
+    connected_at: datetime
+    last_used_at: datetime
+
+    @property
+    def can_write(self) -> bool:
+        return WRITE in self.scopes
+
+
+def connected_apps(user) -> list[ConnectedApp]:
+    """The OAuth clients holding a live grant of the user's (an unexpired access token or a refresh token
+    not revoked), most recently used first."""
+    from oauth2_provider.models import get_refresh_token_model
+
+    now = timezone.now()
+    live: dict[int, dict] = {}
+    for token in get_access_token_model().objects.filter(user=user, expires__gt=now).select_related("application"):
+        _note(live, token.application, token.scope, token.created, token.updated)
+    for refresh in (
+        get_refresh_token_model()
+        .objects.filter(user=user, revoked__isnull=True)
+        .select_related("application", "access_token")
+    ):
+        scope = refresh.access_token.scope if refresh.access_token else ""
+        _note(live, refresh.application, scope, refresh.created, refresh.updated)
+    apps = [ConnectedApp(pk, **fields) for pk, fields in live.items()]
+    return sorted(apps, key=lambda app: app.last_used_at, reverse=True)
+
+
+def _note(live: dict[int, dict], application, scope: str, created: datetime, used: datetime) -> None:
+    if application is None:
+        return
+    seen = live.setdefault(
+        application.pk,
+        {
+            "name": application.name or application.client_id,
+            "scopes": frozenset(),
+            "connected_at": created,
+            "last_used_at": used,
+        },
+    )
+    seen["scopes"] |= frozenset(scope.split()) & ALL_SCOPES
+    seen["connected_at"] = min(seen["connected_at"], created)
+    seen["last_used_at"] = max(seen["last_used_at"], used)
+
+
+def disconnect_app(user, application_id: int) -> bool:
+    """Take back everything the user granted the client: its tokens and codes go, so its next request is a
+    401 and it must ask again. False when it held nothing of the user's."""
+    from oauth2_provider.models import get_grant_model, get_refresh_token_model
+
+    with transaction.atomic():
+        removed = 0
+        for model in (get_refresh_token_model(), get_access_token_model(), get_grant_model()):
+            removed += model.objects.filter(user=user, application_id=application_id).delete()[0]
+    return bool(removed)

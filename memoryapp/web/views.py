@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memoryapp import accounts
+from memoryapp import accounts, principals
 from memoryapp.api import auth
 from memoryapp.engine import memory_map
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
@@ -452,6 +452,11 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         if token_form.is_valid():
             _token, new_secret = auth.create_token(request.user, token_form.cleaned_data["name"])
             token_form = ApiTokenForm()
+    elif request.method == "POST" and "disconnect_app" in request.POST:
+        app_id = request.POST.get("disconnect_app", "")
+        if app_id.isdigit() and principals.disconnect_app(request.user, int(app_id)):
+            messages.success(request, _("The app was disconnected: it must ask you again before it reads anything."))
+        return redirect("settings")
     elif request.method == "POST" and "revoke_token" in request.POST:
         token_id = request.POST.get("revoke_token", "")
         if token_id.isdigit() and auth.revoke_token(request.user, int(token_id)):
@@ -466,6 +471,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             "form": form,
             "token_form": token_form,
             "tokens": tokens,
+            "connected_apps": principals.connected_apps(request.user),
             "new_secret": new_secret,
             "waiting_accounts": waiting,
             "delete_form": AccountDeleteForm(request.user),
