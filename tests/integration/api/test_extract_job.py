@@ -15,39 +15,15 @@ from memoryapp.engine import jobs
 from memoryapp.models import Memory
 from memoryapp.pipeline.models import LearnJob
 from tasks.learning import learn_conversation
-from tests.support.processes import start_worker, stop_process
-from tests.support.servers import app_env
+from tests.integration.api.conftest import sent_to_the_worker_without_a_model
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-QUEUE = "learn-without-a-model"  # the session's worker has the scripted model; this one has none
-
-
-class _ToTheWorkerWithoutAModel:
-    name = learn_conversation.name
-
-    def delay(self, *args):
-        return learn_conversation.apply_async(args, queue=QUEUE)
-
-
-@pytest.fixture(scope="module")
-def worker_without_a_model(django_db_setup, tmp_path_factory) -> Iterator[None]:
-    process = start_worker(
-        app_env(None), tmp_path_factory.mktemp("celery") / "worker.log", f"learn-{time.time_ns()}@%h", queues=QUEUE
-    )
-    try:
-        yield
-    finally:
-        stop_process(process)
 
 
 @pytest.fixture
 def worker(worker_without_a_model) -> Iterator[None]:
-    jobs.register({jobs.Job.LEARN: _ToTheWorkerWithoutAModel()})
-    try:
+    with sent_to_the_worker_without_a_model(jobs.Job.LEARN, learn_conversation):
         yield
-    finally:
-        jobs.register({jobs.Job.LEARN: learn_conversation})
 
 
 def _client(user) -> Client:
