@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
+from memoryapp.lib import clients
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
@@ -240,11 +242,19 @@ class MemoryEvent(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True, default="")
+    # The program it came through (memoryapp/lib/clients.py: `app:<id>`, `token:<id>`; "" for the app's
+    # own pages and jobs), taken from the request's context when the row is made.
+    client = models.CharField(max_length=clients.MAX_LENGTH, blank=True, default=clients.current_client)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["user", "memory_ref", "created_at"], name="event_user_memory")]
+        indexes = [
+            models.Index(fields=["user", "memory_ref", "created_at"], name="event_user_memory"),
+            models.Index(fields=["user", "client", "created_at"], name="event_user_client", condition=~Q(client="")),
+            # Read records older than ACCESS_RECORD_DAYS go nightly.
+            models.Index(fields=["created_at"], name="event_read_age", condition=Q(action="accessed")),
+        ]
 
 
 class QuestionStatus(models.TextChoices):

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 
+from memoryapp.lib import clients
 from memoryapp.models import ApiToken
 
 if TYPE_CHECKING:
@@ -32,10 +33,12 @@ ALL_SCOPES = frozenset({READ, WRITE})
 
 @dataclass(frozen=True)
 class Principal:
-    """The user a request acts for and the scopes its token was granted (a personal token has both)."""
+    """The user a request acts for, the scopes its token was granted (a personal token has both), and the
+    program it came through (memoryapp/lib/clients.py), which the audit trail records."""
 
     user: User
     scopes: frozenset[str]
+    client: str
 
     @property
     def can_write(self) -> bool:
@@ -46,9 +49,8 @@ def hash_token(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def user_for_token(secret: str) -> User | None:
-    """The active user a live personal token (`mem_…`) belongs to, or None; notes when the token was last
-    used."""
+def _personal_token(secret: str) -> ApiToken | None:
+    """The live personal token (`mem_…`) of an active user, or None; notes when the token was last used."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > MAX_SECRET_LENGTH:
         return None
     found = (
@@ -61,22 +63,24 @@ def user_for_token(secret: str) -> User | None:
     now = timezone.now()
     if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
-    return found.user
+    return found
 
 
 def principal_for_token(secret: str, resource: str) -> Principal | None:
-    """Who `secret` acts for at `resource` (the absolute URL of the endpoint called, such as
-    https://memory.example.com/mcp), or None.
+    """Who `secret` acts for at `resource` (the absolute URL of the resource called: https://memory.example.com/mcp
+    or …/api/), or None.
 
-    An OAuth access token counts while it is unexpired, its user is active, it was granted at least
-    `memories:read`, and it is bound to `resource` (RFC 8707; a token bound to nothing is allowed, as the
-    library has it). A client's registration token (no user, scope `oauth2_provider:registration`) never
-    counts."""
+    A personal token counts everywhere with both scopes. An OAuth access token counts while it is unexpired,
+    its user is active, it was granted at least `memories:read`, and it is bound to `resource` (RFC 8707; a
+    token bound to nothing is allowed, as the library has it). A client's registration token (no user, scope
+    `oauth2_provider:registration`) never counts."""
     if not secret or len(secret) > MAX_SECRET_LENGTH:
         return None
     if secret.startswith(TOKEN_PREFIX):
-        user = user_for_token(secret)
-        return Principal(user, ALL_SCOPES) if user is not None else None
+        personal = _personal_token(secret)
+        if personal is None:
+            return None
+        return Principal(personal.user, ALL_SCOPES, clients.token_client(personal.pk))
     token = (
         get_access_token_model()
         .objects.select_related("user")
@@ -88,7 +92,7 @@ def principal_for_token(secret: str, resource: str) -> Principal | None:
     scopes = frozenset(token.scope.split()) & ALL_SCOPES
     if READ not in scopes or not token.allows_audience(resource):
         return None
-    return Principal(token.user, scopes)
+    return Principal(token.user, scopes, clients.app_client(token.application_id) if token.application_id else "")
 
 
 @dataclass(frozen=True)

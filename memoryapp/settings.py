@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "memoryapp.lib.clients.ClientPerRequest",  # which program a request came through: none until its token says
     "memoryapp.web.language.UserLanguageMiddleware",  # a signed-in user's saved language wins over the cookie
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the request came from htmx (HX-Request)
@@ -220,6 +221,11 @@ if CHAT_MODEL_MEMORY_LINES < 1 or CHAT_MODEL_MEMORY_TOKENS < 20:
 DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
 if DELETED_RETENTION_DAYS < 0:
     raise ImproperlyConfigured(f"DELETED_RETENTION_DAYS must be 0 or more, not {DELETED_RETENTION_DAYS}")
+# What a program read (an OAuth app or a token, through the API or MCP) stays on the memory's history and the
+# app's log this long; the beat drops older read records nightly (engine/recall/access.py).
+ACCESS_RECORD_DAYS = envint("ACCESS_RECORD_DAYS", 90)
+if ACCESS_RECORD_DAYS < 1:
+    raise ImproperlyConfigured(f"ACCESS_RECORD_DAYS must be 1 or more, not {ACCESS_RECORD_DAYS}")
 # The beat schedule (docs/pipeline.md); task names are strings so settings import no tasks.
 CELERY_BEAT_SCHEDULE = {
     "flush-access": {"task": "tasks.access.flush_access", "schedule": 60.0},
@@ -232,6 +238,10 @@ CELERY_BEAT_SCHEDULE = {
     "clear-oauth-tokens": {
         "task": "tasks.maintenance.clear_oauth_tokens",
         "schedule": crontab(minute=15, hour=FORGET_HOUR),
+    },
+    "drop-old-read-records": {
+        "task": "tasks.access.drop_old_read_records",
+        "schedule": crontab(minute=20, hour=FORGET_HOUR),
     },
     "end-idle-chats": {"task": "tasks.chat_end.end_idle_chats", "schedule": 300.0},
     "cues-pending": {"task": "tasks.cues.queue_cues", "schedule": 300.0},

@@ -1,7 +1,11 @@
-"""API authentication: personal Bearer tokens (stored as sha256; looked up in memoryapp/principals.py, which
-/mcp shares) and the browser session (with CSRF). OAuth access tokens are for /mcp only, for now.
+"""API authentication: a Bearer token (a personal `mem_…` token or an OAuth access token bound to /api/ or
+to nothing; both looked up in memoryapp/principals.py, which /mcp shares) and the browser session (with
+CSRF).
 
-Both are applied to every route by `NinjaAPI(auth=...)` in api.py, so every router gets them.
+Both are applied to every route by `NinjaAPI(auth=...)` in routes.py, so every router gets them. An OAuth
+grant of `memories:read` alone may call the routes that only read (GET, and the routes marked
+`reads_only`); any other answers 403. The token's program is recorded on what the request reads and writes
+(memoryapp/lib/clients.py).
 """
 
 from __future__ import annotations
@@ -11,10 +15,20 @@ from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
 from django.utils import timezone
+from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
 
+from memoryapp.api.throttling import SAFE_METHODS
+from memoryapp.lib import clients
 from memoryapp.models import ApiToken
-from memoryapp.principals import TOKEN_PREFIX, hash_token, user_for_token
+from memoryapp.oauth.origin import request_origin
+from memoryapp.principals import TOKEN_PREFIX, hash_token, principal_for_token
+
+API_PATH = "/api/"  # the resource an OAuth token must be bound to (or to nothing) to be taken here
+READ_ONLY = (
+    "this token may only read memories; to add, change or delete them, connect again and allow changes on "
+    "the consent page"
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -41,12 +55,22 @@ def revoke_token(user: User, token_id: int) -> bool:
 
 
 class BearerTokenAuth(HttpBearer):
+    def __init__(self, *, reads_only: bool = False) -> None:
+        """`reads_only`: the route only reads, whatever its method (a search sent as POST)."""
+        super().__init__()
+        self.reads_only = reads_only
+
     def authenticate(self, request: HttpRequest, token: str):
-        user = user_for_token(token)
-        if user is not None:
-            request.user = user  # views read request.user whichever way the caller came in
-        return user
+        principal = principal_for_token(token, request_origin(request) + API_PATH)
+        if principal is None:
+            return None
+        if not principal.can_write and not self.reads_only and request.method not in SAFE_METHODS:
+            raise HttpError(403, READ_ONLY)
+        request.user = principal.user  # views read request.user whichever way the caller came in
+        clients.set_for_this_request(principal.client)
+        return principal.user
 
 
 bearer_auth = BearerTokenAuth()
+bearer_read_auth = BearerTokenAuth(reads_only=True)
 session_auth = SessionAuth(csrf=True)  # unsafe methods need the CSRF token, as on any Django form

@@ -18,10 +18,10 @@ from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.urls import reverse
 from ninja import Field, File, Form, NinjaAPI, Query, Router, Schema, Status, UploadedFile
-from ninja.errors import Throttled, ValidationError
+from ninja.errors import AuthenticationError, Throttled, ValidationError
 
 from conversations.api import router as conversations_router
-from memoryapp.api.auth import AuthedRequest, bearer_auth, session_auth
+from memoryapp.api.auth import API_PATH, AuthedRequest, bearer_auth, bearer_read_auth, session_auth
 from memoryapp.api.schemas import (
     ConflictOut,
     DateTimeIn,
@@ -56,7 +56,9 @@ from memoryapp.engine.history.exports import DEFAULT_LIMITS, ExportError, Export
 from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import readable_error
+from memoryapp.engine.recall import access
 from memoryapp.models import Actor, Memory, MemoryStatus
+from memoryapp.oauth.origin import bearer_challenge, request_origin
 
 RETRY_AFTER = {
     "Retry-After": {
@@ -132,6 +134,16 @@ def on_bad_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpRespon
     return api.create_response(request, {"detail": f"the upload could not be read: {exc}"}, status=400)
 
 
+@api.exception_handler(AuthenticationError)
+def on_unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    """401, saying where an OAuth client finds how to sign in (RFC 9728 §5.1), as /mcp does."""
+    response = api.create_response(
+        request, {"detail": "a valid API token is needed: Authorization: Bearer …"}, status=401
+    )
+    response["WWW-Authenticate"] = bearer_challenge(request_origin(request), API_PATH.rstrip("/"))
+    return response
+
+
 @api.exception_handler(Throttled)
 def on_throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
     """ninja sets Retry-After; the body says which limit was hit."""
@@ -178,6 +190,7 @@ def list_memories(request: AuthedRequest, params: Query[ListParams]):
         at=params.at,
     )
     page = listing.list_memories(request.auth, flt, cursor=params.cursor, limit=params.limit)
+    access.note_reads([m.pk for m in page.memories])
     return {"items": page.memories, "next_cursor": page.next_cursor}
 
 
@@ -196,7 +209,8 @@ def create_memory(request: AuthedRequest, payload: MemoryIn):
     response={200: SearchOut, **errors(403, 413, 422)},
     summary="Search: hybrid (vector, text, graph), keyword or vector; filters by time, type, status, as of a date",
     throttle=[],
-)  # a read sent as POST: not a write
+    auth=[bearer_read_auth, session_auth],
+)  # a read sent as POST: not a write, and open to a read-only grant
 def search_memories(request: AuthedRequest, payload: SearchIn):
     flt = listing.MemoryFilter(
         q=payload.query,
@@ -209,6 +223,7 @@ def search_memories(request: AuthedRequest, payload: SearchIn):
         method=payload.method,
     )
     page = listing.list_memories(request.auth, flt, limit=payload.limit)
+    access.note_access([m.pk for m in page.memories])
     return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": m} for m in page.memories]}
 
 
@@ -424,7 +439,9 @@ def _history(request: AuthedRequest, history_id: int):
     summary="Memories that may disagree, waiting for the user's answer",
 )
 def list_conflicts(request: AuthedRequest):
-    return list(conflicts.open_questions(request.auth))
+    questions = list(conflicts.open_questions(request.auth))
+    access.note_reads([m.pk for q in questions for m in (q.older, q.newer)])
+    return questions
 
 
 @router.post(
@@ -439,7 +456,9 @@ def resolve_conflict(request: AuthedRequest, question_id: int, payload: ResolveI
 
 @router.get("/{int:memory_id}", response={200: MemoryOut, **errors(404)})
 def get_memory(request: AuthedRequest, memory_id: int):
-    return _memory(request, memory_id)
+    memory = _memory(request, memory_id)
+    access.note_access([memory.pk])
+    return memory
 
 
 @router.patch(
@@ -486,7 +505,9 @@ def purge_memory(request: AuthedRequest, memory_id: int):
     summary="The change log of the memory and the versions it replaced, newest first",
 )
 def memory_history(request: AuthedRequest, memory_id: int):
-    return listing.history(request.auth, _memory(request, memory_id))
+    memory = _memory(request, memory_id)
+    access.note_reads([memory.pk])
+    return listing.history(request.auth, memory)
 
 
 api.add_router("/memories", router)

@@ -33,7 +33,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from memoryapp.oauth.origin import bearer_challenge, public_origin
 from memoryapp.principals import principal_for_token
 
-from .calls import SCOPES_KEY, USER_KEY
+from .calls import CLIENT_KEY, SCOPES_KEY, USER_KEY
 from .tools import server
 
 MCP_PATH = "/mcp"
@@ -140,7 +140,11 @@ async def mcp_app(scope, receive, send) -> None:
             if server.session_manager._task_group is None:  # noqa: SLF001  the start failed (logged by the SDK)
                 await _answer(send, 503, "the MCP server could not start; see the server log")
                 return
-            await sdk_app({**scope, USER_KEY: principal.user, SCOPES_KEY: principal.scopes}, receive, send)
+            await sdk_app(
+                {**scope, USER_KEY: principal.user, SCOPES_KEY: principal.scopes, CLIENT_KEY: principal.client},
+                receive,
+                send,
+            )
         finally:
             await signals.request_finished.asend(sender=None)  # closes it, as after a view
 

@@ -15,9 +15,11 @@ from pydantic import ValidationError
 
 from memoryapp.engine.memories import listing
 from memoryapp.engine.memories.validation import format_first_error
+from memoryapp.engine.recall import access
+from memoryapp.lib import clients
 from memoryapp.models import Lifecycle
 
-from .calls import memory_out, token_user
+from .calls import client_of, memory_out, token_user
 
 CORE_URI = "memory://core"
 MAX_CORE = 200  # the core memories an assistant reads up front; more would flood its context
@@ -65,7 +67,12 @@ class MemoryServer(MCPServer):
             user = token_user(context)
         except ToolError as exc:
             raise ResourceError(str(exc)) from None
-        text = await sync_to_async(core_memories)(user)
+
+        def read() -> str:
+            with clients.acting_for(client_of(context)):
+                return core_memories(user)
+
+        text = await sync_to_async(read)()
         return [ReadResourceContents(content=text, mime_type="application/json")]
 
 
@@ -76,4 +83,5 @@ def core_memories(user) -> str:
         .filter(lifecycle=Lifecycle.CORE)
         .order_by("-importance", "-created_at")[:MAX_CORE]
     )
+    access.note_access([m.pk for m in memories])  # handed to an assistant to start a chat with: a use
     return json.dumps({"memories": [memory_out(m) for m in memories]}, ensure_ascii=False)

@@ -27,6 +27,7 @@ from memoryapp.api.schemas import (
 from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import MemoryPatch
+from memoryapp.engine.recall import access
 from memoryapp.engine.recall.recipes import SearchMethod
 from memoryapp.models import Actor, Lifecycle
 from memoryapp.providers.llm import ProviderError
@@ -89,6 +90,7 @@ async def search_memories(
             method=payload.method,
         )
         page = listing.list_memories(user, flt, limit=payload.limit)
+        access.note_access([m.pk for m in page.memories])
         return {"items": [{"score": page.scores.get(m.pk, 0.0), "memory": memory_out(m)} for m in page.memories]}
 
     return await run(ctx, work)
@@ -143,6 +145,7 @@ async def list_memories(
     def work(user) -> dict:
         flt = listing.MemoryFilter(kind=kind or "", status=status, source=source or "", since=since, until=until, at=at)
         page = listing.list_memories(user, flt, cursor=cursor, limit=limit)
+        access.note_reads([m.pk for m in page.memories])
         return {"items": [memory_out(m) for m in page.memories], "next_cursor": page.next_cursor}
 
     return await run(ctx, work)
@@ -150,7 +153,12 @@ async def list_memories(
 
 @server.tool(description="One memory by id, with what replaced it if it is an older version.")
 async def get_memory(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
-    return await run(ctx, lambda user: memory_out(memory_of(user, memory_id)))
+    def work(user) -> dict:
+        memory = memory_of(user, memory_id)
+        access.note_access([memory.pk])
+        return memory_out(memory)
+
+    return await run(ctx, work)
 
 
 @server.tool(
@@ -221,7 +229,9 @@ async def purge_memory(
 @server.tool(description="The change log of a memory and of the versions it replaced, newest first.")
 async def memory_history(ctx: Context, memory_id: MemoryId) -> dict[str, Any]:
     def work(user) -> dict:
-        events = listing.history(user, memory_of(user, memory_id))
+        memory = memory_of(user, memory_id)
+        events = listing.history(user, memory)
+        access.note_reads([memory.pk])
         return {"events": [EventOut.from_orm(e).model_dump(mode="json") for e in events]}
 
     return await run(ctx, work)
@@ -297,7 +307,12 @@ def _conflict_out(question) -> dict:
     "user lives), waiting for the user's answer. Ask the user, then call resolve_conflict."
 )
 async def list_conflicts(ctx: Context) -> dict[str, Any]:
-    return await run(ctx, lambda user: {"items": [_conflict_out(q) for q in conflicts.open_questions(user)]})
+    def work(user) -> dict:
+        questions = conflicts.open_questions(user)
+        access.note_reads([m.pk for q in questions for m in (q.older, q.newer)])
+        return {"items": [_conflict_out(q) for q in questions]}
+
+    return await run(ctx, work)
 
 
 @server.tool(

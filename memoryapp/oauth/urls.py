@@ -24,6 +24,11 @@ urlpatterns = [
         views.ProtectedResourceMetadataView.as_view(),
         name="oauth-resource-metadata-mcp",
     ),
+    path(
+        ".well-known/oauth-protected-resource/api",
+        views.ProtectedResourceMetadataView.as_view(),
+        name="oauth-resource-metadata-api",
+    ),
     path("authorize", views.ConsentView.as_view(), name="authorize"),
     path("token", dot.TokenView.as_view(), name="token"),
     path("revoke", dot.RevokeTokenView.as_view(), name="revoke-token"),

@@ -126,8 +126,8 @@ class RegistrationView(DynamicClientRegistrationManagementView):
 
 
 class ProtectedResourceMetadataView(OAuthProtectedResourceMetadataView):
-    """RFC 9728: /.well-known/oauth-protected-resource/mcp describes /mcp (the one resource that takes OAuth
-    tokens); the bare path describes the origin. The resource and its authorization server come from
+    """RFC 9728: /.well-known/oauth-protected-resource/mcp describes /mcp, …/api describes the REST API (the
+    resources that take OAuth tokens); the bare path describes the origin. The resource and its authorization server come from
     PUBLIC_URL when it is set, as the issuer does."""
 
     def get_resource(self, request):

@@ -33,7 +33,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from conversations.models import Conversation, Message, Role
-from memoryapp.lib import uploads
+from memoryapp.lib import clients, uploads
 from memoryapp.models import Actor, Memory, MemorySettings, MemoryStatus, user_id_of
 from memoryapp.pipeline.models import ExtractionRun, HistoryImport, HistoryImportStatus, RunStatus
 from memoryapp.providers.llm import ProviderError
@@ -255,11 +255,12 @@ def run_history_import(
     HistoryImport.objects.filter(pk=job.pk).update(status=HistoryImportStatus.RUNNING, updated_at=timezone.now())
     model = resolve(llm)
     try:
-        for batch in _batches(job):
-            found = _read(job.path, batch)
-            for group in _groups(batch, found):
-                if not _learn_group(job.pk, group, found, model, embedder, prefs):
-                    return HistoryImport.objects.get(pk=job.pk)  # another run of the job is at it
+        with clients.acting_for(job.client):  # the program that sent the export, on what it writes
+            for batch in _batches(job):
+                found = _read(job.path, batch)
+                for group in _groups(batch, found):
+                    if not _learn_group(job.pk, group, found, model, embedder, prefs):
+                        return HistoryImport.objects.get(pk=job.pk)  # another run of the job is at it
     except Exception as exc:
         if will_retry and isinstance(exc, ProviderError) and exc.retryable:
             raise

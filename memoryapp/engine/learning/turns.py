@@ -26,6 +26,7 @@ from django.utils import timezone
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from conversations.models import MAX_MESSAGE_CHARS, Message, Role
+from memoryapp.lib import clients
 from memoryapp.models import Actor, Memory, MemoryKind, MemorySettings, MemorySource, user_id_of
 from memoryapp.pipeline.models import LearnJob, MemorySuggestion, RunStatus
 from memoryapp.providers.llm import ProviderError
@@ -207,7 +208,8 @@ def run_learning(
         return _close(job, RunStatus.SKIPPED, error=MEMORY_OFF)
     LearnJob.objects.filter(pk=job.pk).exclude(status=RunStatus.DONE).update(status=RunStatus.RUNNING, error="")
     try:
-        _learn(job, resolve(llm), embedder, prefs)
+        with clients.acting_for(job.client):  # the program that sent the turns, on what they write
+            _learn(job, resolve(llm), embedder, prefs)
     except Exception as exc:
         if will_retry and (isinstance(exc, MemoryConflict) or isinstance(exc, ProviderError) and exc.retryable):
             raise

@@ -19,6 +19,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from memoryapp.events import publish_progress
+from memoryapp.lib import clients
 from memoryapp.models import Actor, MemorySource
 from memoryapp.pipeline.models import ImportJob, RunStatus
 
@@ -96,7 +97,8 @@ def run_import(job_id: int) -> ImportReport:
         if job.status != RunStatus.DONE:
             row.update(status=RunStatus.RUNNING)
         try:
-            report = _write(job_id, row)
+            with clients.acting_for(job.client):  # the program that sent the rows, on what they write
+                report = _write(job_id, row)
         except Exception as exc:  # the details go to the worker's log and the FailedTask row, not to the user
             row.update(status=RunStatus.FAILED, done=0, error=FAILED % type(exc).__name__)
             publish_progress(job.user_id, PROGRESS_JOB, 0, job.total, state="failed")
