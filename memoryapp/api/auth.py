@@ -20,8 +20,8 @@ from ninja.security import HttpBearer, SessionAuth
 
 from memoryapp.api.throttling import SAFE_METHODS
 from memoryapp.lib import clients
+from memoryapp.lib.origin import request_origin
 from memoryapp.models import ApiToken
-from memoryapp.oauth.origin import request_origin
 from memoryapp.principals import TOKEN_PREFIX, hash_token, principal_for_token
 
 API_PATH = "/api/"  # the resource an OAuth token must be bound to (or to nothing) to be taken here

@@ -57,8 +57,8 @@ from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import readable_error
 from memoryapp.engine.recall import access
+from memoryapp.lib.origin import bearer_challenge, request_origin
 from memoryapp.models import Actor, Memory, MemoryStatus
-from memoryapp.oauth.origin import bearer_challenge, request_origin
 
 RETRY_AFTER = {
     "Retry-After": {

@@ -30,7 +30,7 @@ from django.core import signals
 from django.http.request import split_domain_port, validate_host
 from mcp.server.transport_security import TransportSecuritySettings
 
-from memoryapp.oauth.origin import bearer_challenge, public_origin
+from memoryapp.lib.origin import bearer_challenge, public_origin
 from memoryapp.principals import principal_for_token
 
 from .calls import CLIENT_KEY, SCOPES_KEY, USER_KEY

@@ -12,10 +12,10 @@ from oauth2_provider.views import AuthorizationView, DynamicClientRegistrationVi
 from oauth2_provider.views.dynamic_client_registration import DynamicClientRegistrationManagementView
 from oauthlib.oauth2.rfc6749.errors import InvalidClientIdError, InvalidRequestError
 
+from memoryapp.lib.origin import RESOURCE_METADATA_PATH, request_origin
 from memoryapp.principals import READ, WRITE
 
 from . import registration
-from .origin import RESOURCE_METADATA_PATH, request_origin
 
 SCOPE_WORDS = {
     READ: _("Search and read your memories"),
