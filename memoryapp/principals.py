@@ -158,3 +158,22 @@ def disconnect_app(user, application_id: int) -> bool:
         for model in (get_refresh_token_model(), get_access_token_model(), get_grant_model()):
             removed += model.objects.filter(user=user, application_id=application_id).delete()[0]
     return bool(removed)
+
+
+def client_names(user, keys: set[str]) -> dict[str, str]:
+    """What the user calls each program of an audit record (lib/clients.py keys): an OAuth app by the name it
+    registered, a personal token by the name it was given. A key that names nothing of the user's (a token
+    since removed with its account, a malformed key) is left out."""
+    from oauth2_provider.models import get_application_model
+
+    wanted: dict[str, set[int]] = {clients.APP_PREFIX: set(), clients.TOKEN_PREFIX: set()}
+    for key in keys:
+        for prefix, ids in wanted.items():
+            if key.startswith(prefix) and key.removeprefix(prefix).isdigit():
+                ids.add(int(key.removeprefix(prefix)))
+    names: dict[str, str] = {}
+    for app in get_application_model().objects.filter(pk__in=wanted[clients.APP_PREFIX]).only("name", "client_id"):
+        names[clients.app_client(app.pk)] = app.name or app.client_id
+    for token in ApiToken.objects.filter(user=user, pk__in=wanted[clients.TOKEN_PREFIX]).only("name"):
+        names[clients.token_client(token.pk)] = token.name
+    return names

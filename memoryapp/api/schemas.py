@@ -113,6 +113,7 @@ class EventOut(Schema):
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     note: str
+    client: str = ""  # the program it came through: "app:<id>" (an OAuth app), "token:<id>", "" (the app itself)
     created_at: datetime
 
 

@@ -19,6 +19,12 @@ MAX_LENGTH = 40
 _current: ContextVar[str] = ContextVar("memoryapp_client", default="")
 
 
+def is_client(key: str) -> bool:
+    """A well-formed key (`app:12`, `token:3`)."""
+    prefix, _, number = key.partition(":")
+    return f"{prefix}:" in (APP_PREFIX, TOKEN_PREFIX) and number.isdigit() and len(key) <= MAX_LENGTH
+
+
 def current_client() -> str:
     return _current.get()
 

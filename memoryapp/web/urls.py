@@ -1,13 +1,14 @@
-"""Settings pages: /settings/ (toggles, tokens), /settings/memories (the memories page) and its graph."""
+"""Settings pages: /settings/ (toggles, connected apps, tokens), /settings/activity (what they did), /settings/memories (the memories page) and its graph."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from memoryapp.web import history, purge, views
+from memoryapp.web import activity, history, purge, views
 
 urlpatterns = [
     path("", views.settings_page, name="settings"),
+    path("activity", activity.activity_page, name="activity"),
     path("memories", views.memories_page, name="memories"),
     path("memories/graph", views.memories_graph, name="memories-graph"),
     path("memories/graph/data", views.memories_graph_data, name="memories-graph-data"),

@@ -327,6 +327,9 @@ def memory_edit(request: HttpRequest, memory_id: int) -> HttpResponse:
 def memory_history(request: HttpRequest, memory_id: int) -> HttpResponse:
     memory = _own(request, memory_id)
     events = listing.history_with_chats(request.user, memory)
+    names = principals.client_names(request.user, {event.client for event in events if event.client})
+    for event in events:
+        event.client_name = names.get(event.client, "")  # type: ignore[attr-defined]  # the page's own field
     template = "memoryapp/_memory_history.html" if request.htmx else "memoryapp/memory_history.html"
     return render(request, template, {"m": memory, "events": events})
 

@@ -37,6 +37,8 @@ from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.api.auth import create_token
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
+from memoryapp.lib import clients
+from memoryapp.models import Actor, EventAction, MemoryEvent
 from memoryapp.pipeline.models import HistoryImport, HistoryImportStatus, ImportJob, MemorySuggestion, RunStatus
 from tests.support.servers import offline_server  # noqa: F401  (a fixture)
 from tests.support.threads import off_loop
@@ -66,6 +68,7 @@ NOT_PAGES = {
     "oauth2_provider:oauth-server-metadata": "JSON: the OAuth authorization server's metadata (RFC 8414)",
     "oauth2_provider:oauth-resource-metadata": "JSON: the origin's protected resource metadata (RFC 9728)",
     "oauth2_provider:oauth-resource-metadata-mcp": "JSON: /mcp's protected resource metadata (RFC 9728)",
+    "oauth2_provider:oauth-resource-metadata-api": "JSON: the REST API's protected resource metadata (RFC 9728)",
     "oauth2_provider:dcr-register-management": "JSON: a client's registration (RFC 7592), read with its token",
 }
 # Routes that are a page only with a query: the consent page needs a client's authorization request.
@@ -80,6 +83,7 @@ MUST_SWEEP = {
     "memory-history",
     "memory-edit",
     "settings",
+    "activity",
     "login",
     "password_change",
     "oauth2_provider:authorize",
@@ -105,6 +109,7 @@ SEED = {
         "suggestion": "Can run four days a week",
         "homes": ("I live in Leipzig", "We moved to Dresden in the spring"),
         "token": "Work laptop (Firefox)",
+        "program": "Keeps the spare key under the blue flowerpot",
         "chats": ("Moving plans and a bike", "Old tax question"),
     },
     "zh-hans": {
@@ -124,6 +129,7 @@ SEED = {
         "suggestion": "每周可以跑四天",
         "homes": ("我住在莱比锡", "我们春天搬到了德累斯顿"),
         "token": "工作用的笔记本电脑（Firefox）",
+        "program": "备用钥匙放在蓝色花盆下面",
         "chats": ("搬家以后的周末安排", "以前的报税问题"),
     },
 }
@@ -304,12 +310,23 @@ def _seed(alice, language: str) -> dict[str, object]:
         user=alice, conversation=chat, content=text["suggestion"], kind="fact", importance=0.5, confidence=0.8
     )
     question = conflicts.ask(alice.pk, *(add_memory(alice, home, kind="fact").memory for home in text["homes"]))
-    create_token(alice, text["token"])
+    token = create_token(alice, text["token"])[0]
     client = get_application_model().objects.create(
         name="Claude",
         client_type="public",
         authorization_grant_type="authorization-code",
         redirect_uris="https://claude.ai/api/mcp/auth_callback",
+    )
+    with clients.acting_for(clients.token_client(token.pk)):  # App activity and a history name programs
+        add_memory(alice, text["program"], kind="fact")
+    MemoryEvent.objects.create(
+        user=alice,
+        memory=memories[0],
+        memory_ref=memories[0].pk,
+        action=EventAction.ACCESSED,
+        actor=Actor.API,
+        client=clients.app_client(client.pk),
+        after={"uses": 2, "reads": 1, "conversations": []},
     )
     oauth_request = {
         "response_type": "code",

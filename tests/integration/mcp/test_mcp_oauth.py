@@ -8,10 +8,10 @@ from datetime import timedelta
 import httpx
 import pytest
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model
+from oauth2_provider.models import get_access_token_model, get_application_model
 
 from memoryapp.api.auth import create_token
-from memoryapp.models import Memory
+from memoryapp.models import EventAction, Memory, MemoryEvent
 from memoryapp.principals import hash_token
 from tests.integration.oauth.flow import App, register, signed_in
 
@@ -60,6 +60,22 @@ def test_an_oauth_token_reads_and_writes_as_its_user(app_server, alice, bob):
     assert [hit["memory"]["id"] for hit in found["items"]] == [added["memory"]["id"]]
     assert bees["items"] == []  # bob's memory stays his
     assert Memory.objects.get(pk=added["memory"]["id"]).user == alice
+
+
+def test_the_history_says_which_app_wrote_a_memory(app_server, alice, alice_client):
+    app = App.registered(app_server.url, client_name="Claude")
+    tokens = app.tokens(signed_in(app_server.url, alice))
+
+    async def work(client):
+        return data(await client.call_tool("add_memory", {"content": "我每天早上喝一杯美式"}))
+
+    memory_id = session(app_server.url, tokens["access_token"], work)["memory"]["id"]
+    created = MemoryEvent.objects.get(memory_ref=memory_id, action=EventAction.CREATED)
+    assert created.client == f"app:{get_application_model().objects.get(client_id=app.client_id).pk}"
+    history = alice_client.get(f"/settings/memories/{memory_id}/history").content.decode()
+    assert '<span class="by-program" translate="no">Claude</span>' in history
+    activity = alice_client.get(f"/settings/activity?client={created.client}").content.decode()
+    assert "我每天早上喝一杯美式" in activity and "Claude" in activity
 
 
 def test_a_read_only_grant_searches_and_cannot_write(app_server, alice):
