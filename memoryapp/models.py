@@ -243,8 +243,8 @@ class MemoryEvent(models.Model):
     after = models.JSONField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True, default="")
     # The program it came through (memoryapp/lib/clients.py: `app:<id>`, `token:<id>`; "" for the app's
-    # own pages and jobs), taken from the request's context when the row is made.
-    client = models.CharField(max_length=clients.MAX_LENGTH, blank=True, default=clients.current_client)
+    # own pages and jobs), taken from the request's context when the row is made (__init__).
+    client = models.CharField(max_length=clients.MAX_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -255,6 +255,14 @@ class MemoryEvent(models.Model):
             # Read records older than ACCESS_RECORD_DAYS go nightly.
             models.Index(fields=["created_at"], name="event_read_age", condition=Q(action="accessed")),
         ]
+
+    def __init__(self, *args, **kwargs):
+        """A new row (made with keywords; Django loads stored rows positionally) names the program of the
+        request it is made in, so that no write path has to pass it on (a callable default would tie the
+        migrations to app code)."""
+        if not args:
+            kwargs.setdefault("client", clients.current_client())
+        super().__init__(*args, **kwargs)
 
 
 class QuestionStatus(models.TextChoices):

@@ -12,8 +12,6 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from memoryapp.lib import clients
-
 
 class RunStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")
@@ -165,9 +163,7 @@ class ImportJob(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     actor = models.CharField(max_length=16, default="user")  # who asked (memoryapp.models.Actor): the history says
-    client = models.CharField(
-        max_length=clients.MAX_LENGTH, blank=True, default=clients.current_client
-    )  # the program that asked (lib/clients.py); its events name it
+    client = models.CharField(max_length=40, blank=True, default="")  # the program that asked (lib/clients.py)
     rows = models.JSONField(default=list)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
@@ -195,9 +191,7 @@ class LearnJob(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     actor = models.CharField(max_length=16, default="api")  # who asked (memoryapp.models.Actor)
-    client = models.CharField(
-        max_length=clients.MAX_LENGTH, blank=True, default=clients.current_client
-    )  # the program that asked (lib/clients.py); its events name it
+    client = models.CharField(max_length=40, blank=True, default="")  # the program that asked (lib/clients.py)
     source = models.CharField(max_length=200, blank=True, default="")  # the caller's label: where the turns come from
     idempotency_key = models.CharField(max_length=200, blank=True, default="")
     digest = models.CharField(max_length=64)
@@ -251,9 +245,7 @@ class HistoryImport(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=16, choices=HistoryImportStatus.choices, default=HistoryImportStatus.PREVIEW)
     actor = models.CharField(max_length=16, default="user")  # who asked (memoryapp.models.Actor)
-    client = models.CharField(
-        max_length=clients.MAX_LENGTH, blank=True, default=clients.current_client
-    )  # the program that asked (lib/clients.py); its events name it
+    client = models.CharField(max_length=40, blank=True, default="")  # the program that asked (lib/clients.py)
     format = models.CharField(max_length=16)  # engine/history/formats.py ExportFormat
     name = models.CharField(max_length=255)  # the file's name, as the user's computer called it
     path = models.CharField(max_length=500, blank=True, default="")  # the stored upload; "" once removed

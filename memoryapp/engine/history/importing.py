@@ -90,6 +90,7 @@ def receive_kept(user, path: Path, name: str, *, actor: str = Actor.USER) -> His
     return HistoryImport.objects.create(
         user_id=user_id,
         actor=actor,
+        client=clients.current_client(),  # the program that sent it: what it writes names it
         format=preview.format.value,
         name=name[:255],
         path=str(path),

@@ -164,6 +164,7 @@ def _new_job(user, data: dict | ConversationInput, actor: str) -> tuple[LearnJob
             job = LearnJob.objects.create(
                 user_id=user_id,
                 actor=actor,
+                client=clients.current_client(),  # the program that sent it: what it writes names it
                 source=conversation.source,
                 idempotency_key=key,
                 digest=digest,

@@ -78,7 +78,8 @@ def _new_job(user, data: object, actor: str) -> tuple[ImportJob | None, list[Row
     if errors:
         return None, errors
     rows = [item.model_dump(mode="json", exclude_none=True) for item in items]
-    return ImportJob.objects.create(user=user, rows=rows, total=len(rows), actor=actor), []
+    job = ImportJob.objects.create(user=user, rows=rows, total=len(rows), actor=actor, client=clients.current_client())
+    return job, []
 
 
 def job_of(user, job_id: int) -> ImportJob | None:
