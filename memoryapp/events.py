@@ -49,6 +49,21 @@ def publish_notice_closed(user_id: int, conversation_id: int) -> None:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": NOTICE_CLOSED, "conversation": conversation_id})
 
 
+CHAT_STATE = "chat.state"  # not a memory event: a chat's working memory changed (engine/chat_state)
+
+
+def publish_chat_state(user_id: int, conversation_id: int) -> None:
+    """Tell the user's pages that this chat's working memory changed: a tab showing the chat redraws its
+    "Keeping in mind" panel. Redis down: nothing to tell (the store is down too)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": CHAT_STATE, "conversation": conversation_id})
+    except Exception:
+        logger.warning("could not publish the working memory of chat %s", conversation_id, exc_info=True)
+
+
 def publish_progress(user_id: int, job: str, done: int, total: int, **outcome: Any) -> None:
     """How far a long job of the user's has got (an import: rows checked of all), to their open pages now,
     inside the job's transaction: a progress line waits for no commit. `outcome` (state "done" with its

@@ -221,6 +221,15 @@ if CHAT_MODEL_MEMORY_LINES < 1 or CHAT_MODEL_MEMORY_TOKENS < 20:
 DELETED_RETENTION_DAYS = envint("DELETED_RETENTION_DAYS", 30)
 if DELETED_RETENTION_DAYS < 0:
     raise ImproperlyConfigured(f"DELETED_RETENTION_DAYS must be 0 or more, not {DELETED_RETENTION_DAYS}")
+# A chat's working memory (engine/chat_state): entries expire this long after they were last written, and a
+# chat keeps at most this many, in at most this many bytes of JSON (a quarter of it per entry).
+WORKING_MEMORY_TTL_HOURS = envint("WORKING_MEMORY_TTL_HOURS", 24)
+WORKING_MEMORY_MAX_ENTRIES = envint("WORKING_MEMORY_MAX_ENTRIES", 24)
+WORKING_MEMORY_MAX_BYTES = envint("WORKING_MEMORY_MAX_BYTES", 8192)
+if WORKING_MEMORY_TTL_HOURS < 1 or WORKING_MEMORY_MAX_ENTRIES < 1 or WORKING_MEMORY_MAX_BYTES < 256:
+    raise ImproperlyConfigured(
+        "WORKING_MEMORY_TTL_HOURS and WORKING_MEMORY_MAX_ENTRIES must be 1 or more, WORKING_MEMORY_MAX_BYTES 256 or more"
+    )
 # What a program read (an OAuth app or a token, through the API or MCP) stays on the memory's history and the
 # app's log this long; the beat drops older read records nightly (engine/recall/access.py).
 ACCESS_RECORD_DAYS = envint("ACCESS_RECORD_DAYS", 90)
