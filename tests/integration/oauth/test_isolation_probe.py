@@ -25,6 +25,7 @@ import pytest
 from conversations.models import Conversation, Message
 from memoryapp.engine.history import importing
 from memoryapp.engine.memories import conflicts, write
+from memoryapp.engine.recall.access import flush_access
 from memoryapp.models import ChangeQuestion, Lifecycle, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import HistoryImport, ImportJob, LearnJob, RunStatus
 from tests.integration.mcp.client import session
@@ -105,7 +106,8 @@ def alices(alice) -> Alices:
 
 def snapshot(user) -> dict:
     """Everything of alice's a leak through another account could change, her memories' reads included
-    (another user's search must not count as her use)."""
+    (another user's search must not count as her use): the reads noted so far are applied first."""
+    flush_access()
     return {
         "memories": sorted(
             Memory.objects.filter(user=user).values_list(
