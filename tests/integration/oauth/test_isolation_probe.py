@@ -4,9 +4,12 @@ app with both scopes; alice has memories (core, current, superseded, deleted), a
 history import, an import job and a learning job, each with the word SECRET in it.
 
 No answer may contain SECRET, every call naming one of alice's ids must answer "not found", and
-afterwards all of alice's rows are as they were. The routes and tools are walked, not listed here, so a
-new one is probed as soon as it exists; a path parameter, request body or tool argument this file does
-not know how to fill fails the test, naming it, rather than being skipped.
+afterwards all of alice's rows are as they were. The same walk with alice's own read-only grant: every
+route but the reads answers 403, every writing tool refuses, nothing of hers changes.
+
+The routes and tools are walked, not listed here, so a new one is probed as soon as it exists; a path
+parameter, request body or tool argument this file does not know how to fill fails the test, naming it,
+rather than being skipped.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from conversations.models import Conversation, Message
 from memoryapp.engine.history import importing
 from memoryapp.engine.memories import conflicts, write
 from memoryapp.engine.recall.access import flush_access
-from memoryapp.models import ChangeQuestion, Lifecycle, Memory, MemoryEvent, MemoryStatus
+from memoryapp.models import ChangeQuestion, EventAction, Lifecycle, Memory, MemoryEvent, MemoryStatus
 from memoryapp.pipeline.models import HistoryImport, ImportJob, LearnJob, RunStatus
 from tests.integration.mcp.client import session
 
@@ -104,17 +107,21 @@ def alices(alice) -> Alices:
     )
 
 
-def snapshot(user) -> dict:
+READ_EVENTS = (EventAction.ACCESSED, EventAction.EXPORTED)
+
+
+def snapshot(user, *, reads: bool = True) -> dict:
     """Everything of alice's a leak through another account could change, her memories' reads included
-    (another user's search must not count as her use): the reads noted so far are applied first."""
+    (another user's search must not count as her use): the reads noted so far are applied first. Without
+    `reads`: what only a write changes (her own grant's reads and exports are recorded as hers)."""
     flush_access()
+    events = MemoryEvent.objects.filter(user=user)
+    fields = ["pk", "content", "status", "valid_until", "lifecycle", "kind", "importance"]
     return {
-        "memories": sorted(
-            Memory.objects.filter(user=user).values_list(
-                "pk", "content", "status", "valid_until", "lifecycle", "kind", "importance", "access_count"
-            )
+        "memories": sorted(Memory.objects.filter(user=user).values_list(*fields, *(["access_count"] if reads else []))),
+        "events": sorted(
+            (events if reads else events.exclude(action__in=READ_EVENTS)).values_list("pk", "action", "memory_id")
         ),
-        "events": sorted(MemoryEvent.objects.filter(user=user).values_list("pk", "action", "memory_id")),
         "questions": sorted(ChangeQuestion.objects.filter(user=user).values_list("pk", "status")),
         "conversations": sorted(Conversation.objects.filter(user=user).values_list("pk", "title", "ended_at")),
         "messages": sorted(Message.objects.filter(conversation__user=user).values_list("pk", "content")),
@@ -124,8 +131,8 @@ def snapshot(user) -> dict:
     }
 
 
-def bobs_token(url: str, bob, resource: str) -> str:
-    return App.registered(url).tokens(signed_in(url, bob), resource=url + resource)["access_token"]
+def token(url: str, user, resource: str, **overrides) -> str:
+    return App.registered(url).tokens(signed_in(url, user), resource=url + resource, **overrides)["access_token"]
 
 
 @pytest.fixture
@@ -251,7 +258,7 @@ def test_every_route_with_another_users_grant_shows_and_changes_nothing_of_alice
     before = snapshot(alice)
     api = httpx.Client(
         base_url=app_server.url,
-        headers={"Authorization": f"Bearer {bobs_token(app_server.url, bob, '/api')}"},
+        headers={"Authorization": f"Bearer {token(app_server.url, bob, '/api')}"},
         timeout=30,
     )
     schema = api.get("/api/openapi.json").json()
@@ -316,7 +323,7 @@ def test_every_mcp_tool_and_resource_with_another_users_grant_shows_and_changes_
     app_server, alice, bob, alices
 ):
     before = snapshot(alice)
-    token = bobs_token(app_server.url, bob, "/mcp")
+    secret = token(app_server.url, bob, "/mcp")
 
     async def probe(client):
         answers = []
@@ -332,7 +339,7 @@ def test_every_mcp_tool_and_resource_with_another_users_grant_shows_and_changes_
         prompts = (await client.list_prompts()).prompts
         return answers, templates, prompts
 
-    answers, templates, prompts = session(app_server.url, token, probe)
+    answers, templates, prompts = session(app_server.url, secret, probe)
 
     assert not templates and not prompts, "a resource template or prompt appeared: probe it here too"
     assert {"memory://core", "get_memory", "purge_memory", "resolve_conflict"} <= {a[0].split("(")[0] for a in answers}
@@ -345,3 +352,43 @@ def test_every_mcp_tool_and_resource_with_another_users_grant_shows_and_changes_
     assert snapshot(alice) == before
     assert MemoryEvent.objects.filter(user=bob).exists()  # bob's own writes went through: the probe reached the tools
     assert Memory.objects.filter(user=bob, status=MemoryStatus.ACTIVE).exists()
+
+
+# --- A read-only grant ------------------------------------------------------------------------
+
+READS_SENT_AS_POST = {("POST", "/api/memories/search")}  # open to a read-only grant (memoryapp/api/auth.py)
+
+
+def test_a_read_only_grant_walked_over_every_route_and_tool_changes_nothing(app_server, alice, alices):
+    """alice's own grant without memories:write, with her own ids: every route that is not a read answers
+    403, every tool that writes says the connection may only read, and nothing of hers changes."""
+    before = snapshot(alice, reads=False)
+    api = httpx.Client(
+        base_url=app_server.url,
+        headers={"Authorization": f"Bearer {token(app_server.url, alice, '/api', write=False)}"},
+        timeout=30,
+    )
+    schema = api.get("/api/openapi.json").json()
+
+    answers = [(call, call.send(api)) for call in calls(schema, alices)]
+
+    writes = [(c, a) for c, a in answers if c.method != "GET" and (c.method, c.path) not in READS_SENT_AS_POST]
+    not_refused = [
+        f"{c} -> {a.status_code}" for c, a in writes if a.status_code != 403 or "may only read" not in a.text
+    ]
+    assert writes and not not_refused, f"a read-only grant not refused: {not_refused}"
+    assert all(a.status_code < 400 for c, a in answers if (c.method, c.path) in READS_SENT_AS_POST)
+
+    async def probe(client):
+        results = []
+        for tool in (await client.list_tools()).tools:
+            for arguments, _owned in tool_calls(tool, alices):
+                result = await client.call_tool(tool.name, arguments)
+                results.append((tool.name, result.is_error, " ".join(getattr(p, "text", "") for p in result.content)))
+        return results
+
+    results = session(app_server.url, token(app_server.url, alice, "/mcp", write=False), probe)
+
+    refused = {name for name, error, text in results if error and "this connection may only read" in text}
+    assert {"add_memory", "update_memory", "delete_memory", "purge_memory", "resolve_conflict"} <= refused
+    assert snapshot(alice, reads=False) == before
