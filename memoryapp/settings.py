@@ -323,6 +323,7 @@ if PUBLIC_URL and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", PUBLIC_URL)
         f"PUBLIC_URL must be the app's origin, such as https://memory.example.com (no path), not {PUBLIC_URL!r}"
     )
 OAUTH_REGISTRATIONS_PER_HOUR = envint("OAUTH_REGISTRATIONS_PER_HOUR", 20)  # per client address
+OAUTH_TOKEN_REQUESTS_PER_MINUTE = envint("OAUTH_TOKEN_REQUESTS_PER_MINUTE", 60)  # per address, /token and consents
 OAUTH2_PROVIDER = {
     "SCOPES": {
         "memories:read": "Search and read your memories",

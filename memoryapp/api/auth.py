@@ -71,6 +71,18 @@ class BearerTokenAuth(HttpBearer):
         return principal.user
 
 
+class SignedInSessionAuth(SessionAuth):
+    """The browser's session; unsafe methods need the CSRF token, as on any Django form. A request with no
+    signed-in session is simply not let in by it: a write with a token that expired, was revoked or is
+    bound elsewhere answers 401 with the challenge (the client's cue to refresh or sign in again, RFC 6750),
+    not the CSRF check's 403, which a client would read as a refusal to retry."""
+
+    def __call__(self, request: HttpRequest):
+        if not request.user.is_authenticated:
+            return None
+        return super().__call__(request)
+
+
 bearer_auth = BearerTokenAuth()
 bearer_read_auth = BearerTokenAuth(reads_only=True)
-session_auth = SessionAuth(csrf=True)  # unsafe methods need the CSRF token, as on any Django form
+session_auth = SignedInSessionAuth(csrf=True)

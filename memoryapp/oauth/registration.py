@@ -18,12 +18,12 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 
-from memoryapp.web import ratelimit
+from . import limits
 
 GRANT_TYPES = ("authorization_code", "refresh_token")
 AUTH_METHODS = ("none", "client_secret_basic", "client_secret_post")
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
-WINDOW_SECONDS = 3600
+WINDOW_SECONDS = limits.HOUR
 
 
 def refusal(body: bytes) -> str | None:
@@ -75,19 +75,11 @@ def redirect_uri_allowed(uri: str) -> bool:
 
 def throttled(request: HttpRequest) -> JsonResponse | None:
     """A 429 once this address registered OAUTH_REGISTRATIONS_PER_HOUR clients this hour; counts this one."""
-    bucket = f"oauth-register:{request.META.get('REMOTE_ADDR', '')}"
-    if ratelimit.count(bucket, WINDOW_SECONDS) >= settings.OAUTH_REGISTRATIONS_PER_HOUR:
-        response = JsonResponse(
-            {
-                "error": "too_many_requests",
-                "error_description": "too many registrations from this address; try in an hour",
-            },
-            status=429,
-        )
-        response["Retry-After"] = str(WINDOW_SECONDS)
-        return response
-    ratelimit.hit(bucket, WINDOW_SECONDS)
-    return None
+    if limits.take(request, "oauth-register", settings.OAUTH_REGISTRATIONS_PER_HOUR, WINDOW_SECONDS):
+        return None
+    return limits.too_many(
+        "too_many_requests", "too many registrations from this address; try in an hour", WINDOW_SECONDS
+    )
 
 
 def refused(description: str) -> JsonResponse:

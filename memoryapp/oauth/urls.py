@@ -30,7 +30,7 @@ urlpatterns = [
         name="oauth-resource-metadata-api",
     ),
     path("authorize", views.ConsentView.as_view(), name="authorize"),
-    path("token", dot.TokenView.as_view(), name="token"),
+    path("token", views.LimitedTokenView.as_view(), name="token"),
     path("revoke", dot.RevokeTokenView.as_view(), name="revoke-token"),
     path("register", views.RegisterView.as_view(), name="dcr-register"),
     path("register/<str:client_id>", views.RegistrationView.as_view(), name="dcr-register-management"),

@@ -1,21 +1,28 @@
 """django-oauth-toolkit's views as memoryapp serves them: the consent page in the app's look (which client,
 which scopes in words, where it sends you back; the write scope can be left out), registration under
-memoryapp's rules (registration.py), and the protected resource metadata of /mcp."""
+memoryapp's rules (registration.py), the token endpoint, and the protected resource metadata of /mcp and
+/api. Registration, tokens and the consent's answers are limited per address (limits.py)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from oauth2_provider.models import get_application_model
-from oauth2_provider.views import AuthorizationView, DynamicClientRegistrationView, OAuthProtectedResourceMetadataView
+from oauth2_provider.views import (
+    AuthorizationView,
+    DynamicClientRegistrationView,
+    OAuthProtectedResourceMetadataView,
+    TokenView,
+)
 from oauth2_provider.views.dynamic_client_registration import DynamicClientRegistrationManagementView
-from oauthlib.oauth2.rfc6749.errors import InvalidClientIdError, InvalidRequestError
+from oauthlib.oauth2.rfc6749.errors import InvalidClientIdError, InvalidRequestError, OAuth2Error
 
 from memoryapp.lib.origin import RESOURCE_METADATA_PATH, request_origin
 from memoryapp.principals import READ, WRITE
 
-from . import registration
+from . import limits, registration
 
 SCOPE_WORDS = {
     READ: _("Search and read your memories"),
@@ -43,6 +50,18 @@ class ConsentView(AuthorizationView):
                 return self.render_to_response({"error": InvalidClientIdError()}, status=400)
         return super().dispatch(request, *args, **kwargs)
 
+    def post(self, request, *args, **kwargs):
+        """Allow or Deny, at most OAUTH_TOKEN_REQUESTS_PER_MINUTE a minute from one address: past it the error
+        page (429), and no code is made."""
+        allowed = settings.OAUTH_TOKEN_REQUESTS_PER_MINUTE
+        if not limits.take(request, "oauth-consent", allowed, limits.MINUTE):
+            self.oauth2_data = {}
+            error = SlowDown(description=f"too many answers from this address: at most {allowed} a minute")
+            response = self.render_to_response({"error": error}, status=429)
+            response["Retry-After"] = limits.retry_after(limits.MINUTE)
+            return response
+        return super().post(request, *args, **kwargs)
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         scopes = context.get("scopes") or []
@@ -67,6 +86,11 @@ class ConsentView(AuthorizationView):
     def render_to_response(self, context, **response_kwargs):
         response = super().render_to_response(context, **response_kwargs)
         return _allow_form_action(response, context.get("redirect_uri"))
+
+
+class SlowDown(OAuth2Error):
+    error = "slow_down"  # RFC 8628 §3.5, registered for the token endpoint: wait, then ask again
+    status_code = 429
 
 
 def _parses(url: str) -> bool:
@@ -98,6 +122,19 @@ def _allow_form_action(response, redirect_uri: str | None):
         return response
     response._csp_update = {"form-action": [source]}
     return response
+
+
+class LimitedTokenView(TokenView):
+    """POST /token: the library's (codes and refresh tokens for access tokens), at most
+    OAUTH_TOKEN_REQUESTS_PER_MINUTE a minute from one address; past it a 429 `slow_down` with Retry-After."""
+
+    def post(self, request, *args, **kwargs):
+        allowed = settings.OAUTH_TOKEN_REQUESTS_PER_MINUTE
+        if not limits.take(request, "oauth-token", allowed, limits.MINUTE):
+            return limits.too_many(
+                SlowDown.error, f"too many token requests from this address: at most {allowed} a minute", limits.MINUTE
+            )
+        return super().post(request, *args, **kwargs)
 
 
 class RegisterView(DynamicClientRegistrationView):

@@ -46,8 +46,9 @@ def app_env(llm_url: str | None) -> dict[str, str]:
         GRAPH_BACKEND="off",
         # The write limit has its own test; here it would turn the API fuzz into 429s.
         API_WRITES_PER_MINUTE="100000",
-        # Every OAuth test registers a client from 127.0.0.1; the limit has its own test.
+        # Every OAuth test registers a client and asks for tokens from 127.0.0.1; the limits have their own tests.
         OAUTH_REGISTRATIONS_PER_HOUR="100000",
+        OAUTH_TOKEN_REQUESTS_PER_MINUTE="100000",
         # A chat whose tab left ends (a temporary one is discarded) this long after, not a minute.
         CHAT_TAB_GRACE_SECONDS="3",
     )
