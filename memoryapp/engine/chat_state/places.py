@@ -21,14 +21,26 @@ _LOWER_STOP = {"the", "a", "an", "my", "our", "your", "see", "visit", "get", "be
 _FROM_TO = re.compile(rf"\bfrom\s+({PLACE_EN})\s+to\s+({PLACE_EN})")
 _ORIGIN_EN = re.compile(rf"\b(?:out of|leaving from|leaving|departing from|departing|starting from)\s+({PLACE_EN})")
 _TO_EN = re.compile(rf"\b(?:to|visit|visiting)\s+({PLACE_EN})")
-_TO_LOWER = re.compile(r"\b(?:fly|flight|flights|trip|tickets?|train|bus|drive|travel(?:l?ing)?|head(?:ing)?)\s+to\s+([a-z][\w'-]+)")
-_CHANGED_EN = re.compile(rf"\b(?:make (?:it|that)|switch (?:it |that )?to|go with|let'?s do)\s+({PLACE_EN})|({PLACE_EN})\s+instead\b")
+# "to X" names a destination only in a message about going somewhere ("send it to Alex" does not).
+_TRAVEL = re.compile(
+    r"\b(?:fly|flying|flights?|trips?|travel\w*|go|going|goes|head\w*|driv\w*|trains?|bus|tickets?|visit\w*|"
+    r"mov\w*|destination|vacation|holiday|hotels?|journey|ride|route|cruise)\b",
+    re.I,
+)
+_TO_LOWER = re.compile(
+    r"\b(?:fly|flight|flights|trip|tickets?|train|bus|drive|travel(?:l?ing)?|head(?:ing)?)\s+to\s+([a-z][\w'-]+)"
+)
+_CHANGED_EN = re.compile(
+    rf"\b(?:make (?:it|that)|switch (?:it |that )?to|go with|let'?s do)\s+({PLACE_EN})|({PLACE_EN})\s+instead\b"
+)
 _IN_EN = re.compile(rf"\b(?i:hotel|room|stay|staying|apartment|airbnb)\s+in\s+({PLACE_EN})")
 _AT_EN = re.compile(rf"\bat\s+({PLACE_EN})")
 
 _ZH_PLACE = f"[{HAN_RANGES}]{{2,6}}?|[A-Za-z][A-Za-z ]*?[A-Za-z]"
 _ZH_AFTER = r"(?=的|玩|旅游|旅行|出差|度假|看|参加|自驾|逛|过|住|待|呆|吧|呢|出发|[,。!?;\s]|$)"
-_NOT_PLACE_ZH = re.compile(r"^(?:哪|这|那|时|底|了|一|吃|喝|买|找|办|做|拿|接|送|见|上班|上学|上课|下班|今|明|后天|周|星期|下周)")
+_NOT_PLACE_ZH = re.compile(
+    r"^(?:[零一二两俩三四五六七八九十百千万\d]+[个位人张间天晚号点]|\d|哪|这|那|时|底|了|吃|喝|买|找|办|做|拿|接|送|见|上班|上学|上课|下班|今|明|后天|周|星期|下周)"
+)
 _FROM_ZH = re.compile(rf"从\s*({_ZH_PLACE})\s*(?=出发|走|飞|坐|去|到|回|开车)")
 _TO_ZH = re.compile(rf"(?:(?<!改)(?<!推)(?<!提前)到|去|飞往|前往|飞)\s*({_ZH_PLACE}){_ZH_AFTER}")
 _CHANGED_ZH = re.compile(rf"(?:改成|换成|改为|改去|换到)\s*({_ZH_PLACE}){_ZH_AFTER}")
@@ -42,6 +54,8 @@ def places(text: str) -> dict[str, str]:
                 _put_place(found, key, value)
     changed_to = "origin" if re.search(r"origin|leaving from|departure|出发|始发", text, re.I) else "destination"
     for pattern in (_TO_EN, _TO_ZH, _TO_LOWER, _IN_EN):
+        if pattern is _TO_EN and not _TRAVEL.search(text):
+            continue
         for match in pattern.finditer(text):
             _put_place(found, "destination", match.group(1))
     for pattern in (_CHANGED_EN, _CHANGED_ZH):
@@ -89,9 +103,9 @@ def names(text: str) -> list[str]:
         found = [n.strip() for n in re.split(r"\s*(?:,|\band\b|&)\s*", match.group(1)) if n.strip()]
         if found and all(n[0].isupper() for n in found):
             return found
-    match = _NAMES_ZH.search(text)
-    if match:
-        found = [n for n in re.split(r"\s*[、,和与跟及/ ]\s*", match.group(1) or match.group(2)) if n]
+    said = _NAMES_ZH.search(text)
+    if said:
+        found = [n for n in re.split(r"\s*[、,和与跟及/ ]\s*", said.group(1) or said.group(2)) if n]
         if found and all(re.fullmatch(_NAME_ZH, n) for n in found):
             return found
     return []

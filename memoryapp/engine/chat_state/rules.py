@@ -45,14 +45,17 @@ def task_entries(message: str, *, now: datetime, kept: dict[str, Any]) -> dict[s
         found["task"] = _with_destination(phrase, found)
         if at := venue(text, found):
             found["place"] = at
-    elif not kept and len(found) < 2:
-        return {}  # one stray slot with no task in view ("to Paris", "at 5") is no task's
+    elif not kept and (len(found) < 2 or _SOMEONE_ELSE.match(text)):
+        return {}  # one stray slot with no task in view ("at 5"), or another person's plans
     return found
+
+
+_SOMEONE_ELSE = re.compile(r"^\s*(?:他|她|他们|她们|(?:he|she|they|my \w+)\b)", re.I)
 
 
 def _with_destination(phrase: str, found: dict[str, Any]) -> str:
     """A bare motion verb names no task: "fly" becomes "fly to Denver"."""
-    if _MOTION_EN.match(phrase) and "destination" in found:
+    if _MOTION_EN.fullmatch(phrase) and "destination" in found:
         return f"{phrase} to {found['destination']}"
     return phrase
 
@@ -90,7 +93,8 @@ _TRIGGER_EN = re.compile(
     r"(?:please |pls |plz )?help (?:me|us)(?: to)?|"
     r"(?:i|we)(?:'d| would) (?:like|love) to|(?:i|we) (?:want|need|have|plan|hope) to|(?:i|we) wanna|"
     r"(?:i'm|i am|we're|we are) (?:planning|going|hoping|trying) to|(?:i'm|we're) gonna|"
-    r"(?:i|we) need|^\s*need|let'?s|let us|please|pls|plz)\s+",
+    r"(?:i|we) need|^\s*need|let'?s|let us|please|pls|plz)\s+"
+    r"|^\s*(?=(?:book|reserve|find|buy|order|schedule|arrange|plan|rent|search for|look for|organi[sz]e)\b)",
     re.I,
 )
 _NEGATED_EN = re.compile(r"\b(?:don't|do not|doesn't|no need to|not|never)\s+$", re.I)
@@ -100,19 +104,23 @@ _NOT_TASK_EN = re.compile(
     re.I,
 )
 _STOP_EN = re.compile(
-    r"\s+(?:to|from|on|for|at|in|under|with|by|next|this|tomorrow|today|tonight|around|leaving|departing|"
+    r"\s+(?:to|from|on|for|at|in|near|under|with|by|next|this|tomorrow|today|tonight|around|leaving|departing|"
     r"returning|between|out of|before|after|via|within|and|budget|the (?:day|\d))\b|\s*[,.;!?]|\s*$",
     re.I,
 )
-_MOTION_EN = re.compile(r"^(?:go|fly|drive|travel|head|get|move|take a trip)$", re.I)
+_MOTION_EN = re.compile(r"(?:go|fly|drive|travel|head|get|move|take a trip)", re.I)
 
 _TRIGGER_ZH = re.compile(
     r"(?:请|麻烦|能不能|能否|可以|可不可以|你)*(?:帮我|帮忙|帮我们|给我)|"
     r"(?:我们|我|咱们|咱)[^,。!?]{0,6}?(?:想要|想|要|打算|准备|计划|需要|得)|^\s*(?:想要|想|要|打算|准备)"
+    r"|^\s*(?=预订|预定|预约|订|买|查|找|安排|租)"  # an order: "订两张去杭州的票"
 )
+_CLAUSE_END = re.compile(r"[,。!?;]")
 _NEGATED_ZH = re.compile(r"不(?:想|要|用|打算|准备|需要)|别$|没$")
 _NOT_TASK_ZH = re.compile(r"^(?:问|知道|说|了解|聊|确认|想想|看看你|谢)")
-_VERB_ZH = re.compile(r"^(?:预订|预定|预约|购买|查询|安排|规划|订|买|约|找|查|租|办|定|改签|退|抢|book|buy|find|get)", re.I)
+_VERB_ZH = re.compile(
+    r"^(?:预订|预定|预约|购买|查询|安排|规划|订|买|约|找|查|租|办|定|改签|退|抢|book|buy|find|get)", re.I
+)
 _MOTION_ZH = re.compile(r"(?:去|飞往|前往|飞|回)")
 _QUANTITY_ZH = re.compile(rf"^(?:{NUM_ANY})?[张个间份辆台套位](?!人)")
 
@@ -130,19 +138,27 @@ def _task_en(text: str) -> str:
         if not rest or _NOT_TASK_EN.match(rest):
             continue
         rest = re.sub(r"^(\w+) (?:me|us) (?=a |an |the |some |\w+s\b)", r"\1 ", rest, flags=re.I)  # "book me a train"
-        phrase = rest[: _STOP_EN.search(rest).start()].strip()  # type: ignore[union-attr]  # `$` always matches
+        phrase = _until_stop(rest)
         if re.fullmatch(r"\w+ (?:it|that|this|them)", phrase, re.I):
             return ""  # "book it": the task already kept, not a new one
+        if _MOTION_EN.fullmatch(phrase) and rest[len(phrase) :].startswith(" to "):
+            phrase = f"{phrase} to {_until_stop(rest[len(phrase) + 4 :])}"  # "head to the gym": where it goes
         if phrase and len(phrase.split()) <= 6:
             return phrase
     return ""
+
+
+def _until_stop(text: str) -> str:
+    stop = _STOP_EN.search(text)
+    return text[: stop.start() if stop else len(text)].strip()
 
 
 def _task_zh(text: str, skip: list[tuple[int, int]]) -> str:
     for found in _TRIGGER_ZH.finditer(text):
         if _NEGATED_ZH.search(found.group()) or _NEGATED_ZH.search(text[: found.start()]):
             return ""
-        end = re.search(r"[,。!?;]|$", text[found.end() :]).end() + found.end()  # type: ignore[union-attr]
+        clause = _CLAUSE_END.search(text, found.end())
+        end = clause.end() if clause else len(text)
         phrase = "".join(char for at, char in enumerate(text[found.end() : end], found.end()) if not _within(at, skip))
         phrase = re.sub(r"一下|[,。!?;]|[吧呢啊了]+$", "", phrase).strip()
         if not phrase or _NOT_TASK_ZH.match(phrase):
@@ -165,5 +181,3 @@ def _core_zh(phrase: str) -> str:
 
 def _within(at: int, spans: list[tuple[int, int]]) -> bool:
     return any(start <= at < end for start, end in spans)
-
-

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from .amounts import EN_NUMBERS, ZH_NUM, number
 
@@ -27,12 +28,13 @@ _WEEKDAY_ZH = "一二三四五六日天"
 
 # (pattern, kind) in order of precedence: a span taken by an earlier one is not read again.
 _DATES = [
-    (rf"\b(?P<y>\d{{4}})[-/.](?P<m>\d{{1,2}})[-/.](?P<d>\d{{1,2}})\b", "ymd"),
+    (r"\b(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b", "ymd"),
     (rf"(?:(?P<y>\d{{4}})年)?(?P<m>{_ZH_DAY})月(?P<d>{_ZH_DAY})[日号]?", "ymd"),
     (rf"\b(?P<text>{_MONTH}\s*{_DAY}{_ORD}(?:,?\s*\d{{4}})?)\b(?!:)", "en"),
     (rf"\b(?P<text>(?:the\s+)?{_DAY}{_ORD}\s+(?:of\s+)?{_MONTH}(?:,?\s*\d{{4}})?)\b", "en"),
     (r"\b(?P<m>1[0-2]|0?[1-9])/(?P<d>[12]\d|3[01]|0?[1-9])(?:/(?P<y>\d{2,4}))?\b", "ymd"),
-    (r"\b(?:the )?day after tomorrow\b|大后天|后天", "+2"),
+    (r"大后天", "+3"),
+    (r"\b(?:the )?day after tomorrow\b|后天", "+2"),
     (r"\btomorrow\b|明天|明晚|明早|明儿", "+1"),
     (r"\btoday\b|\btonight\b|今天|今晚|今早|今儿", "+0"),
     (rf"\bin (?P<n>{EN_NUMBERS}) days?\b|(?P<n2>\d+|{ZH_NUM})天(?:后|以后|之后)", "+n"),
@@ -111,13 +113,13 @@ def _resolve(mention: Mention, today: date, anchor: date | None) -> date | None:
 def _english(text: str, floor: date) -> date | None:
     import dateparser  # ~1 s to import: only when a message names a month
 
-    settings = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": datetime.combine(floor, datetime.min.time())}
-    parsed = dateparser.parse(re.sub(r"^the\s+", "", text, flags=re.I), languages=["en"], settings=settings)  # type: ignore[arg-type]
+    settings: dict[str, Any] = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": datetime.combine(floor, time())}
+    parsed = dateparser.parse(re.sub(r"^the\s+", "", text, flags=re.I), languages=["en"], settings=settings)
     return parsed.date() if parsed else None
 
 
 def _weekday(name: str, which: str, today: date) -> date:
-    """"Friday", "this Friday", "周五": the next one from today; "next Friday", "下周五": next week's."""
+    """ "Friday", "this Friday", "周五": the next one from today; "next Friday", "下周五": next week's."""
     index = next((i for i, w in enumerate(_WEEKDAY_EN) if name.startswith(w)), None)
     if index is None:
         index = 6 if name in "日天7" else (int(name) - 1 if name.isdigit() else _WEEKDAY_ZH.index(name))
@@ -193,8 +195,13 @@ _ZH_HOUR = rf"(?:\d{{1,2}}|{ZH_NUM})"
 _ZH_PERIOD = r"(?P<period>早上|上午|中午|下午|晚上|傍晚|凌晨|今晚|明晚|晚|早)"
 _TIMES = [
     re.compile(r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)", re.I),
-    re.compile(r"\b(?:at|by|around)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<late>tonight|in the (?:evening|afternoon)|o'clock)", re.I),
-    re.compile(rf"{_ZH_PERIOD}?\s*(?P<h>{_ZH_HOUR})(?:点|:|：)(?:(?P<half>半)|(?P<quarter>一刻|三刻)|(?P<m>\d{{1,2}}|{ZH_NUM})分?)?"),
+    re.compile(
+        r"\b(?:at|by|around)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<late>tonight|in the (?:evening|afternoon)|o'clock)",
+        re.I,
+    ),
+    re.compile(
+        rf"{_ZH_PERIOD}?\s*(?P<h>{_ZH_HOUR})(?:点|:|：)(?:(?P<half>半)|(?P<quarter>一刻|三刻)|(?P<m>\d{{1,2}}|{ZH_NUM})分?)?"
+    ),
     re.compile(r"(?<![\d:/])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"),
     re.compile(r"\b(?P<noon>noon|midday|midnight)\b|(?P<noon_zh>中午十二点)", re.I),
 ]
