@@ -223,7 +223,8 @@ def revert_memory_in_chat(request: HttpRequest, conversation_id: int, memory_id:
 def _state_panel(
     request: HttpRequest, conversation: Conversation, error: str = "", form_for: str = "", **typed
 ) -> dict:
-    """The panel's context: the entries, or that Redis is down; the failed form's error and what was typed."""
+    """The panel's context: the entries, or that Redis is down; the form that answered (Add stays open for
+    the next one), its error and what was typed there."""
     try:
         entries = store.entries(request.user.pk, store.chat_session(conversation.pk))
     except store.ChatStateUnavailable:
@@ -239,6 +240,7 @@ def _state_panel(
         "state_slots": [(key, str(label)) for key, label in slots.LABELS.items()],
         "state_error": error,
         "state_form_for": form_for if error else "",
+        "state_adding": form_for == "add",
         "state_typed": typed,
     }
 
@@ -287,7 +289,7 @@ def chat_state_put(request: HttpRequest, conversation_id: int) -> HttpResponse:
         return _state_answer(request, current, error=_state_error(exc), form_for=form_for, **typed)
     except store.ChatStateUnavailable:
         return _state_answer(request, current, error=str(UNAVAILABLE), form_for=form_for, **typed)
-    return _state_answer(request, current)
+    return _state_answer(request, current, form_for=form_for)
 
 
 @login_required

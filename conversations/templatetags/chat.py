@@ -83,13 +83,25 @@ def is_slot(key: str) -> bool:
     return key in slots.LABELS
 
 
+_CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]$")
+
+
+def _joined(parts: list[str]) -> str:
+    """Parts in a row, with a Chinese comma after Chinese text and a Western one after any other."""
+    return "".join(part + ("，" if _CJK_END.search(part) else ", ") for part in parts[:-1]) + (
+        parts[-1] if parts else ""
+    )
+
+
 def _compact(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
-        return ", ".join(f"{key}: {_compact(item)}" for key, item in value.items())
+        return _joined(
+            [f"{key}{'：' if _CJK_END.search(str(key)) else ': '}{_compact(item)}" for key, item in value.items()]
+        )
     if isinstance(value, list):
-        return ", ".join(_compact(item) for item in value)
+        return _joined([_compact(item) for item in value])
     return json.dumps(value, ensure_ascii=False)  # a number, true or false
 
 
