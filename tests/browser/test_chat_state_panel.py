@@ -38,6 +38,7 @@ SOCKETS = "document.addEventListener('htmx:wsOpen', () => { window.openSockets =
 
 @pytest.fixture(autouse=True)
 def _clean_store(alice):
+    off_loop(store.clear_user, alice.pk)  # ids come back in a later session's fresh database
     yield
     off_loop(store.clear_user, alice.pk)
 

@@ -22,6 +22,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(autouse=True)
 def _clean_store(alice, bob):
+    for user in (alice, bob):  # ids come back in a later session's fresh database; entries live a day
+        store.clear_user(user.pk)
     yield
     for user in (alice, bob):
         store.clear_user(user.pk)
