@@ -22,5 +22,8 @@ urlpatterns = [
         views.revert_memory_in_chat,
         name="chat_memory_revert",
     ),
+    path("c/<int:conversation_id>/keeping/", views.chat_state_put, name="chat_state_put"),
+    path("c/<int:conversation_id>/keeping/remove/", views.chat_state_remove, name="chat_state_remove"),
+    path("c/<int:conversation_id>/keeping/clear/", views.chat_state_clear, name="chat_state_clear"),
     path("c/<int:conversation_id>/memories/<int:memory_id>/restore/", views.restore_memory, name="chat_memory_restore"),
 ]

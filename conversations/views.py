@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from memoryapp import events
 from memoryapp.engine.chat import chat, chat_end
+from memoryapp.engine.chat_state import slots, store
 from memoryapp.engine.errors import MemoryConflict
 from memoryapp.engine.learning.remember import remember_message
 from memoryapp.engine.memories.write import delete_memory, revert_memory
@@ -18,7 +23,7 @@ from memoryapp.engine.memories.write import restore_memory as restore
 from memoryapp.models import Memory, MemorySettings
 
 from . import services
-from .forms import NewChatForm, RenameForm
+from .forms import ChatStateEntryForm, NewChatForm, RenameForm
 from .models import Conversation, Message
 
 logger = logging.getLogger(__name__)
@@ -29,7 +34,8 @@ def _owned(request: HttpRequest, conversation_id: int) -> Conversation:
     return get_object_or_404(Conversation, pk=conversation_id, user=request.user)
 
 
-def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 200) -> HttpResponse:
+def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 200, **state) -> HttpResponse:
+    """The chat page; `state`: what the "Keeping in mind" panel's form that failed says (`_state_panel`)."""
     query = request.GET.get("q", "")
     prefs = MemorySettings.for_user(request.user)
     return render(
@@ -44,6 +50,7 @@ def _chat_page(request: HttpRequest, conversation: Conversation, status: int = 2
             "memory_enabled": prefs.memory_enabled,
             "unanswered": chat.unanswered_message(conversation),
             "rename_form": RenameForm(initial={"title": conversation.title}),
+            **_state_panel(request, conversation, **state),
         },
         status=status,
     )
@@ -205,3 +212,105 @@ def revert_memory_in_chat(request: HttpRequest, conversation_id: int, memory_id:
     except MemoryConflict as exc:
         return _memory_action(request, current, memory, exc.message)
     return _memory_action(request, current, memory)
+
+
+# The chat's "Keeping in mind" panel (templates/conversations/_chat_state.html): its working memory
+# (engine/chat_state/store.py), edited by hand. With htmx each form answers with the panel's body, its error
+# sentence in the form; without JavaScript it posts, and comes back to the chat, or to the chat page with the
+# error (400). Every change also redraws the panel in the chat's other tabs (memoryapp/web/consumers.py).
+
+
+def _state_panel(
+    request: HttpRequest, conversation: Conversation, error: str = "", form_for: str = "", **typed
+) -> dict:
+    """The panel's context: the entries, or that Redis is down; the form that answered (Add stays open for
+    the next one), its error and what was typed there."""
+    try:
+        entries = store.entries(request.user.pk, store.chat_session(conversation.pk))
+    except store.ChatStateUnavailable:
+        entries, unavailable = [], True
+    else:
+        unavailable = False
+    if form_for not in ("", "add") and form_for not in {entry.key for entry in entries}:
+        form_for = "list"  # an edit of an entry gone meanwhile: its error shows under the list
+    return {
+        "conversation_id": conversation.pk,
+        "state_entries": entries,
+        "state_unavailable": unavailable,
+        "state_slots": [(key, str(label)) for key, label in slots.LABELS.items()],
+        "state_error": error,
+        "state_form_for": form_for if error else "",
+        "state_adding": form_for == "add",
+        "state_typed": typed,
+    }
+
+
+def _state_answer(request: HttpRequest, conversation: Conversation, **state) -> HttpResponse:
+    if request.htmx:
+        # Always 200: htmx swaps only 2xx by default, and an error is meant to be shown in its form.
+        context = {**_state_panel(request, conversation, **state), "fragment": True}
+        return render(request, "conversations/_chat_state_body.html", context)
+    if state.get("error"):
+        return _chat_page(request, conversation, status=400, **state)
+    return redirect(reverse("conversation", args=[conversation.pk]) + "#chat-state")
+
+
+def _state_error(exc: store.ChatStateInvalid) -> str:
+    """The store's refusal as a sentence in the page's language (the store's own is for programs)."""
+    if exc.field == "key":  # the key was checked by the form: what is left is the cap on entries
+        return _("This chat keeps at most %(count)s entries: remove one first.") % {
+            "count": settings.WORKING_MEMORY_MAX_ENTRIES
+        }
+    return _("That is more than this chat can keep in mind: shorten it, or remove an entry first.")
+
+
+UNAVAILABLE = gettext_lazy("Not available right now.")  # Redis is down: the chat goes on without it
+
+
+@login_required
+@require_POST
+def chat_state_put(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Add an entry (Add) or change one (Edit): the value as typed, stored as JSON where it reads as JSON."""
+    current = _owned(request, conversation_id)
+    form = ChatStateEntryForm(request.POST)
+    typed = {"key": request.POST.get("key", ""), "value": request.POST.get("value", "")}
+    form_for = "add" if request.POST.get("form") == "add" else typed["key"].strip()
+    if not form.is_valid():
+        error = " ".join(message for messages in form.errors.values() for message in messages)
+        return _state_answer(request, current, error=error, form_for=form_for, **typed)
+    try:
+        store.put(
+            request.user.pk,
+            store.chat_session(current.pk),
+            {form.cleaned_data["key"]: form.cleaned_data["value"]},
+            by="you",
+        )
+    except store.ChatStateInvalid as exc:
+        return _state_answer(request, current, error=_state_error(exc), form_for=form_for, **typed)
+    except store.ChatStateUnavailable:
+        return _state_answer(request, current, error=str(UNAVAILABLE), form_for=form_for, **typed)
+    return _state_answer(request, current, form_for=form_for)
+
+
+@login_required
+@require_POST
+def chat_state_remove(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Remove one entry (gone already: nothing to do)."""
+    current = _owned(request, conversation_id)
+    try:
+        store.remove(request.user.pk, store.chat_session(current.pk), request.POST.get("key", ""))
+    except store.ChatStateUnavailable:
+        return _state_answer(request, current, error=str(UNAVAILABLE), form_for="list")
+    return _state_answer(request, current)
+
+
+@login_required
+@require_POST
+def chat_state_clear(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Clear all (asked first in the page): the chat keeps nothing in mind until it learns again."""
+    current = _owned(request, conversation_id)
+    try:
+        store.clear(request.user.pk, store.chat_session(current.pk))
+    except store.ChatStateUnavailable:
+        return _state_answer(request, current, error=str(UNAVAILABLE), form_for="list")
+    return _state_answer(request, current)

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
@@ -9,6 +11,7 @@ from django.utils.safestring import mark_safe
 from conversations import services
 from conversations.markdown import render_markdown
 from memoryapp.engine.chat.citations import MARKER, numbers
+from memoryapp.engine.chat_state import slots
 from memoryapp.models import Memory
 
 register = template.Library()
@@ -64,3 +67,57 @@ def command_memories(message) -> list[Memory]:
 def withheld(message) -> str:
     """What the chat tells the user it will not keep of their message (services.withheld_note); "" for none."""
     return services.withheld_note(message)
+
+
+# The chat's "Keeping in mind" panel (templates/conversations/_chat_state_list.html).
+
+
+@register.filter
+def slot_label(key: str) -> str:
+    return slots.label(key)
+
+
+@register.filter
+def is_slot(key: str) -> bool:
+    """A slot the app names (its label is translated); any other key is the user's or a program's words."""
+    return key in slots.LABELS
+
+
+_CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]$")
+
+
+def _joined(parts: list[str]) -> str:
+    """Parts in a row, with a Chinese comma after Chinese text and a Western one after any other."""
+    return "".join(part + ("，" if _CJK_END.search(part) else ", ") for part in parts[:-1]) + (
+        parts[-1] if parts else ""
+    )
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return _joined(
+            [f"{key}{'：' if _CJK_END.search(str(key)) else ': '}{_compact(item)}" for key, item in value.items()]
+        )
+    if isinstance(value, list):
+        return _joined([_compact(item) for item in value])
+    return json.dumps(value, ensure_ascii=False)  # a number, true or false
+
+
+@register.filter
+def state_value(value: Any) -> str:
+    """An entry's value as the panel shows it: a string as is, other JSON compactly ("from: Berlin, to: Rome")."""
+    return _compact(value)
+
+
+@register.filter
+def state_text(value: Any) -> str:
+    """An entry's value as its edit box holds it, so that saving it unchanged keeps it: a string as is unless
+    it would read as other JSON ("42"), then quoted; other JSON as JSON."""
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+        except ValueError:
+            return value
+    return json.dumps(value, ensure_ascii=False)

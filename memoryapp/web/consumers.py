@@ -6,8 +6,8 @@ view read (filters, search, `lang`), the chat page `conversation=<id>`, the memo
 row and renders the templates the views use, as htmx out-of-band fragments the ws extension swaps: on the
 memories page the card (replaced where shown, added at the top where the filters would list it, a
 "changed elsewhere" mark on one being edited) and the counts; on the chat the "memory updated" line of
-what this chat learnt; on the graph page one mark naming the event and the memory, on which graph.js
-fetches the graph again.
+what this chat learnt, and its "Keeping in mind" list when the chat's working memory changes (`chat_state`);
+on the graph page one mark naming the event and the memory, on which graph.js fetches the graph again.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from memoryapp.engine.chat_state import store as chat_state
 from memoryapp.engine.errors import MemoryValidationError
 from memoryapp.engine.memories import listing
 from memoryapp.events import MemoryEventType, user_group
@@ -84,6 +85,32 @@ class MemoryEventsConsumer(AsyncJsonWebsocketConsumer):
         if event["conversation"] == self.conversation_id:
             self.learnt.clear()
             self.notice = ""
+
+    async def chat_state(self, event: dict) -> None:
+        """The chat's working memory changed (engine/chat_state/store.py: this tab, another, a program or the
+        chat turn): a page showing the chat redraws its "Keeping in mind" list and count."""
+        if event["conversation"] == self.conversation_id:
+            await self.send(await database_sync_to_async(self._state_frame)())
+
+    def _state_frame(self) -> str:
+        user_id = self.scope["user"].pk
+        try:
+            entries = chat_state.entries(user_id, chat_state.chat_session(self.conversation_id))
+        except chat_state.ChatStateUnavailable:
+            entries, unavailable = [], True
+        else:
+            unavailable = False
+        context = {
+            "conversation_id": self.conversation_id,
+            "state_entries": entries,
+            "state_unavailable": unavailable,
+            "csrf_token": self.scope.get("cookies", {}).get("csrftoken", ""),
+            "oob": True,
+        }
+        with translation.override(self.language):
+            return render_to_string("conversations/_chat_state_list.html", context) + render_to_string(
+                "conversations/_chat_state_count.html", context
+            )
 
     async def _memory_event(self, event: dict) -> None:
         if self.graph_view:

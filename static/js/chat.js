@@ -13,7 +13,9 @@
   document.body.addEventListener("htmx:wsAfterMessage", scrollDown);
   // On a phone the list of chats folds to one line ("Your chats"), so the message box is in view on load.
   const phone = window.matchMedia("(max-width: 700px)");
-  const fitList = () => { document.getElementById("chat-list").open = !phone.matches; };
+  const fitList = () => {
+    for (const id of ["chat-list", "chat-state"]) document.getElementById(id).open = !phone.matches;
+  };
   fitList();
   phone.addEventListener("change", fitList);
 
@@ -28,6 +30,14 @@
     box.value = "";
     box.placeholder = fits ? hints[0] : hints[1];
   }).observe(box);
+
+  // The "Keeping in mind" list, redrawn when the chat's entries change elsewhere (memoryapp/web/consumers.py),
+  // stays as it is while one of its entries is being edited: the edit's own answer brings the list anew.
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    if (e.detail.target.id === "chat-state-list" && e.detail.target.querySelector(".state-edit[open]")) {
+      e.detail.shouldSwap = false;
+    }
+  });
 
   // An opened citation chip shows its card whole: the last reply's chips sit at the list's lower edge.
   messages.addEventListener("toggle", (e) => {  // toggle does not bubble: caught on the way down

@@ -35,6 +35,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from conversations.models import Citation, Conversation, Message, Role
 from memoryapp.api.auth import create_token
+from memoryapp.engine.chat_state import store as chat_state
 from memoryapp.engine.memories import conflicts
 from memoryapp.engine.memories.write import add_memory, delete_memory, edit_memory
 from memoryapp.lib import clients
@@ -111,6 +112,12 @@ SEED = {
         "token": "Work laptop (Firefox)",
         "program": "Keeps the spare key under the blue flowerpot",
         "chats": ("Moving plans and a bike", "Old tax question"),
+        "keeping": {
+            "destination": "Leipzig",
+            "date": "2026-10-18",
+            "budget": "about 150 EUR for the entry fee and the train",
+            "weekly runs": {"easy": 3, "long": 1},
+        },
     },
     "zh-hans": {
         "title": "为十月的莱比锡半程马拉松制定训练计划",
@@ -131,6 +138,12 @@ SEED = {
         "token": "工作用的笔记本电脑（Firefox）",
         "program": "备用钥匙放在蓝色花盆下面",
         "chats": ("搬家以后的周末安排", "以前的报税问题"),
+        "keeping": {
+            "destination": "莱比锡",
+            "date": "2026年10月18日",
+            "budget": "报名费和火车票大约一千二百元",
+            "每周跑步": {"轻松跑": 3, "长距离": 1},
+        },
     },
 }
 
@@ -306,6 +319,7 @@ def _seed(alice, language: str) -> dict[str, object]:
     answer = Message.objects.create(conversation=chat, role=Role.ASSISTANT, content=text["answer"])
     for rank, memory in enumerate([memories[0], edited], start=1):
         Citation.objects.create(message=answer, memory=memory, score=0.9 - rank / 10, rank=rank)
+    chat_state.put(alice.pk, chat_state.chat_session(chat.pk), text["keeping"], by="chat")  # "Keeping in mind"
     suggestion = MemorySuggestion.objects.create(
         user=alice, conversation=chat, content=text["suggestion"], kind="fact", importance=0.5, confidence=0.8
     )
@@ -417,12 +431,22 @@ def upload_what_is_not_an_export(page: Page) -> None:
     page.locator("#history-upload-status[role=alert]").wait_for()
 
 
+def open_what_the_chat_keeps_in_mind(page: Page) -> None:
+    """The chat's "Keeping in mind" panel whole (folded on a phone), with its Add form and an entry's Edit open."""
+    page.locator("#chat-state .state-entry").first.wait_for(state="attached")
+    page.evaluate(
+        "for (const box of document.querySelectorAll('#chat-state, #chat-state .state-add, #chat-state .state-edit'))"
+        " box.open = true"
+    )
+
+
 AFTER_FORMS = {
+    "conversation": [("keeping in mind", open_what_the_chat_keeps_in_mind)],
     "memories": [
         ("import-report", import_a_bad_file),
         ("paste-preview", preview_pasted_memories),
         ("history-upload-status", upload_what_is_not_an_export),
-    ]
+    ],
 }
 
 
@@ -545,3 +569,4 @@ def test_it_sweeps_every_page_clean(browser: Browser, offline_server, alice, lan
     finally:
         visitor.close()
         signed_in.close()
+        off_loop(chat_state.clear_user, alice.pk)

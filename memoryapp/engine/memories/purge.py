@@ -27,6 +27,7 @@ from memoryapp.models import Actor, EventAction, Memory, MemoryEvent, MemoryStat
 from memoryapp.pipeline.models import ExtractionRun, FailedTask, HistoryImport, ImportJob, LearnJob, MemorySuggestion
 
 from .. import jobs
+from ..chat_state.ending import forget_user
 from ..errors import MemoryNotFound
 from ..text import content_key, quoted
 from .signals import all_memories_purged
@@ -86,6 +87,7 @@ def purge_all(user: AbstractBaseUser | int, *, actor: str = Actor.USER) -> int:
         # An export brought in: its preview names the conversations, its file holds them.
         HistoryImport.objects.filter(user_id=user_id).delete()
         transaction.on_commit(lambda: uploads.remove_user(user_id))
+        forget_user(user_id)  # what the chats and programs keep in mind for the task at hand
         _purge_rows(user_id, rows, actor, graph_each=False)
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
     return len(rows)
@@ -133,6 +135,7 @@ def delete_account(user: AbstractBaseUser) -> None:
         user.delete()  # memories, events, chats, runs, suggestions, tokens, settings: ON DELETE CASCADE
         transaction.on_commit(lambda: all_memories_purged.send_robust(sender=Memory, user_id=user_id))
         transaction.on_commit(lambda: uploads.remove_user(user_id))
+        forget_user(user_id)
     logger.info("account %s deleted with all its data", user_id)
 
 
