@@ -40,9 +40,7 @@ class ChatStateEntryForm(forms.Form):
             return store.check_key(self.cleaned_data["key"])
         except store.ChatStateInvalid:
             raise forms.ValidationError(
-                _(
-                    "A name of up to %(count)s letters, digits or spaces (and . : / - _), starting with a letter or digit."
-                )
+                _("A name of up to %(count)s characters, without / or control characters.")
                 % {"count": store.MAX_KEY_CHARS}
             ) from None
 

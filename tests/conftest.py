@@ -64,6 +64,22 @@ def fresh_llm_script(request):
         request.getfixturevalue("session_llm_server").forget_script()
 
 
+@pytest.fixture(autouse=True)
+def no_working_memory_left(request):
+    """Working memory lives in Redis, which outlives the database's flush: a chat of an earlier test, its
+    ids reused, must not hand its entries to the next (tests that never touch the database skip this)."""
+    if "_django_db_marker" in request.fixturenames and request.node.get_closest_marker("django_db"):
+        from memoryapp.engine.chat_state import store
+
+        try:
+            client = store._redis()
+            for name in client.scan_iter(match="short:work:*", count=1000):
+                client.delete(name)
+        except Exception:  # a test of the Redis-down path left it stopped: nothing to leak
+            pass
+    yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def embedded_servers():
     """The suite's own embedded Postgres and Redis under MEMORYAPP_VAR_DIR, started before any test

@@ -26,6 +26,9 @@ from django.utils.translation import gettext as _
 from conversations.models import MAX_MESSAGE_CHARS, Citation, Conversation, Message, Role
 from memoryapp.models import MemorySettings
 
+from ..chat_state import rules, trailer
+from ..chat_state import store as chat_state
+from ..chat_state.store import Entry
 from ..learned import relevance
 from ..learned.model import usable
 from ..learning.extraction import EnqueueExtraction, on_user_turn
@@ -77,6 +80,12 @@ class Turn:
     # used (citations.py). False: the offline choice, every one of them cited.
     numbered: bool = False
     memory_tokens: int = 0  # what the memories block cost in the prompt (engine/text.py count_tokens)
+    # The chat's working memory (engine/chat_state): False while Redis is down (the turn goes on without it);
+    # `keeps_state`: the reply ends with a trailer line that updates it (a model's turn), cut before it is
+    # shown; `trailer` holds what the stream cut.
+    state_available: bool = True
+    keeps_state: bool = False
+    trailer: str = ""
 
 
 def uses_memory(conversation: Conversation, prefs: MemorySettings | None = None) -> bool:
@@ -144,6 +153,7 @@ def start_turn(
         )
 
     history = _recent_history(conversation, user_message)
+    state, state_available = _chat_state(conversation, text, llm, now)
     recalled: list[RecalledMemory] = []
     recall_ms = 0.0
     in_full = RECALL_CHAT.limit  # a model's list: how many come whole before the one-liners (offer.py)
@@ -181,6 +191,8 @@ def start_turn(
         earlier=conversation.summary,
         numbered=for_model,
         memory_on=memory_used,
+        state=state,
+        keeps_state=llm is not None and state_available,
     )
     if not for_model:  # a model's turn counts only what its reply used, in finish_turn
         access.note_access([item.memory.pk for item in recalled[: len(fitted)]], conversation_id=conversation.pk)
@@ -195,7 +207,33 @@ def start_turn(
         llm=llm,
         numbered=for_model,
         memory_tokens=count_tokens(memories_block(fitted, for_model)) if fitted else 0,
+        state_available=state_available,
+        keeps_state=llm is not None and state_available,
     )
+
+
+def _chat_state(
+    conversation: Conversation, text: str | None, llm: LLMProvider | None, now: datetime | None
+) -> tuple[list[Entry], bool]:
+    """The chat's working memory for this turn's prompt, and whether it could be read. Without a model, a new
+    message's task details are kept first by the rules (chat_state/rules.py), so this turn's prompt has them;
+    with one, the reply keeps them (finish_turn). Redis down: none, and the turn goes on."""
+    session = chat_state.chat_session(conversation.pk)
+    try:
+        entries = chat_state.entries(conversation.user_id, session)
+        if llm is None and text is not None:
+            kept = {entry.key: entry.value for entry in entries}
+            changes = rules.task_entries(text, now=now or timezone.now(), kept=kept)
+            changes = {key: value for key, value in changes.items() if kept.get(key) != value}
+            if changes:
+                entries = chat_state.put(conversation.user_id, session, changes, by="chat")
+    except chat_state.ChatStateUnavailable:
+        logger.warning("working memory unavailable for conversation %s", conversation.pk)
+        return [], False
+    except chat_state.ChatStateInvalid as exc:  # the rules' own value too large: keep what was there
+        logger.warning("working memory not updated for conversation %s: %s", conversation.pk, exc.message)
+        return entries, True
+    return entries, True
 
 
 def _beside_rivals(user_id: int, recalled: list[RecalledMemory]) -> list[RecalledMemory]:
@@ -387,7 +425,22 @@ def stream_reply(turn: Turn) -> Iterator[str]:
     on failure."""
     if turn.answer is not None:
         return iter(re.findall(r".*\n|.+", turn.answer.text))
-    return replies.stream_reply(turn.prompt, turn.llm)
+    deltas = replies.stream_reply(turn.prompt, turn.llm)
+    return _without_trailer(turn, deltas) if turn.keeps_state else deltas
+
+
+def _without_trailer(turn: Turn, deltas: Iterator[str]) -> Iterator[str]:
+    """The deltas the user sees: the working-memory line at the reply's end is held back (kept on the turn
+    for finish_turn)."""
+    cut = trailer.TrailerStream()
+    for delta in deltas:
+        shown = cut.feed(delta)
+        if shown:
+            yield shown
+        turn.trailer = cut.held
+    rest = cut.close()
+    if rest:
+        yield rest
 
 
 def reply(turn: Turn) -> str:
@@ -399,7 +452,10 @@ def reply(turn: Turn) -> str:
 def finish_turn(turn: Turn, text: str) -> Message | None:
     """Save the assistant's reply with the memories it was given, each marked used or only offered; nothing
     is saved for an empty reply. A model's reply used what it marked (citations.py; an invented number is
-    dropped from it); an offline reply lists every memory it was given, so it used them all."""
+    dropped from it); an offline reply lists every memory it was given, so it used them all. A reply that
+    keeps the chat's working memory has its trailer line cut and applied first."""
+    if turn.keeps_state:
+        text = _keep_state(turn, text + turn.trailer)
     if turn.numbered:
         text = citations.without_invented(text, len(turn.recalled))
     if not text.strip():
@@ -431,6 +487,18 @@ def finish_turn(turn: Turn, text: str) -> Message | None:
     if used:  # what keeps mattering is what replies use, not the wider set a model was offered
         access.note_access([turn.recalled[n - 1].memory.pk for n in sorted(used)], conversation_id=turn.conversation.pk)
     return message
+
+
+def _keep_state(turn: Turn, text: str) -> str:
+    """The reply without its working-memory line; what the line held is written (a failure is logged: the
+    reply stands)."""
+    text, changes = trailer.split(text)
+    if changes:
+        try:
+            chat_state.put(turn.conversation.user_id, chat_state.chat_session(turn.conversation.pk), changes, by="chat")
+        except (chat_state.ChatStateUnavailable, chat_state.ChatStateInvalid) as exc:
+            logger.warning("working memory not updated from the reply in %s: %s", turn.conversation.pk, exc.message)
+    return text
 
 
 def chat_turn(

@@ -28,6 +28,7 @@ from memoryapp.pipeline.models import ExtractionRun
 
 from .. import jobs
 from ..learning.extraction import WINDOW
+from . import state_offer
 
 
 def _open_chats(user_id: int | None = None):
@@ -117,8 +118,9 @@ def end_idle_chats() -> int:
 
 
 def finish_chat(conversation_id: int) -> int:
-    """What an ended chat still owes (the FINISH_CHAT job): queue extraction of its unextracted tail and
-    consolidation of its last episode; returns the number of windows queued. Both jobs are idempotent on
+    """What an ended chat still owes (the FINISH_CHAT job): queue extraction of its unextracted tail,
+    consolidation of its last episode, and the learning of what its working memory says of the user
+    (state_offer.py); returns the number of windows queued. Both jobs are idempotent on
     their windows, so finishing twice adds nothing."""
     conversation = Conversation.objects.filter(pk=conversation_id, temporary=False).first()
     if conversation is None:
@@ -129,6 +131,7 @@ def finish_chat(conversation_id: int) -> int:
     for ids in windows:
         jobs.enqueue(jobs.Job.EXTRACT, conversation_id, ids)
     jobs.enqueue(jobs.Job.CONSOLIDATE, conversation_id)
+    state_offer.offer(conversation.user, conversation_id)  # what its working memory says of the user
     return len(windows)
 
 

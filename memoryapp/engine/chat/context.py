@@ -1,26 +1,32 @@
 """Building the model's input for a chat turn (DESIGN flow 1).
 
-Budget split of the context window: system 15%, long-term memories 15%, recent messages 50%,
-the reply 20%. Memories and the summary of earlier turns go inside blocks (llm/delimiters.py) as
-quotation, never as instructions.
+Budget split of the context window: system 10%, the chat's working memory 5% (engine/chat_state), long-term
+memories 15%, recent messages 50%, the reply 20%. Memories, working memory and the summary of earlier turns
+go inside blocks (llm/delimiters.py) as quotation, never as instructions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..chat_state.prompt import state_block
+from ..chat_state.store import Entry
+from ..chat_state.trailer import INSTRUCTION as TRAILER_INSTRUCTION
 from ..llm.defaults import MEMORY_OFF_LINE
 from ..llm.delimiters import format_earlier_block, format_memories_block, format_numbered_memories_block, quoted
 from ..text import count_tokens
 
-SYSTEM_SHARE, MEMORY_SHARE, HISTORY_SHARE, REPLY_SHARE = 0.15, 0.15, 0.50, 0.20
+SYSTEM_SHARE, STATE_SHARE, MEMORY_SHARE, HISTORY_SHARE, REPLY_SHARE = 0.10, 0.05, 0.15, 0.50, 0.20
 CUT_MARK = "\n[… {count} characters left out …]\n"
 
 SYSTEM_PROMPT = (
     "You are a helpful assistant with long-term memory of this user. "
     "Answer in the language of the user's last message. "
     "The memories block lists things remembered about the user; the earlier_in_this_chat block, "
-    "when present, summarises the start of this chat. " + quoted("memories", "earlier_in_this_chat") + " "
+    "when present, summarises the start of this chat; the keeping_in_mind block, when present, holds the "
+    "details of the task in progress in this chat as settled so far. "
+    + quoted("memories", "earlier_in_this_chat", "keeping_in_mind")
+    + " "
     'Use a memory only when it is relevant, and say so briefly when you do ("based on your preference for ...").'
 )
 
@@ -43,6 +49,7 @@ class Budget:
     memories: int
     history: int
     reply: int
+    state: int
 
     @classmethod
     def for_window(cls, window_tokens: int) -> Budget:
@@ -51,6 +58,7 @@ class Budget:
             int(window_tokens * MEMORY_SHARE),
             int(window_tokens * HISTORY_SHARE),
             int(window_tokens * REPLY_SHARE),
+            int(window_tokens * STATE_SHARE),
         )
 
 
@@ -113,17 +121,26 @@ def build_messages(
     earlier: str = "",
     numbered: bool = False,
     memory_on: bool = True,
+    state: list[Entry] | None = None,
+    keeps_state: bool = False,
 ) -> list[dict]:
     """System prompt (+ memories block, + the summary of the chat's turns that no longer fit) followed by
     the recent history that fits, ending with the user turn. The summary is paid from the history budget.
     `numbered`: the memories are numbered for a model to mark what it used (CITE_INSTRUCTION); `memory_on`
-    False: the chat neither uses nor keeps memories, and the prompt says so (MEMORY_OFF)."""
+    False: the chat neither uses nor keeps memories, and the prompt says so (MEMORY_OFF). `state`: the chat's
+    working memory, carried in its own budget part; `keeps_state`: the reply is asked to keep it up to date
+    (a model's trailer line, engine/chat_state/trailer.py)."""
     budget = Budget.for_window(window_tokens)
     system = system_prompt if memory_on else f"{system_prompt} {MEMORY_OFF_LINE}"
+    if keeps_state:  # instructions first, then the blocks of quoted text
+        system = f"{system} {TRAILER_INSTRUCTION}"
     fitted = fit_memories(memories, budget.memories)
     if fitted:
         cite = f" {CITE_INSTRUCTION}" if numbered else ""
         system = f"{system}{cite}\n\n{memories_block(fitted, numbered)}"
+    kept = state_block(state or [], budget.state)
+    if kept:
+        system = f"{system}\n\n{kept}"
     history_budget = budget.history
     if earlier:
         block = format_earlier_block(earlier)

@@ -11,10 +11,14 @@ from memoryapp.lib.scripts import HAN_RANGES
 
 # Places ------------------------------------------------------------------------------------------
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# A month is not a place, written whole or short ("make it December 30", "Dec 30"), nor a weekday.
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December|"
+    "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NOT_PLACE_EN = re.compile(
-    rf"^(?:I|{'|'.join(m.title() for m in _MONTHS)}|{'|'.join(d.title() for d in _WEEKDAYS)}|Today|Tomorrow|Tonight)\b"
+    rf"^(?:I|{_MONTHS}|{'|'.join(d.title() for d in _WEEKDAYS)}|Today|Tomorrow|Tonight)\b\.?(?:\s|$)"
 )
 PLACE_EN = rf"[A-Z][\w'.-]*(?:\s+(?:[A-Z][\w'-]*|de|del|of))*(?<!\s(?:de|of))|[{HAN_RANGES}]{{2,8}}"
 _LOWER_STOP = {"the", "a", "an", "my", "our", "your", "see", "visit", "get", "be", "work", "school", "bed", "it", "me"}
@@ -65,7 +69,7 @@ def places(text: str) -> dict[str, str]:
 
 
 def _put_place(found: dict[str, str], key: str, value: str, replace: bool = False) -> None:
-    value = value.strip()
+    value = value.strip().rstrip(".")  # the sentence's full stop, not part of "Beijing" (a "St." keeps its own)
     if key in found and not replace or _NOT_PLACE_EN.match(value) or _NOT_PLACE_ZH.match(value):
         return
     if value.islower() and value in _LOWER_STOP or key == "destination" and found.get("origin") == value:

@@ -21,7 +21,11 @@ from memoryapp.engine.errors import EngineError
 from memoryapp.events import publish_chat_state
 
 MAX_KEY_CHARS = 64
-KEY_PATTERN = re.compile(r"^[\w][\w .:/-]*$")  # letters of any script, digits, and a few separators
+# 1 to 64 characters of any script, no "/" (a path segment) nor control character, no space at either end.
+# Written so Python and JSON Schema (the API's path parameter) read it alike: one rule for both.
+KEY_RULE = r"^[^\s/\x00-\x1f\x7f](?:[^/\x00-\x1f\x7f]{0,62}[^\s/\x00-\x1f\x7f])?$"
+KEY_PATTERN = re.compile(KEY_RULE)
+KEY_HELP = f"key: 1 to {MAX_KEY_CHARS} characters, without / or control characters, not starting or ending with a space"
 SESSION_PATTERN = re.compile(r"^[\w.:-]{1,100}$")
 
 
@@ -83,10 +87,15 @@ def entries(user_id: int, session: str) -> list[Entry]:
     return sorted((entry for entry in found if entry is not None), key=lambda entry: entry.at)
 
 
-def _entry(key: bytes, data: bytes) -> Entry | None:
+def _entry(key: bytes | str, data: bytes | str) -> Entry | None:
     try:
         stored = json.loads(data)
-        return Entry(key.decode(), stored["value"], stored.get("by", ""), datetime.fromisoformat(stored["at"]))
+        return Entry(
+            key.decode() if isinstance(key, bytes) else key,
+            stored["value"],
+            stored.get("by", ""),
+            datetime.fromisoformat(stored["at"]),
+        )
     except (ValueError, KeyError, TypeError):  # written by something else: not ours to show
         return None
 
@@ -96,11 +105,8 @@ def get(user_id: int, session: str, key: str) -> Entry | None:
 
 
 def check_key(key: str) -> str:
-    key = key.strip()
-    if not key or len(key) > MAX_KEY_CHARS or not KEY_PATTERN.match(key):
-        raise ChatStateInvalid(
-            f"key: 1 to {MAX_KEY_CHARS} letters, digits, spaces or . : / - _, starting with a letter or digit", "key"
-        )
+    if not KEY_PATTERN.match(key):
+        raise ChatStateInvalid(KEY_HELP, "key")
     return key
 
 
@@ -140,7 +146,8 @@ def put(user_id: int, session: str, changes: dict[str, Any], *, by: str) -> list
         if removed:
             pipe.hdel(name, *removed)
         if encoded:
-            pipe.hset(name, mapping=encoded)
+            for key, data in encoded.items():
+                pipe.hset(name, key, data)
             pipe.hexpire(name, ttl, *encoded)
         pipe.execute()
     except redis.RedisError as exc:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 MAX_TURN_CHARS = 4000  # one pasted log must not crowd out the rest of the window
 
 # Every block a prompt carries untrusted text in: one list, so each block escapes the tags of all of them.
-BLOCKS = ("conversation", "memories", "candidates", "earlier", "earlier_in_this_chat")
+BLOCKS = ("conversation", "memories", "candidates", "earlier", "earlier_in_this_chat", "keeping_in_mind")
 
 # A tag of any block however it is written ("</Memories >", "< / memories>", "<earlier_in_this_chat x>"):
 # a model reads all of them as the tag. `(?!\w)` keeps "earlier" from matching inside a longer name.

@@ -5,7 +5,7 @@ from memoryapp.engine.chat import context
 
 def test_it_splits_the_window_as_designed():
     budget = context.Budget.for_window(10000)
-    assert (budget.system, budget.memories, budget.history, budget.reply) == (1500, 1500, 5000, 2000)
+    assert (budget.system, budget.state, budget.memories, budget.history, budget.reply) == (1000, 500, 1500, 5000, 2000)
 
 
 def test_it_keeps_memories_as_delimited_data_in_the_system_prompt():
