@@ -11,17 +11,20 @@ idle sweep does (engine/chat/chat_end.py).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
+from ninja import Path as PathParam
 from ninja.errors import HttpError
-from pydantic import ConfigDict
+from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
 from memoryapp.api.schemas import errors
 from memoryapp.engine.chat import chat, chat_end
+from memoryapp.engine.chat_state import store
 from memoryapp.engine.memories.validation import Text
+from memoryapp.lib import clients
 from memoryapp.providers.llm import ProviderError
 
 from . import services
@@ -221,3 +224,105 @@ def _answer(conversation: Conversation, text: str | None):
             "not_kept": (services.withheld_note(turn.user_message) if turn.memory_used else "") or None,
         },
     )
+
+
+# -- a chat's working memory (engine/chat_state): the task in progress, kept beside the chat -----------------
+
+
+class StateEntryOut(Schema):
+    key: str
+    value: Any  # any JSON value
+    by: str  # who wrote it last: "you" (the page), "chat" (the chat itself), a program ("app:<id>", "token:<id>")
+    updated_at: datetime  # it expires WORKING_MEMORY_TTL_HOURS after this
+
+
+class StateOut(Schema):
+    entries: list[StateEntryOut]
+
+
+class StateValueIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    value: Any = Field(..., description="any JSON value; null removes the entry")
+
+
+def _state_key(key: str) -> str:
+    if not store.KEY_PATTERN.match(key):
+        raise ValueError(store.KEY_HELP)  # the rule in words; the schema states it as a pattern
+    return key
+
+
+StateKey = Annotated[
+    str,
+    AfterValidator(_state_key),
+    WithJsonSchema(
+        {"type": "string", "pattern": store.KEY_RULE, "description": "1 to 64 characters, no / or control character"}
+    ),
+    PathParam(),
+]
+
+
+def _session(request: HttpRequest, conversation_id: int) -> str:
+    return store.chat_session(_owned(request, conversation_id).pk)
+
+
+def _writer() -> str:
+    """Who a write through the API is from: the program (its client key), or the user on the page."""
+    return clients.current_client() or "you"
+
+
+@router.get(
+    "/{int:conversation_id}/working-memory",
+    response={200: StateOut, **errors(404, 503)},
+    summary="The chat's working memory: every entry with its key, newest write last",
+)
+def get_working_memory(request: HttpRequest, conversation_id: int):
+    return {
+        "entries": [entry.as_dict() for entry in store.entries(request.auth.pk, _session(request, conversation_id))]
+    }
+
+
+@router.get(
+    "/{int:conversation_id}/working-memory/{key}",
+    response={200: StateEntryOut, **errors(404, 422, 503)},
+    summary="One entry of the chat's working memory",
+)
+def get_working_memory_entry(request: HttpRequest, conversation_id: int, key: StateKey):
+    entry = store.get(request.auth.pk, _session(request, conversation_id), store.check_key(key))
+    if entry is None:
+        raise HttpError(404, f"no entry named {key!r} in this chat's working memory")
+    return entry.as_dict()
+
+
+@router.put(
+    "/{int:conversation_id}/working-memory/{key}",
+    response={200: StateEntryOut, 204: None, **errors(403, 404, 413, 422, 429, 503)},
+    summary="Set one entry (any JSON value; null removes it); it expires WORKING_MEMORY_TTL_HOURS after",
+)
+def put_working_memory_entry(request: HttpRequest, conversation_id: int, key: StateKey, payload: StateValueIn):
+    session = _session(request, conversation_id)
+    key = store.check_key(key)
+    written = store.put(request.auth.pk, session, {key: payload.value}, by=_writer())
+    entry = next((entry for entry in written if entry.key == key), None)
+    return Status(204, None) if entry is None else entry.as_dict()
+
+
+@router.delete(
+    "/{int:conversation_id}/working-memory/{key}",
+    response={204: None, **errors(403, 404, 422, 429, 503)},
+    summary="Remove one entry",
+)
+def delete_working_memory_entry(request: HttpRequest, conversation_id: int, key: StateKey):
+    if not store.remove(request.auth.pk, _session(request, conversation_id), store.check_key(key)):
+        raise HttpError(404, f"no entry named {key!r} in this chat's working memory")
+    return Status(204, None)
+
+
+@router.delete(
+    "/{int:conversation_id}/working-memory",
+    response={204: None, **errors(403, 404, 429, 503)},
+    summary="Clear the chat's working memory",
+)
+def clear_working_memory(request: HttpRequest, conversation_id: int):
+    store.clear(request.auth.pk, _session(request, conversation_id))
+    return Status(204, None)

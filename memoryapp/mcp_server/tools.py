@@ -11,6 +11,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from conversations.models import Conversation
 from memoryapp.api.schemas import (
     ConflictOut,
     DateTimeIn,
@@ -24,11 +25,14 @@ from memoryapp.api.schemas import (
     Source,
     StatusName,
 )
+from memoryapp.engine.chat_state import store
+from memoryapp.engine.errors import MemoryNotFound
 from memoryapp.engine.learning import turns
 from memoryapp.engine.memories import conflicts, imports, listing, purge, transfer, write
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall import access
 from memoryapp.engine.recall.recipes import SearchMethod
+from memoryapp.lib import clients
 from memoryapp.models import Actor, Lifecycle
 from memoryapp.providers.llm import ProviderError
 
@@ -325,6 +329,73 @@ async def resolve_conflict(ctx: Context, conflict_id: int, answer: Literal["repl
         return _conflict_out(
             conflicts.resolve(conflicts.get_question(user, conflict_id), payload.answer, actor=Actor.API)
         )
+
+    return await run(ctx, work, write=True)
+
+
+# -- a chat's working memory (engine/chat_state): the task in progress, beside a chat or a program's session ----
+
+ConversationId = Annotated[
+    int | None, Field(description="a chat of the user's (its id in /api/conversations); or give session_id")
+]
+SessionId = Annotated[
+    str | None,
+    Field(description="a name of your own for this session's state (letters, digits, . : -), when it is no chat"),
+]
+
+
+def _state_session(user, conversation_id: int | None, session_id: str | None) -> str:
+    """The session named by exactly one of the two; another user's chat is missing, as over REST."""
+    if (conversation_id is None) == (session_id is None):
+        raise store.ChatStateInvalid(
+            "give either conversation_id (a chat) or session_id (a name of your own), not both", "conversation_id"
+        )
+    if session_id is not None:
+        return store.program_session(session_id)
+    if not Conversation.objects.filter(pk=conversation_id, user=user).exists():
+        raise MemoryNotFound(f"conversation {conversation_id} not found")
+    return store.chat_session(conversation_id)  # type: ignore[arg-type]  # not None: checked above
+
+
+@server.tool(
+    description="The working memory of a chat or of your own session: the task in progress and its details "
+    "(destination, dates, budget…), each entry with its key. Entries expire a day after they were last set."
+)
+async def get_working_memory(
+    ctx: Context, conversation_id: ConversationId = None, session_id: SessionId = None
+) -> dict[str, Any]:
+    def work(user) -> dict:
+        session = _state_session(user, conversation_id, session_id)
+        return {"entries": [entry.as_dict() for entry in store.entries(user.pk, session)]}
+
+    return await run(ctx, work)
+
+
+@server.tool(
+    description="Set one entry of a chat's or session's working memory: a short key (task, destination, "
+    "dates, budget…) and any JSON value; null removes it. For the task at hand only: what should outlast "
+    "the session belongs in add_memory."
+)
+async def set_working_memory(
+    ctx: Context, key: str, value: Any, conversation_id: ConversationId = None, session_id: SessionId = None
+) -> dict[str, Any]:
+    def work(user) -> dict:
+        session = _state_session(user, conversation_id, session_id)
+        written = store.put(user.pk, session, {key: value}, by=clients.current_client() or "you")
+        return {"entries": [entry.as_dict() for entry in written]}
+
+    return await run(ctx, work, write=True)
+
+
+@server.tool(description="Remove one entry (key) of a chat's or session's working memory, or all of them (no key).")
+async def clear_working_memory(
+    ctx: Context, key: str | None = None, conversation_id: ConversationId = None, session_id: SessionId = None
+) -> dict[str, Any]:
+    def work(user) -> dict:
+        session = _state_session(user, conversation_id, session_id)
+        if key is None:
+            return {"removed": store.clear(user.pk, session)}
+        return {"removed": int(store.remove(user.pk, session, store.check_key(key)))}
 
     return await run(ctx, work, write=True)
 

@@ -57,6 +57,8 @@ def test_no_argument_crashes_a_tool_or_reaches_another_user(app_server, alice, b
                 "messages": [{"role": "user", "content": "bob's note"}],
                 "conflict_id": question.pk,
                 "answer": "replace",
+                "key": "destination",
+                "value": "bob's value",
             }
             base = {name: valid[name] for name in tool.input_schema.get("required", [])}
             for name in [*parameters, "unexpected"]:

@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 from conversations.models import Conversation, Message
+from memoryapp.engine.chat_state import store as chat_state
 from memoryapp.engine.history import importing
 from memoryapp.engine.memories import conflicts, write
 from memoryapp.engine.recall.access import flush_access
@@ -38,6 +39,7 @@ from .flow import App, signed_in
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 SECRET = "Quokkaberry"  # in every text of alice's; in no answer bob gets
+WORKING_KEY = "destination"
 CHATGPT_EXPORT = Path(__file__).parents[2] / "unit" / "engine" / "history_exports" / "chatgpt_conversations.json"
 
 
@@ -50,15 +52,16 @@ class Alices:
     import_job: int
     learn_job: int
 
-    def ids(self, segment: str, parameter: str, path: str) -> list[int]:
+    def ids(self, segment: str, parameter: str, path: str) -> list[int | str]:
         """Alice's ids for `{parameter}` where it follows `segment/` in `path`."""
-        known = {
+        known: dict[tuple[str, str], list[int | str]] = {
             ("memories", "memory_id"): self.memories,
             ("conversations", "conversation_id"): [self.conversation],
             ("history", "history_id"): [self.history],
             ("conflicts", "question_id"): [self.question],
             ("import", "job_id"): [self.import_job],
             ("extract", "job_id"): [self.learn_job],
+            ("working-memory", "key"): [WORKING_KEY],  # an entry of her chat's working memory
         }
         if (segment, parameter) not in known:
             pytest.fail(f"{path}: no id of alice's for {segment}/{{{parameter}}}; add one to Alices.ids")
@@ -79,6 +82,7 @@ def alices(alice) -> Alices:
     assert question is not None
     conversation = Conversation.objects.create(user=alice, title=f"{SECRET} trip planning")
     Message.objects.create(conversation=conversation, role="user", content=f"{SECRET}: book the Oslo ferry")
+    chat_state.put(alice.pk, chat_state.chat_session(conversation.pk), {WORKING_KEY: f"{SECRET} Oslo"}, by="you")
     history = HistoryImport.objects.create(
         user=alice,
         format="chatgpt",
@@ -128,6 +132,11 @@ def snapshot(user, *, reads: bool = True) -> dict:
         "history": sorted(HistoryImport.objects.filter(user=user).values_list("pk", "status", "done", "selected")),
         "imports": sorted(ImportJob.objects.filter(user=user).values_list("pk", "status", "done")),
         "learning": sorted(LearnJob.objects.filter(user=user).values_list("pk", "status", "done")),
+        "working memory": sorted(
+            (pk, entry.key, entry.value)
+            for pk in Conversation.objects.filter(user=user).values_list("pk", flat=True)
+            for entry in chat_state.entries(user.pk, chat_state.chat_session(pk))
+        ),
     }
 
 
@@ -157,6 +166,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "ResolveIn": {"answer": "replace"},
     "ConversationIn": {"title": "Bob's chat"},
     "RenameIn": {"title": "Bob was here"},
+    "StateValueIn": {"value": "Bob's destination"},
     "MessageIn": {"content": "What do you remember?"},
 }
 MULTIPART: dict[str, dict[str, Any]] = {  # by the form's field names: multipart bodies have no schema name
@@ -292,11 +302,13 @@ ARGUMENTS: dict[str, Any] = {
     "messages": [{"role": "user", "content": "I am Bob and I grow ferns"}],
     "answer": "replace",
     "confirm": True,  # purge_memory refuses before the lookup without it
+    "key": WORKING_KEY,
+    "value": "Bob's destination",
 }
 
 
 def mcp_ids(alices: Alices) -> dict[str, list[int]]:
-    return {"memory_id": alices.memories, "conflict_id": [alices.question]}
+    return {"memory_id": alices.memories, "conflict_id": [alices.question], "conversation_id": [alices.conversation]}
 
 
 def tool_calls(tool, alices: Alices) -> Iterator[tuple[dict, bool]]:
