@@ -81,11 +81,17 @@ def test_with_redis_down_the_turn_goes_on_without_it(alice, llm_server, scripted
     import redis
 
     conversation = Conversation.objects.create(user=alice, title="down")
+    store.put(alice.pk, store.chat_session(conversation.pk), {"destination": "Oslo"}, by="chat")
     monkeypatch.setattr(store, "_client", redis.Redis(port=1, socket_timeout=0.2, socket_connect_timeout=0.2))
     llm_server.script(None, "Sure.")
-    turn, reply = chat.chat_turn(conversation, "Plan a trip to Oslo for me.", llm=scripted_llm)
+    turn, reply = chat.chat_turn(conversation, "Plan the days for me.", llm=scripted_llm)
     assert reply.content == "Sure." and not turn.state_available
     assert "<keep>" not in llm_server.chat_requests()[-1]["messages"][0]["content"]  # not asked while it cannot keep
+
+    monkeypatch.undo()  # Redis is back: what was kept is there, and the next turn carries it
+    llm_server.script(None, "Oslo it is.")
+    turn, _reply = chat.chat_turn(conversation, "Where were we going?", llm=scripted_llm)
+    assert turn.state_available and "destination: Oslo" in llm_server.chat_requests()[-1]["messages"][0]["content"]
 
 
 @pytest.mark.parametrize("auto_learn", [True, False])
