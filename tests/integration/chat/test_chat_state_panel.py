@@ -192,7 +192,10 @@ def test_it_says_when_the_chat_keeps_no_more(alice_client, alice, chat):
 
 def test_the_refusals_read_in_chinese(alice_client, chat):
     fragment = alice_client.post(
-        f"/c/{chat.pk}/keeping/", {"form": "add", "key": "from/to", "value": "x"}, HTTP_ACCEPT_LANGUAGE="zh-hans", **HTMX
+        f"/c/{chat.pk}/keeping/",
+        {"form": "add", "key": "from/to", "value": "x"},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+        **HTMX,
     ).content.decode()
     assert "不能含有 / 或控制字符" in fragment
 
