@@ -239,3 +239,18 @@ def test_read_records_go_after_the_retention_and_with_the_memory(api, token, ali
 
     assert api.post(f"/api/memories/{purged.pk}/purge").status_code == 200
     assert not MemoryEvent.objects.filter(memory_ref=purged.pk).exclude(action=EventAction.PURGED).exists()
+
+
+def test_a_chat_turn_through_the_api_records_the_token_on_what_it_used(api, token, alice):
+    memory = write.add_memory(alice, "My daughter Emma is allergic to peanuts").memory
+    _flushed()
+    chat = api.post("/api/conversations", {"title": "Birthday cake ideas"}, "application/json").json()
+    answer = api.post(
+        f"/api/conversations/{chat['id']}/messages",
+        {"content": "Which cake can I bake for my daughter's party?"},
+        "application/json",
+    )
+    assert answer.status_code == 201 and memory.pk in answer.json()["reply"]["used"]
+    _flushed()
+    (read,) = _reads(memory)
+    assert (read.client, read.after["uses"], read.after["conversations"]) == (_key(token), 1, [chat["id"]])
