@@ -24,7 +24,6 @@ from memoryapp.api.schemas import errors
 from memoryapp.engine.chat import chat, chat_end
 from memoryapp.engine.chat_state import store
 from memoryapp.engine.memories.validation import Text
-from memoryapp.lib import clients
 from memoryapp.providers.llm import ProviderError
 
 from . import services
@@ -247,9 +246,10 @@ class StateValueIn(Schema):
 
 
 def _state_key(key: str) -> str:
-    if not store.KEY_PATTERN.match(key):
-        raise ValueError(store.KEY_HELP)  # the rule in words; the schema states it as a pattern
-    return key
+    try:
+        return store.check_key(key)
+    except store.ChatStateInvalid as exc:
+        raise ValueError(exc.message) from None  # the rule in words; the schema states it as a pattern
 
 
 StateKey = Annotated[
@@ -264,11 +264,6 @@ StateKey = Annotated[
 
 def _session(request: HttpRequest, conversation_id: int) -> str:
     return store.chat_session(_owned(request, conversation_id).pk)
-
-
-def _writer() -> str:
-    """Who a write through the API is from: the program (its client key), or the user on the page."""
-    return clients.current_client() or "you"
 
 
 @router.get(
@@ -302,7 +297,7 @@ def get_working_memory_entry(request: HttpRequest, conversation_id: int, key: St
 def put_working_memory_entry(request: HttpRequest, conversation_id: int, key: StateKey, payload: StateValueIn):
     session = _session(request, conversation_id)
     key = store.check_key(key)
-    written = store.put(request.auth.pk, session, {key: payload.value}, by=_writer())
+    written = store.put(request.auth.pk, session, {key: payload.value})
     entry = next((entry for entry in written if entry.key == key), None)
     return Status(204, None) if entry is None else entry.as_dict()
 

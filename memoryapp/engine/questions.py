@@ -35,6 +35,20 @@ def asks(message: str) -> bool:
     return any(is_question(piece) for piece in pieces(message))
 
 
+# Whether a message about a task asks rather than states, for a chat's working memory (engine/chat_state/
+# rules.py): wider than `is_question`, since a task detail said in a question ("去哪玩好？", "should we fly
+# on Friday?") is not settled yet, while a statement wrongly taken for a question only leaves a slot unkept.
+ASKS_WIDER_EN = re.compile(
+    r"^\s*(?:what|when|where|which|who|whom|whose|why|how|do|does|did|is|are|was|were|should|shall|have|has)\b",
+    re.I,
+)
+ASKS_WIDER_ZH = re.compile(r"[吗呢么嘛][\s.!。]*$|什么|哪|几[号点天个]|多少|怎么|是否|有没有|要不要|啥|如何|觉得")
+
+
+def asks_about_task(text: str) -> bool:
+    return "?" in text or bool(ASKS_WIDER_EN.search(text) or ASKS_WIDER_ZH.search(text))
+
+
 # What else asks for an answer without a question's form: a request ("help me plan…", "帮我写个…",
 # "recommend a few dishes"), or a Chinese question word with no particle ("有什么办法", "去哪玩好").
 # Wider than a question: a feature of the chat's relevance model, never a reason to drop a statement.

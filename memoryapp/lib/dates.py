@@ -8,39 +8,14 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from .numerals import zh_number
 from .scripts import HAN
 
 # A relative expression, not a bare month or weekday ("I may", "on Friday" say nothing of when it began).
 _RELATIVE = re.compile(
     r"\b(?:ago|last|yesterday|earlier this|this past)\b|前|上个?|去年|前年|昨天|前天|上周|上礼拜", re.I
 )
-_ZH_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-    "半": 0,
-}
 _ZH_COUNT = re.compile(r"([一二两三四五六七八九十]{1,3})(?=(?:个)?(?:年|月|星期|周|礼拜|天)(?:多)?前)")
-
-
-def _zh_number(text: str) -> str:
-    if text == "十":
-        return "10"
-    if text.startswith("十"):
-        return str(10 + _ZH_DIGITS[text[1]])
-    if text.endswith("十"):
-        return str(_ZH_DIGITS[text[0]] * 10)
-    if "十" in text:
-        return str(_ZH_DIGITS[text[0]] * 10 + _ZH_DIGITS[text[-1]])
-    return str(_ZH_DIGITS[text])
 
 
 def began(text: str, said_at: datetime) -> tuple[str, datetime] | None:
@@ -51,7 +26,7 @@ def began(text: str, said_at: datetime) -> tuple[str, datetime] | None:
     from dateparser.search import search_dates  # ~1 s to import: only when a sentence names a relative time
 
     chinese = bool(HAN.search(text))
-    probe = _ZH_COUNT.sub(lambda m: _zh_number(m.group(1)), text) if chinese else text
+    probe = _ZH_COUNT.sub(lambda m: str(zh_number(m.group(1))), text) if chinese else text
     settings = {
         "RELATIVE_BASE": said_at.replace(tzinfo=None),
         "PREFER_DATES_FROM": "past",

@@ -32,7 +32,6 @@ from memoryapp.engine.memories import conflicts, imports, listing, purge, transf
 from memoryapp.engine.memories.validation import MemoryPatch
 from memoryapp.engine.recall import access
 from memoryapp.engine.recall.recipes import SearchMethod
-from memoryapp.lib import clients
 from memoryapp.models import Actor, Lifecycle
 from memoryapp.providers.llm import ProviderError
 
@@ -381,7 +380,7 @@ async def set_working_memory(
 ) -> dict[str, Any]:
     def work(user) -> dict:
         session = _state_session(user, conversation_id, session_id)
-        written = store.put(user.pk, session, {key: value}, by=clients.current_client() or "you")
+        written = store.put(user.pk, session, {key: value})
         return {"entries": [entry.as_dict() for entry in written]}
 
     return await run(ctx, work, write=True)

@@ -15,9 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from memoryapp.lib.dates import began
+from memoryapp.lib.numerals import NUM_ANY
 from memoryapp.lib.scripts import HAN
 
-from .amounts import NUM_ANY, budget, people
+from ..questions import asks_about_task
+from .amounts import budget, people
 from .places import names, places, venue
 from .when import clock, days
 
@@ -62,11 +64,6 @@ def _with_destination(phrase: str, found: dict[str, Any]) -> str:
 
 # Questions, pasts, requests -----------------------------------------------------------------------
 
-_ASKS_EN = re.compile(
-    r"^\s*(?:what|when|where|which|who|whom|whose|why|how|do|does|did|is|are|was|were|should|shall|have|has)\b",
-    re.I,
-)
-_ASKS_ZH = re.compile(r"[吗呢么嘛][\s.!。]*$|什么|哪|几[号点天个]|多少|怎么|是否|有没有|要不要|啥|如何|觉得")
 _PAST = re.compile(
     r"\b(?:ago|yesterday|last (?:week|month|year|summer|winter|spring|autumn|fall|time|night)|went|had|was|"
     r"visited|flew|stayed)\b|去过|来过|玩过|去年|前年|昨天|前天|上周|上个月|上次",
@@ -76,9 +73,7 @@ _PAST = re.compile(
 
 def asks(text: str, request: bool) -> bool:
     """A question asks rather than states; a request phrased as one ("can you book…?") still states."""
-    if request:
-        return False
-    return "?" in text or bool(_ASKS_EN.search(text) or _ASKS_ZH.search(text))
+    return not request and asks_about_task(text)
 
 
 def narrates_past(text: str, now: datetime) -> bool:

@@ -19,6 +19,7 @@ from django.conf import settings
 
 from memoryapp.engine.errors import EngineError
 from memoryapp.events import publish_chat_state
+from memoryapp.lib.clients import current_client
 
 MAX_KEY_CHARS = 64
 # 1 to 64 characters of any script, no "/" (a path segment) nor control character, no space at either end.
@@ -110,11 +111,13 @@ def check_key(key: str) -> str:
     return key
 
 
-def put(user_id: int, session: str, changes: dict[str, Any], *, by: str) -> list[Entry]:
-    """Write each key's value (None removes the key), all or none; the session's entries after. Past the
+def put(user_id: int, session: str, changes: dict[str, Any], *, by: str = "") -> list[Entry]:
+    """Write each key's value (None removes the key), all or none; the session's entries after. `by`: who
+    writes ("chat"); by default the request's program (lib/clients.py), else the user ("you"). Past the
     caps (WORKING_MEMORY_MAX_ENTRIES, WORKING_MEMORY_MAX_BYTES in all, a quarter of it per value) nothing
     is written and ChatStateInvalid says which."""
     now = datetime.now(UTC)
+    by = by or current_client() or "you"
     checked = {check_key(key): value for key, value in changes.items()}
     current = {entry.key: entry for entry in entries(user_id, session)}
     encoded: dict[str, str] = {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from .amounts import EN_NUMBERS, ZH_NUM, number
+from memoryapp.lib.numerals import EN_NUMBERS, ZH_NUM, number
 
 RANGE_DASH = " – "
 

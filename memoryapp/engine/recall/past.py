@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from memoryapp.lib.numerals import number as read_number
+
 from ..text import query_terms
 
 MONTHS_EN = (
@@ -39,7 +41,6 @@ _EN_MONTH = re.compile(
     rf"\b(?:in|during|around|since|back in|last|early|late|mid|by)\s+({_MONTH_EN})\b\.?(?:\s+(\d{{4}}))?"
     rf"|\b({_MONTH_EN})\s+(\d{{4}})\b"
 )
-_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ZH_MONTH = re.compile(r"(?:(\d{4})年|(去年|今年))?(十[一二]?|[一二三四五六七八九]|1[0-2]|0?[1-9])月(?!份?[之以]后)")
 _ZH_AGO = re.compile(r"(\d{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*(?:个)?(天|周|星期|个月|月|年)(?:以)?前")
 _EN_NUMBERS = {
@@ -133,19 +134,6 @@ class PastReference:
         return self.at is None
 
 
-def _zh_number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if text == "半":
-        return None
-    if text.startswith("十"):
-        return 10 + _ZH_DIGITS.get(text[1:], 0)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return _ZH_DIGITS[tens] * 10 + _ZH_DIGITS.get(ones, 0)
-    return _ZH_DIGITS.get(text)
-
-
 def _month_end(year: int, month: int) -> datetime | None:
     """The last moment of the month: what had come true by then, which is what "in March" asks about."""
     if not 1 <= month <= 12:
@@ -174,14 +162,14 @@ def _named_moments(text: str, lowered: str, now: datetime) -> list[datetime]:
         year = prefixed_year or bare_year
         found.append(_month_moment(now, month, int(year) if year else None))
     for year, relative, month in _ZH_MONTH.findall(text):
-        number = _zh_number(month.lstrip("0"))
+        number = read_number(month.lstrip("0"))
         if relative == "去年":
             year = str(now.year - 1)
         elif relative == "今年":
             year = str(now.year)
         found.append(_month_moment(now, number, int(year) if year else None) if number else None)
     # "5 months ago", "5个月前": a moment, counted back in days ("half a year ago", "半年前": half the unit)
-    distances = [(_zh_number(amount), unit) for amount, unit in _ZH_AGO.findall(text)]
+    distances = [(read_number(amount), unit) for amount, unit in _ZH_AGO.findall(text)]
     distances += [
         (int(amount) if amount.isdigit() else _EN_NUMBERS[amount], unit) for amount, unit in _EN_AGO.findall(lowered)
     ]
