@@ -111,6 +111,12 @@ DATABASE_URL = envstr("DATABASE_URL") or stack.postgres_url(VAR_DIR)
 REDIS_URL = envstr("REDIS_URL") or stack.redis_url(VAR_DIR, EMBEDDED_REDIS_PORT)
 FALKORDB_URL = envstr("FALKORDB_URL") or REDIS_URL
 
+# The share of the machine's memory the embedded Postgres takes as shared_buffers; effective_cache_size,
+# work_mem and maintenance_work_mem follow from it (memoryapp/stack/postgres_sizing.py). 0: Postgres' own.
+POSTGRES_MEMORY_SHARE = envfloat("POSTGRES_MEMORY_SHARE", 0.25)
+if not 0 <= POSTGRES_MEMORY_SHARE <= 0.5:
+    raise ImproperlyConfigured(f"POSTGRES_MEMORY_SHARE must be between 0 and 0.5, not {POSTGRES_MEMORY_SHARE}")
+
 DB_CONN_MAX_AGE = envint("DB_CONN_MAX_AGE", 0)
 DB_CONNECT_TIMEOUT = envint("DB_CONNECT_TIMEOUT", 5)
 # Postgres' price of a random page read for recall's sessions; unset: the server's own (4). 1.1 pays on a

@@ -32,12 +32,13 @@ __all__ = [
 ]
 
 
-def start(var_dir: Path, *, postgres: bool, redis: str | None) -> None:
-    """Start the embedded servers the settings use: Postgres when `postgres`, Redis at the URL `redis`."""
+def start(var_dir: Path, *, postgres: bool, redis: str | None, postgres_memory_share: float = 0.0) -> None:
+    """Start the embedded servers the settings use: Postgres when `postgres` (its memory settings sized to
+    `postgres_memory_share` of the machine's), Redis at the URL `redis`."""
     if redis:
         start_redis(var_dir, redis)
     if postgres:
-        start_postgres(var_dir)
+        start_postgres(var_dir, postgres_memory_share)
 
 
 def stop(var_dir: Path, *, postgres: bool, redis: bool) -> None:

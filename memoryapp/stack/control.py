@@ -13,6 +13,7 @@ def start_embedded() -> None:
         settings.VAR_DIR,
         postgres=settings.EMBEDDED_POSTGRES,
         redis=settings.REDIS_URL if settings.EMBEDDED_REDIS else None,
+        postgres_memory_share=settings.POSTGRES_MEMORY_SHARE,
     )
 
 

