@@ -25,7 +25,7 @@ WHERE = (
     "AND (m.valid_until IS NULL OR m.valid_until > now())"
 )
 VEC = f"""SELECT m.id FROM memoryapp_memory m WHERE {WHERE} AND m.embedding IS NOT NULL
-          ORDER BY m.embedding <=> %(qv)s::vector LIMIT 40"""
+          ORDER BY m.embedding <=> %(qv)s::halfvec LIMIT 40"""
 FT = f"""SELECT m.id FROM memoryapp_memory m, to_tsquery('memoryapp_mixed', %(tsq)s) AS q(tsq)
          WHERE {WHERE} AND m.search_vector @@ q.tsq ORDER BY ts_rank_cd(m.search_vector, q.tsq) DESC, m.id LIMIT 40"""
 TRI = f"""SELECT m.id FROM memoryapp_memory m WHERE {WHERE} AND %(qt)s <%% m.content

@@ -60,8 +60,8 @@ def _encode(kind: str, value) -> bytes | None:
     if kind == "timestamp with time zone":
         delta = value - PG_EPOCH
         return struct.pack(">q", (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds)
-    if kind == "vector":  # pgvector's binary form: dimension, unused, then big-endian float4s
-        return struct.pack(">HH", len(value) // 4, 0) + value
+    if kind == "halfvec":  # pgvector's binary form: dimension, unused, then big-endian float2s
+        return struct.pack(">HH", len(value) // 2, 0) + value
     if kind == "character varying[]" and not value:  # an empty array: no dimensions, no nulls, varchar
         return struct.pack(">iii", 0, 0, 1043)
     raise ValueError(f"no binary encoding for {kind} {value!r}")
@@ -81,7 +81,7 @@ def column_kinds(cursor, columns: list[str]) -> list[str]:
                       WHERE a.attrelid = %s::regclass AND a.attnum > 0""",
         [TABLE],
     )
-    kinds = {name: "vector" if kind == "vector" else kind for name, kind in cursor.fetchall()}
+    kinds = dict(cursor.fetchall())
     return [kinds[c] for c in columns]
 
 
@@ -120,7 +120,7 @@ def user_rows(
     rng = np.random.default_rng([seed, start])
     noisy = pool_vectors[[i for _, i in texts]] + rng.normal(0, 0.02, (count, pool_vectors.shape[1])).astype(np.float32)
     noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
-    vectors = noisy.astype(">f4")
+    vectors = noisy.astype(">f2")
     picks = random.Random(seed * 1_000_003 + start)
     for n, (text, _) in enumerate(texts):
         created = START + timedelta(seconds=picks.randrange(365 * 86400))

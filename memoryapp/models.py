@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import HalfVectorField, HnswIndex
 
 from memoryapp.lib import clients
 
@@ -114,7 +114,10 @@ class Memory(models.Model):
     source_message = models.ForeignKey(
         "conversations.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
     )
-    embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    # Half precision (halfvec): half the bytes of a float4 vector, so a row and its vectors stay in the
+    # table's own pages (a 2 KB vector was moved out to TOAST) and the HNSW index is half the size; the
+    # ranking does not change (docs/benchmarks/speed.md, "Half-precision vectors").
+    embedding = HalfVectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
     # Where the memory was learnt (the message it came from, or the turn before it): searched as
     # context for the memory's own words, never shown or put in a prompt.
     context = models.TextField(default="", blank=True)
@@ -123,7 +126,7 @@ class Memory(models.Model):
     # Unlike `context` they are shown and embedded: recall takes the better of the content's and the
     # cues' cosine, so a memory a message only implies is still found.
     cues = ArrayField(models.CharField(max_length=MAX_CUE_LENGTH), default=list, blank=True)
-    cue_embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    cue_embedding = HalfVectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
     # When the cues were last written (by a model or a person); NULL: the cue job has not seen it yet.
     cues_written_at = models.DateTimeField(null=True, blank=True)
     # True: nobody wrote these cues; they were inferred from the situation bank (engine/learned/situations.py)
@@ -164,14 +167,14 @@ class Memory(models.Model):
                 fields=["embedding"],
                 m=16,
                 ef_construction=64,
-                opclasses=["vector_cosine_ops"],
+                opclasses=["halfvec_cosine_ops"],
             ),
             HnswIndex(
                 name="memory_cue_embedding_hnsw",
                 fields=["cue_embedding"],
                 m=16,
                 ef_construction=64,
-                opclasses=["vector_cosine_ops"],
+                opclasses=["halfvec_cosine_ops"],
             ),
             GinIndex(fields=["search_vector"], name="memory_search_vector"),
             GinIndex(fields=["content"], name="memory_content_trgm", opclasses=["gin_trgm_ops"]),

@@ -18,7 +18,7 @@ def _indexes() -> dict[str, str]:
 
 def test_it_indexes_embeddings_with_hnsw_and_text_with_gin_and_trigrams():
     indexes = _indexes()
-    assert "hnsw" in indexes["memory_embedding_hnsw"] and "vector_cosine_ops" in indexes["memory_embedding_hnsw"]
+    assert "hnsw" in indexes["memory_embedding_hnsw"] and "halfvec_cosine_ops" in indexes["memory_embedding_hnsw"]
     assert "gin" in indexes["memory_search_vector"]
     assert "gin_trgm_ops" in indexes["memory_content_trgm"]
 

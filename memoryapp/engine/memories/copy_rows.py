@@ -2,7 +2,7 @@
 
 `bulk_create` writes a multi-row INSERT whose every value Django prepares and psycopg quotes into the SQL
 text (a 512-d vector as 512 decimal numbers, parsed again by Postgres): for a batch of memories that took
-more time than the INSERT's own work. Here each vector goes as its 2 KB of floats, the other values as
+more time than the INSERT's own work. Here each vector goes as its 1 KB of half floats, the other values as
 Django prepares them, and the ids are taken from the table's sequence first (one round trip), so the rows
 come back with their primary keys as `bulk_create`'s do.
 """
@@ -14,8 +14,9 @@ from typing import TypeVar
 
 import numpy as np
 from django.db import connection, models
-from pgvector.django import VectorField
-from pgvector.psycopg.vector import VectorBinaryDumper
+from pgvector import HalfVector
+from pgvector.django import HalfVectorField
+from pgvector.psycopg.halfvec import HalfVectorBinaryDumper
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -37,9 +38,9 @@ def copy_insert(objs: Sequence[Row]) -> list[Row]:
             obj.pk = pk
         raw = cursor.cursor  # psycopg's own cursor: its adapters are its own, the connection's stay as they were
         types = _column_types(raw, table, [str(field.column) for field in fields])
-        if any(isinstance(field, VectorField) for field in fields):
-            vector_oid = next(oid for field, oid in zip(fields, types) if isinstance(field, VectorField))
-            raw.adapters.register_dumper(np.ndarray, type("", (VectorBinaryDumper,), {"oid": vector_oid}))
+        if any(isinstance(field, HalfVectorField) for field in fields):
+            vector_oid = next(oid for field, oid in zip(fields, types) if isinstance(field, HalfVectorField))
+            raw.adapters.register_dumper(HalfVector, type("", (HalfVectorBinaryDumper,), {"oid": vector_oid}))
         columns = ", ".join(connection.ops.quote_name(str(field.column)) for field in fields)
         with raw.copy(f"COPY {connection.ops.quote_name(table)} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types(types)
@@ -53,8 +54,8 @@ def copy_insert(objs: Sequence[Row]) -> list[Row]:
 
 def _value(field: models.Field, obj: models.Model):
     value = field.pre_save(obj, add=True)  # auto_now(_add) dates are set here, as save() would
-    if isinstance(field, VectorField):
-        return None if value is None else np.asarray(value, dtype=np.float32)
+    if isinstance(field, HalfVectorField):
+        return None if value is None else HalfVector(np.asarray(value, dtype=np.float32))
     return field.get_db_prep_save(value, connection)
 
 

@@ -68,7 +68,7 @@ def _prepare_side_column(dim: int) -> None:
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN {SIDE}")
             existing = None
         if existing is None:
-            cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN {SIDE} vector({dim})")
+            cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN {SIDE} halfvec({dim})")
 
 
 def _counts() -> tuple[int, int]:
@@ -101,7 +101,7 @@ def _embed_rows(
     for batch, vectors in embedded_batches(ids, _contents, embedder=embedder, batch_size=batch_size, progress=progress):
         with connection.cursor() as cursor:
             cursor.executemany(
-                f"UPDATE {TABLE} SET {SIDE} = %s::vector WHERE id = %s",
+                f"UPDATE {TABLE} SET {SIDE} = %s::halfvec WHERE id = %s",
                 [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)],
             )
     return len(ids)
@@ -122,7 +122,7 @@ def _embed_cues(embedder: Embedder, batch_size: int) -> None:
     for batch, vectors in embedded_batches(ids, cue_texts, embedder=embedder, batch_size=batch_size):
         with connection.cursor() as cursor:
             cursor.executemany(
-                f"UPDATE {TABLE} SET cue_embedding = %s::vector WHERE id = %s",
+                f"UPDATE {TABLE} SET cue_embedding = %s::halfvec WHERE id = %s",
                 [(str(vector), memory_id) for memory_id, vector in zip(batch, vectors)],
             )
 
@@ -154,16 +154,16 @@ def reembed(
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN embedding")
             cursor.execute(f"ALTER TABLE {TABLE} RENAME COLUMN {SIDE} TO embedding")
             cursor.execute(
-                f"CREATE INDEX {INDEX} ON {TABLE} USING hnsw (embedding vector_cosine_ops) "
+                f"CREATE INDEX {INDEX} ON {TABLE} USING hnsw (embedding halfvec_cosine_ops) "
                 "WITH (m = 16, ef_construction = 64)"
             )
             # The cues' vectors were the old model's: emptied here (recall then takes the content's
             # cosine alone) and embedded again below, after the lock is released.
             cursor.execute(f"DROP INDEX IF EXISTS {CUE_INDEX}")
             cursor.execute(f"ALTER TABLE {TABLE} DROP COLUMN cue_embedding")
-            cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN cue_embedding vector({embedder.dim})")
+            cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN cue_embedding halfvec({embedder.dim})")
             cursor.execute(
-                f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding vector_cosine_ops) "
+                f"CREATE INDEX {CUE_INDEX} ON {TABLE} USING hnsw (cue_embedding halfvec_cosine_ops) "
                 "WITH (m = 16, ef_construction = 64)"
             )
             # Inferred cues came from the situation bank of the old model's vectors: gone with them, and

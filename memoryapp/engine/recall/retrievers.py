@@ -126,10 +126,10 @@ def _bound_cursor():
 def best_distance(cues: bool) -> str:
     """SQL for a memory's cosine distance to the query: with cues, the nearer of its content's vector and
     its cues' (a memory without cues has only the first)."""
-    content = "(m.embedding <=> %(qv)s::vector)"
+    content = "(m.embedding <=> %(qv)s::halfvec)"
     if not cues:
         return content
-    return f"LEAST({content}, COALESCE((m.cue_embedding <=> %(qv)s::vector) + %(cue_margin)s, 2))"
+    return f"LEAST({content}, COALESCE((m.cue_embedding <=> %(qv)s::halfvec) + %(cue_margin)s, 2))"
 
 
 def _vector_cte(where: str, cues: bool) -> str:
@@ -137,15 +137,15 @@ def _vector_cte(where: str, cues: bool) -> str:
     cues'), and the union is ranked by the better of the two distances."""
     if not cues:
         return f"""vec AS MATERIALIZED (
-            SELECT m.id, m.embedding <=> %(qv)s::vector AS d FROM memoryapp_memory m
-            WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)"""
+            SELECT m.id, m.embedding <=> %(qv)s::halfvec AS d FROM memoryapp_memory m
+            WHERE {where} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> %(qv)s::halfvec LIMIT %(vlimit)s)"""
     return f"""vec AS MATERIALIZED (
             SELECT m.id, {best_distance(True)} AS d FROM memoryapp_memory m WHERE m.id IN (
                 (SELECT m.id FROM memoryapp_memory m WHERE {where} AND m.embedding IS NOT NULL
-                 ORDER BY m.embedding <=> %(qv)s::vector LIMIT %(vlimit)s)
+                 ORDER BY m.embedding <=> %(qv)s::halfvec LIMIT %(vlimit)s)
                 UNION
                 (SELECT m.id FROM memoryapp_memory m WHERE {where} AND m.cue_embedding IS NOT NULL
-                 ORDER BY m.cue_embedding <=> %(qv)s::vector LIMIT %(vlimit)s))
+                 ORDER BY m.cue_embedding <=> %(qv)s::halfvec LIMIT %(vlimit)s))
             ORDER BY d, m.id LIMIT %(vlimit)s)"""
 
 

@@ -189,12 +189,13 @@ def test_it_stores_a_bulk_write_as_given_vectors_cues_history_and_words(alice, s
     assert sorted(stored) == sorted(m.pk for m in written)
     for memory, vector in zip(written, vectors):
         row = stored[memory.pk]
-        assert np.array_equal(np.asarray(row.embedding, dtype=np.float32), np.asarray(vector, dtype=np.float32))
+        # stored in half precision, as given: what float16 makes of each value
+        assert np.array_equal(np.asarray(row.embedding, dtype=np.float16), np.asarray(vector, dtype=np.float16))
         assert row.created_at is not None and row.source == "imported"
     louvre, museum, milk = (stored[m.pk] for m in written)
     assert louvre.cues == ["planning a trip to Paris"]
     assert np.array_equal(
-        np.asarray(louvre.cue_embedding, dtype=np.float32), np.asarray(cue_vectors[0], dtype=np.float32)
+        np.asarray(louvre.cue_embedding, dtype=np.float16), np.asarray(cue_vectors[0], dtype=np.float16)
     )
     # Written without cues: the situation bank's, inferred (engine/learned/situations.py).
     assert museum.cues_inferred and museum.cue_embedding is not None and not louvre.cues_inferred

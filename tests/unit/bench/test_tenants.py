@@ -30,10 +30,10 @@ def test_it_spreads_each_users_rows_over_every_round():
 
 
 def test_it_encodes_a_row_in_postgres_binary_copy_format():
-    vector = np.asarray([1.0, -0.5], dtype=">f4").tobytes()
+    vector = np.asarray([1.0, -0.5], dtype=">f2").tobytes()
     at = datetime(2000, 1, 1, 0, 0, 1, tzinfo=UTC)
     row = tenant_load.encode_row(
-        ["integer", "text", "vector", "timestamp with time zone", "character varying[]", "double precision"],
+        ["integer", "text", "halfvec", "timestamp with time zone", "character varying[]", "double precision"],
         [7, "hé", vector, at, [], None],
     )
     expected = (
@@ -41,7 +41,7 @@ def test_it_encodes_a_row_in_postgres_binary_copy_format():
         + struct.pack(">ii", 4, 7)
         + struct.pack(">i", 3)
         + "hé".encode()
-        + struct.pack(">iHH", 12, 2, 0)
+        + struct.pack(">iHH", 8, 2, 0)
         + vector
         + struct.pack(">iq", 8, 1_000_000)
         + struct.pack(">iiii", 12, 0, 0, 1043)
