@@ -58,6 +58,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=2.0, help="mean pause between a reply and the next message")
     parser.add_argument("--model", choices=("offline", "scripted"), default="offline")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--web-processes",
+        type=int,
+        default=0,
+        help="Daphne processes on the port (0: as ./run, one per core, at most 4)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="default: bench/results/load_<model>.json")
     parser.add_argument("--plot", type=Path, default=None, help="draw the given results as a PNG, run nothing")
     parser.add_argument("results", type=Path, nargs="*", help="result JSONs for --plot")
@@ -135,14 +141,15 @@ def app_env(llm_url: str | None) -> dict[str, str]:
     return env
 
 
-def start_app(env: dict[str, str], logs: Path) -> tuple[list[subprocess.Popen], str]:
-    """Daphne and a worker, as `./run` starts them; returns the processes and the base URL."""
-    from tests.support.processes import start_daphne, start_worker
+def start_app(env: dict[str, str], logs: Path, web_processes: int) -> tuple[list[subprocess.Popen], str]:
+    """The web processes and a worker, as `./run` starts them; returns the processes and the base URL."""
+    from memoryapp.stack.processes import web_process_count
+    from tests.support.processes import start_web, start_worker
 
     logs.mkdir(parents=True, exist_ok=True)
     worker = start_worker(env, logs / "worker.log", f"load-{os.getpid()}@%h", wait=False)
-    daphne, url = start_daphne(env, logs / "daphne.log")
-    return [daphne, worker], url
+    webs, url = start_web(env, logs / "daphne.log", web_process_count(web_processes))
+    return [*webs, worker], url
 
 
 def scripted_model():
@@ -250,7 +257,9 @@ def run(args: argparse.Namespace) -> dict:
     run_id = f"{int(time.time())}"
     actors = make_actors(args.sessions, run_id)
     model = scripted_model().__enter__() if args.model == "scripted" else None
-    processes, base = start_app(app_env(model.url if model else None), runtime.REPO / "var" / "bench" / "load-logs")
+    processes, base = start_app(
+        app_env(model.url if model else None), runtime.REPO / "var" / "bench" / "load-logs", args.web_processes
+    )
     try:
         started = time.monotonic()
         tally = asyncio.run(drive(base, actors, args))
@@ -264,6 +273,7 @@ def run(args: argparse.Namespace) -> dict:
     turns = len(tally.latencies["chat turn (whole reply)"])
     return {
         "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "web_processes_started": len(processes) - 1,
         "seconds": round(elapsed, 1),
         "chat_turns": turns,
         "chat_turns_per_second": round(turns / elapsed, 2),

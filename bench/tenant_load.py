@@ -51,6 +51,8 @@ def _encode(kind: str, value) -> bytes | None:
         return None
     if kind == "integer":
         return struct.pack(">i", value)
+    if kind == "boolean":
+        return b"\x01" if value else b"\x00"
     if kind == "bigint":
         return struct.pack(">q", value)
     if kind == "double precision":
@@ -107,6 +109,7 @@ COLUMNS = [
     "graph_sync_state",
     "created_at",
     "updated_at",
+    "cues_inferred",
 ]
 
 
@@ -146,6 +149,7 @@ def user_rows(
             "pending",
             created,
             created,
+            False,
         ]
 
 

@@ -20,7 +20,9 @@ import psutil
 INCLUDE_NAME = "memoryapp.conf"
 _INCLUDE_LINE = f"include_if_exists = '{INCLUDE_NAME}'"
 _MB = 1024 * 1024
-_CONNECTIONS = 100  # Postgres' own max_connections, which the embedded server keeps
+# Each process (every web process, the worker, beat) pools up to DB_POOL_SIZE (20) connections: with
+# ./run's up to four web processes that is more than Postgres' own 100.
+_CONNECTIONS = 200
 _CGROUP_LIMIT = Path("/sys/fs/cgroup/memory.max")
 
 
@@ -46,6 +48,7 @@ def sized_settings(memory_bytes: int, share: float) -> dict[str, str]:
     maintenance = _clamp(memory_mb / 16, 64, 2048)
     work = _clamp((memory_mb - shared) / (_CONNECTIONS * 4), 4, 64)
     return {
+        "max_connections": str(_CONNECTIONS),
         "shared_buffers": f"{shared}MB",
         "effective_cache_size": f"{cache}MB",
         "maintenance_work_mem": f"{maintenance}MB",

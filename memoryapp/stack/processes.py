@@ -1,10 +1,14 @@
 """Runs the app's processes (Daphne, a Celery worker, Celery beat) as children and stops them all.
 
-Ctrl-C or SIGTERM stops every child (then kills any that linger), so nothing is orphaned.
+Ctrl-C or SIGTERM stops every child (then kills any that linger), so nothing is orphaned. Several Daphne
+processes share one listening socket, opened here and handed to each (`daphne --fd`, as Channels'
+deployment guide runs them under a process manager): the kernel gives each connection to one of them, so
+the web side uses more than the one core a Python process can.
 """
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
@@ -19,6 +23,7 @@ class Child:
     name: str
     argv: list[str]
     process: subprocess.Popen | None = field(default=None, repr=False)
+    pass_fds: tuple[int, ...] = ()
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -31,16 +36,23 @@ def port_is_free(host: str, port: int) -> bool:
             return False
 
 
-def wait_for_port(host: str, port: int, timeout: float, alive) -> bool:
+def wait_until_serving(host: str, port: int, timeout: float, alive) -> bool:
+    """True once the app answers HTTP on the port. The socket listens before any web process is ready
+    (it is opened here), so a connection alone would prove nothing."""
     deadline = time.monotonic() + timeout
+    address = "127.0.0.1" if host == "0.0.0.0" else host
     while time.monotonic() < deadline:
         if not alive():
             return False
+        connection = http.client.HTTPConnection(address, port, timeout=max(0.5, deadline - time.monotonic()))
         try:
-            with socket.create_connection((host, port), timeout=0.5):
-                return True
+            connection.request("GET", "/healthz")
+            connection.getresponse()
+            return True
         except OSError:
             time.sleep(0.1)
+        finally:
+            connection.close()
     return False
 
 
@@ -52,7 +64,7 @@ class Supervisor:
 
     def start(self) -> None:
         for child in self.children:
-            child.process = subprocess.Popen(child.argv, env=self.env)
+            child.process = subprocess.Popen(child.argv, env=self.env, pass_fds=child.pass_fds)
 
     def first_exited(self) -> Child | None:
         for child in self.children:
@@ -99,6 +111,34 @@ class Supervisor:
             self.stop()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The web processes' shared socket, bound and listening, inheritable by the children."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+def web_children(sock: socket.socket, count: int) -> list[Child]:
+    """`count` Daphne processes serving the app on `sock`."""
+    fd = sock.fileno()
+    return [
+        Child(
+            "web" if count == 1 else f"web-{n}",
+            python_module("daphne", "--fd", str(fd), "memoryapp.asgi:application"),
+            pass_fds=(fd,),
+        )
+        for n in range(1, count + 1)
+    ]
+
+
+def web_process_count(asked: int) -> int:
+    """`asked` web processes, or with 0 one per core, at most four (each keeps its own database pool)."""
+    return asked if asked > 0 else max(1, min(os.cpu_count() or 1, 4))
 
 
 def python_module(*args: str) -> list[str]:

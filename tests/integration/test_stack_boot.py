@@ -36,7 +36,7 @@ def fresh_stack():
     var_dir = Path(tempfile.mkdtemp(prefix="ma-", dir="/tmp"))  # short: the Postgres socket lives here
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "FALKORDB_URL")}
-    env.update(MEMORYAPP_VAR_DIR=str(var_dir), EMBEDDED_REDIS_PORT="0", PYTHONUNBUFFERED="1")
+    env.update(MEMORYAPP_VAR_DIR=str(var_dir), EMBEDDED_REDIS_PORT="0", PYTHONUNBUFFERED="1", WEB_PROCESSES="2")
     log = open(var_dir / "up.log", "w+")
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "up", "--port", str(port)],
@@ -104,7 +104,11 @@ def test_it_boots_logs_in_over_http_and_opens_a_websocket(fresh_stack):
 def test_it_stops_every_child_and_the_embedded_servers_on_ctrl_c(fresh_stack):
     proc, port, var_dir = fresh_stack
     children = psutil.Process(proc.pid).children(recursive=True)
-    assert len(children) >= 3  # daphne, worker, beat
+    assert len(children) >= 4  # two web processes, worker, beat
+    webs = [c for c in children if "daphne" in " ".join(c.cmdline())]
+    assert len(webs) == 2  # WEB_PROCESSES: both accept on the one port
+    for web in webs:
+        assert [c for c in web.net_connections("tcp") if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
     redis_pid = int((var_dir / "redis" / "redis.pid").read_text())
     proc.send_signal(signal.SIGINT)
     assert proc.wait(60) == 0

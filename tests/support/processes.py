@@ -66,6 +66,29 @@ def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]
     return process, f"http://127.0.0.1:{port}"
 
 
+def start_web(env: dict[str, str], log: Path, processes: int) -> tuple[list[subprocess.Popen], str]:
+    """`processes` Daphne processes sharing one port, as `./run` starts them (memoryapp/stack/processes.py);
+    returns them and the base URL once the app answers."""
+    from memoryapp.stack.processes import listening_socket, wait_until_serving, web_children
+
+    port = free_port()
+    sock = listening_socket("127.0.0.1", port)
+    started = []
+    with open(log, "w") as out:
+        for child in web_children(sock, processes):
+            started.append(
+                subprocess.Popen(
+                    child.argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, pass_fds=child.pass_fds
+                )
+            )
+    sock.close()
+    if not wait_until_serving("127.0.0.1", port, 90, alive=lambda: all(p.poll() is None for p in started)):
+        for process in started:
+            stop_process(process)
+        raise RuntimeError(f"the web processes did not start: {log.read_text()[-3000:]}")
+    return started, f"http://127.0.0.1:{port}"
+
+
 def start_worker(
     env: dict[str, str], log: Path, name: str, *, wait: bool = True, queues: str = "celery,graph"
 ) -> subprocess.Popen:

@@ -11,9 +11,19 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from memoryapp import accounts
-from memoryapp.lib.envconf import envstr
+from memoryapp.lib.envconf import envint, envstr
 from memoryapp.stack.control import start_embedded, stop_embedded
-from memoryapp.stack.processes import Child, Supervisor, child_env, port_is_free, python_module, wait_for_port
+from memoryapp.stack.processes import (
+    Child,
+    Supervisor,
+    child_env,
+    listening_socket,
+    port_is_free,
+    python_module,
+    wait_until_serving,
+    web_children,
+    web_process_count,
+)
 
 
 class Command(BaseCommand):
@@ -23,8 +33,14 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=envstr("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(envstr("PORT", "8000")))
         parser.add_argument("--concurrency", type=int, default=int(envstr("CELERY_CONCURRENCY", "1")))
+        parser.add_argument(
+            "--web-processes",
+            type=int,
+            default=envint("WEB_PROCESSES", 0),
+            help="Daphne processes sharing the port (0: one per core, at most four)",
+        )
 
-    def handle(self, *args, host: str, port: int, concurrency: int, **options):
+    def handle(self, *args, host: str, port: int, concurrency: int, web_processes: int, **options):
         if not port_is_free(host, port):
             raise CommandError(f"port {port} on {host} is taken; stop what uses it, or pass --port / set PORT")
         start_embedded()
@@ -41,9 +57,11 @@ class Command(BaseCommand):
                 "MEMORYAPP_VAR_DIR": str(settings.VAR_DIR),
             }
         )
+        sock = listening_socket(host, port)
+        webs = web_children(sock, web_process_count(web_processes))
         supervisor = Supervisor(
             [
-                Child("web", python_module("daphne", "-b", host, "-p", str(port), "memoryapp.asgi:application")),
+                *webs,
                 Child(
                     "worker",
                     python_module(
@@ -71,9 +89,9 @@ class Command(BaseCommand):
             env,
         )
         supervisor.start()
-        web = supervisor.children[0].process
+        sock.close()  # the children hold it now
         try:
-            if not wait_for_port(host, port, 60, alive=lambda: web.poll() is None):
+            if not wait_until_serving(host, port, 60, alive=lambda: all(w.process.poll() is None for w in webs)):
                 supervisor.stop()
                 raise CommandError("the web server did not start; see the messages above")
             shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
