@@ -215,7 +215,7 @@ def _score(candidates: dict[int, Candidate], sources: list[str], config: RecallC
     for candidate in candidates.values():
         rrf = fusion.rrf_score(candidate.ranks, weights, config.fusion.rrf_k) / ceiling
         similarity = fusion.blended_similarity(rrf, candidate.cosine, config.fusion.rank_share)
-        recency = scoring.recency(candidate.valid_from, now, config.scoring.half_life_days)
+        recency = scoring.recency(candidate.valid_from, now.timestamp(), config.scoring.half_life_days)
         score = scoring.final_score(similarity, candidate.importance, recency, config.scoring)
         scored.append((score, candidate, similarity, recency))
     scored.sort(key=lambda item: (-item[0], item[1].id))

@@ -56,7 +56,7 @@ class Candidate:
     raw: dict[str, float] = field(default_factory=dict)
     cosine: float = 0.0
     importance: float = 0.0
-    valid_from: datetime | None = None
+    valid_from: float | None = None  # seconds since the epoch
     kind: str = ""  # the memory's kind: an episode meets a higher bar in the chat (RecallConfig.episode_min_cosine)
 
 
@@ -199,7 +199,8 @@ def postgres_search(query: RecallQuery, config: RecallConfig) -> dict[int, Candi
     if not parts:
         return {}
     sql = f"""WITH {", ".join(ctes)}, hits(src, id, score, rk) AS ({" UNION ALL ".join(parts)})
-        SELECT h.src, h.id, h.score, h.rk, 1 - {best_distance(config.vector.cues)}, m.importance, m.valid_from, m.kind
+        SELECT h.src, h.id, h.score, h.rk, 1 - {best_distance(config.vector.cues)}, m.importance,
+            extract(epoch FROM m.valid_from)::float8, m.kind
         FROM hits h JOIN memoryapp_memory m ON m.id = h.id"""
     candidates: dict[int, Candidate] = {}
     wanted: dict[str, object] = {}
@@ -277,7 +278,7 @@ def hydrate(query: RecallQuery, ids: list[int], config: RecallConfig) -> dict[in
         return {}
     where, params = _filters(query)
     params.update(qv=str(query.vector), cue_margin=config.vector.cue_margin, ids=ids)
-    sql = f"""SELECT m.id, 1 - {best_distance(config.vector.cues)}, m.importance, m.valid_from, m.kind
+    sql = f"""SELECT m.id, 1 - {best_distance(config.vector.cues)}, m.importance, extract(epoch FROM m.valid_from)::float8, m.kind
         FROM memoryapp_memory m WHERE {where} AND m.id = ANY(%(ids)s)"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

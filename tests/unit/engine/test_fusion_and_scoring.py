@@ -34,10 +34,11 @@ def test_it_blends_rank_agreement_with_absolute_closeness():
 
 def test_it_halves_recency_every_half_life():
     config = ScoringConfig()
-    assert scoring.recency(NOW, NOW, config.half_life_days) == 1.0
-    assert scoring.recency(NOW - timedelta(days=30), NOW, 30) == pytest.approx(0.5)
-    assert scoring.recency(NOW - timedelta(days=60), NOW, 30) == pytest.approx(0.25)
-    assert scoring.recency(None, NOW, 30) == 0.0
+    now = NOW.timestamp()
+    assert scoring.recency(now, now, config.half_life_days) == 1.0
+    assert scoring.recency((NOW - timedelta(days=30)).timestamp(), now, 30) == pytest.approx(0.5)
+    assert scoring.recency((NOW - timedelta(days=60)).timestamp(), now, 30) == pytest.approx(0.25)
+    assert scoring.recency(None, now, 30) == 0.0
 
 
 def test_it_weights_similarity_importance_and_recency_as_designed():
