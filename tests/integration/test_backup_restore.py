@@ -71,7 +71,7 @@ def snapshot() -> dict:
         for table in tables():
             cursor.execute(f'SELECT t::text FROM "{table}" t ORDER BY 1')
             state[table] = [row for (row,) in cursor.fetchall()]
-        cursor.execute("SELECT id, vector_send(embedding) FROM memoryapp_memory ORDER BY id")
+        cursor.execute("SELECT id, halfvec_send(embedding) FROM memoryapp_memory ORDER BY id")
         state["vectors"] = [(pk, bytes(raw)) for pk, raw in cursor.fetchall()]
         cursor.execute(
             "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = current_schema() ORDER BY 1"
