@@ -23,8 +23,12 @@ from memoryapp.lib.clients import current_client
 
 MAX_KEY_CHARS = 64
 # 1 to 64 characters of any script, no "/" (a path segment) nor control character, no space at either end.
-# Written so Python and JSON Schema (the API's path parameter) read it alike: one rule for both.
-KEY_RULE = r"^[^\s/\x00-\x1f\x7f](?:[^/\x00-\x1f\x7f]{0,62}[^\s/\x00-\x1f\x7f])?$"
+# Written so Python and JSON Schema (the API's path parameter, ECMA-262 regexes) read it alike: one rule
+# for both. Their "\s" differ (Python's holds U+0085, ECMA's U+FEFF), so the spaces are spelt out, and the
+# C1 controls (U+0080-U+009F) are controls too.
+_SPACE = r" \t\n\v\f\r\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_CONTROL = r"\x00-\x1f\x7f-\x9f"
+KEY_RULE = rf"^[^{_SPACE}/{_CONTROL}](?:[^/{_CONTROL}]{{0,62}}[^{_SPACE}/{_CONTROL}])?$"
 KEY_PATTERN = re.compile(KEY_RULE)
 KEY_HELP = f"key: 1 to {MAX_KEY_CHARS} characters, without / or control characters, not starting or ending with a space"
 SESSION_PATTERN = re.compile(r"^[\w.:-]{1,100}$")

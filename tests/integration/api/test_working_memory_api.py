@@ -106,6 +106,8 @@ def test_a_rewrite_restarts_the_entrys_clock(alice, trip, settings):
     [
         ("a" * 65, "x", "key", "1 to 64"),
         (" leading", "x", "key", "1 to 64"),
+        ("\u0085notes", "x", "key", "1 to 64"),  # a space to Python, not to a JSON Schema regex: refused by both
+        ("no\u0090tes", "x", "key", "1 to 64"),  # a C1 control character
         ("notes", "x" * 5000, "value", "bytes of JSON per entry"),
     ],
 )
