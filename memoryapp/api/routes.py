@@ -50,7 +50,7 @@ from memoryapp.api.schemas import (
     errors,
 )
 from memoryapp.api.throttling import WritesPerUser
-from memoryapp.engine.chat_state.store import ChatStateInvalid, ChatStateUnavailable
+from memoryapp.engine.chat_state.store import ChatStateUnavailable
 from memoryapp.engine.errors import MemoryConflict, MemoryNotFound, MemoryValidationError
 from memoryapp.engine.history import importing
 from memoryapp.engine.history.exports import DEFAULT_LIMITS, ExportError, ExportTooLarge
@@ -133,11 +133,6 @@ def on_body_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpRespons
 @api.exception_handler(MultiPartParserError)
 def on_bad_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpResponse:
     return api.create_response(request, {"detail": f"the upload could not be read: {exc}"}, status=400)
-
-
-@api.exception_handler(ChatStateInvalid)
-def on_invalid_chat_state(request: HttpRequest, exc: ChatStateInvalid) -> HttpResponse:
-    return api.create_response(request, {"detail": exc.message, "field": exc.field}, status=422)
 
 
 @api.exception_handler(ChatStateUnavailable)

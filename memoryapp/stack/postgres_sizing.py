@@ -2,7 +2,7 @@
 
 Postgres ships sized for a tiny machine (shared_buffers 128 MB): at a million memories the HNSW index
 alone is 3 GB, so most of a large user's recall read pages from the OS instead of Postgres' own cache
-(docs/benchmarks/speed.md, "Postgres sized to the machine"). The rules are the usual ones (pgtune's "web"
+(docs/benchmarks/speed.md, "Issue #47"). The rules are the usual ones (pgtune's "web"
 profile): a share of memory for shared_buffers, the rest of the page cache as effective_cache_size, a
 sixteenth for maintenance (index builds), and work_mem from what is left over the connections.
 

@@ -1,5 +1,5 @@
 """The embedded servers start where the user asks (`./run`, `manage.py stack start`, the suite), never as
-a side effect of importing the settings; a command on a stopped stack says in one line what to run; the
+a side effect of importing the settings; the embedded Postgres is sized to the machine; a command on a stopped stack says in one line what to run; the
 database checks run on `up` and say what to do."""
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 
+from memoryapp.stack.postgres import postgres_url
+from memoryapp.stack.postgres_sizing import machine_memory, sized_settings
 from tests.support import servers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,3 +89,46 @@ def test_it_refuses_to_run_on_embeddings_of_another_dimension_and_says_what_to_d
     assert "memoryapp.E003" in output and f"{stored} dimensions" in output
     assert f"EMBEDDING_DIM={stored}" in output and "manage.py reembed" in output
     assert "is running at" not in output
+
+
+def _stack(action: str, env: dict[str, str], **extra: str) -> None:
+    done = _manage("stack", action, env={**env, **extra})
+    assert done.returncode == 0, done.stderr
+
+
+def _show(var_dir: Path, *names: str) -> dict[str, str]:
+    with psycopg.connect(postgres_url(var_dir), autocommit=True) as conn:
+        return {name: conn.execute(f"SHOW {name}").fetchone()[0] for name in names}
+
+
+def _in_mb(value: str) -> int:
+    number, unit = int(value[:-2]), value[-2:]
+    return number * {"kB": 1, "MB": 1024, "GB": 1024 * 1024}[unit] // 1024
+
+
+def test_the_embedded_postgres_is_sized_to_the_machine_and_the_operator_has_the_last_word(fresh_var):
+    """From the first start on; an operator's ALTER SYSTEM wins; POSTGRES_MEMORY_SHARE=0 gives Postgres' own."""
+    var_dir, env = fresh_var
+    _stack("start", env, POSTGRES_MEMORY_SHARE="0.1")
+    wanted = sized_settings(machine_memory(), 0.1)
+    shown = _show(var_dir, *wanted)
+    assert shown.pop("max_connections") == wanted.pop("max_connections") == "200"
+    assert {name: _in_mb(value) for name, value in shown.items()} == {
+        name: int(value.removesuffix("MB")) for name, value in wanted.items()
+    }
+    assert _in_mb(shown["shared_buffers"]) > 128  # more than Postgres ships with, on any machine this runs on
+
+    with psycopg.connect(postgres_url(var_dir), autocommit=True) as conn:
+        conn.execute("ALTER SYSTEM SET shared_buffers = '160MB'")
+    _stack("stop", env)
+    _stack("start", env, POSTGRES_MEMORY_SHARE="0.1")
+    assert _show(var_dir, "shared_buffers", "work_mem") == {
+        "shared_buffers": "160MB",
+        "work_mem": wanted["work_mem"],
+    }
+
+    with psycopg.connect(postgres_url(var_dir), autocommit=True) as conn:
+        conn.execute("ALTER SYSTEM RESET shared_buffers")
+    _stack("stop", env)
+    _stack("start", env, POSTGRES_MEMORY_SHARE="0")
+    assert _show(var_dir, "shared_buffers", "work_mem") == {"shared_buffers": "128MB", "work_mem": "4MB"}

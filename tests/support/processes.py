@@ -41,29 +41,8 @@ def stop_process(process: subprocess.Popen) -> None:
 
 def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]:
     """Daphne serving the app on a free port with `env`; returns the process and its base URL."""
-    port = free_port()
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "memoryapp.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-
-    def listening() -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return True
-        except OSError:
-            return False
-
-    try:
-        _wait(listening, process, log, "daphne")
-    except BaseException:
-        stop_process(process)
-        raise
-    return process, f"http://127.0.0.1:{port}"
+    (process,), url = start_web(env, log, 1)
+    return process, url
 
 
 def start_web(env: dict[str, str], log: Path, processes: int) -> tuple[list[subprocess.Popen], str]:
@@ -71,8 +50,8 @@ def start_web(env: dict[str, str], log: Path, processes: int) -> tuple[list[subp
     returns them and the base URL once the app answers."""
     from memoryapp.stack.processes import listening_socket, wait_until_serving, web_children
 
-    port = free_port()
-    sock = listening_socket("127.0.0.1", port)
+    sock = listening_socket("127.0.0.1", 0)  # the kernel's free port, held from here on
+    port = sock.getsockname()[1]
     started = []
     with open(log, "w") as out:
         for child in web_children(sock, processes):

@@ -17,7 +17,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from memoryapp.engine.errors import EngineError
+from memoryapp.engine.errors import EngineError, MemoryValidationError
 from memoryapp.events import publish_chat_state
 from memoryapp.lib.clients import current_client
 
@@ -38,12 +38,9 @@ class ChatStateUnavailable(EngineError):
     """Redis cannot be reached: working memory is not available for now (nothing is lost on disk)."""
 
 
-class ChatStateInvalid(EngineError):
-    """A key or value the store refuses (too long, too large, too many): a 4xx, naming why."""
-
-    def __init__(self, message: str, field: str):
-        super().__init__(message)
-        self.field = field
+class ChatStateInvalid(MemoryValidationError):
+    """A key or value the store refuses (too long, too large, too many): a 422 naming the field, as any
+    input the engine refuses."""
 
 
 @dataclass(frozen=True)

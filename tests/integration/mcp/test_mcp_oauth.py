@@ -13,18 +13,11 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from memoryapp.api.auth import create_token
 from memoryapp.models import EventAction, Memory, MemoryEvent
 from memoryapp.principals import hash_token
-from tests.integration.oauth.flow import App, register, signed_in
+from tests.integration.oauth.flow import INITIALIZE, App, register, signed_in
 
 from .client import data, error, session
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}},
-}
 
 
 def post_mcp(url: str, token: str | None) -> httpx.Response:

@@ -18,6 +18,15 @@ from django.test import Client
 CALLBACK = "http://127.0.0.1:8765/callback"
 
 
+# The MCP handshake's first request, as a client sends it.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}},
+}
+
+
 def pkce() -> tuple[str, str]:
     """A code verifier and its S256 challenge."""
     verifier = secrets.token_urlsafe(48)

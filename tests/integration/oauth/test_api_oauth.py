@@ -15,16 +15,9 @@ from conversations.models import Conversation
 from memoryapp.models import Memory, MemoryEvent
 from memoryapp.principals import disconnect_app, hash_token
 
-from .flow import App, signed_in
+from .flow import INITIALIZE, App, signed_in
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}},
-}
 
 
 def api(url: str, token: str) -> httpx.Client:
